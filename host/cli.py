@@ -1,0 +1,47 @@
+"""The ``trax-fpga`` command line.
+
+Each subcommand lives in its own module, which provides ``add_arguments(parser)``
+and ``run(args) -> int`` (the exit code).  Command modules keep heavy imports
+(Amaranth, pyserial, rich) inside ``run``, so building the parser stays fast.
+"""
+
+import argparse
+import importlib
+import sys
+
+# name: (module, one-line help)
+COMMANDS = {
+    "replay":    ("traxfpga.host.cmd_replay",  "apply a game's moves on an engine and report the outcome"),
+    "perft":     ("traxfpga.host.cmd_perft",   "count move sequences from the start position"),
+    "show":      ("traxfpga.host.cmd_show",    "render a position as ASCII or SVG"),
+    "play":      ("traxfpga.host.cmd_play",    "play Trax in the terminal"),
+    "bench":     ("traxfpga.host.cmd_bench",   "benchmarks that print figures"),
+    "demo":      ("traxfpga.host.cmd_demo",    "the main job: replay a recorded game and show the board"),
+}
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="trax-fpga",
+        description="Trax played by an FPGA: reference engine, hardware engine, device and host tools.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module, help_text) in COMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.set_defaults(_module=module)
+        importlib.import_module(module).add_arguments(p)
+    return parser
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return importlib.import_module(args._module).run(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
