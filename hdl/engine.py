@@ -1,0 +1,700 @@
+"""The Trax move engine: placement, forced plays, rollback, undo, loop and line detection.
+
+See ``docs/engine.md`` for the design; in short:
+
+* **Board store** (``cells``): one :data:`~traxfpga.hdl.tiles.Cell` word per square
+  of an N×N torus.  Besides the tile it keeps, for an empty square, the colour of
+  the track entering it across each edge, so a placement needs to read only the
+  square itself and its four neighbours.
+* **Path ends** (``far_w``, ``far_b``): for every tile and colour, the far end of
+  the path that leaves the tile by an open edge.  Joining two ends of the same
+  path closes a loop; a joined path whose ends lie on opposite outermost edges of
+  the area is a line.  Nothing ever walks a path or scans the board.
+* **Undo log** (``log``): one entry per placed tile (its square and the four path
+  ends it joined) and a trailer per move (the tile count and the previous area).
+  Rolling back an illegal move and undoing a move are the same routine.
+* **Forced stack** (``stack``): squares into which two same-coloured tracks enter.
+
+Coordinates in commands are relative to the current area, exactly as in the
+notation: column ``-1`` is ``@``, ``0`` is ``A``; row ``-1`` is ``0``.
+"""
+
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed, unsigned
+from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from .tiles import (DIRS, OFFSETS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
+                    Variant, Winner, opposite)
+
+__all__ = ["Op", "Command", "Result", "CellOut", "Engine"]
+
+
+class Op(enum.Enum, shape=2):
+    PLACE = 0   # place a tile (col, row, shape), with its forced plays
+    UNDO  = 1   # take back the last move
+    RESET = 2   # empty board, new game of `variant`
+    DUMP  = 3   # stream the area's squares row by row on `cells`
+
+
+Command = data.StructLayout({
+    "op":      Op,
+    "col":     signed(16),
+    "row":     signed(16),
+    "tile":    Shape,
+    "variant": Variant,
+})
+
+Result = data.StructLayout({
+    "status":  Status,
+    "placed":  16,          # tiles placed (1 + forced) by PLACE, taken back by UNDO
+    "width":   16,
+    "height":  16,
+    "ply":     16,          # moves played so far
+    "winner":  Winner,
+    "reason":  Reason,
+})
+
+CellOut = data.StructLayout({
+    "occ":   1,
+    "white": 4,             # white-edge mask of the tile
+    "eol":   1,             # last square of a row
+})
+
+
+def _colour_edges(mask):
+    """(a, b): the two edges, lowest first, of a 4-bit two-hot mask."""
+    a = Mux(mask[0], 0, Mux(mask[1], 1, 2))
+    b = Mux(mask[3], 3, Mux(mask[2], 2, 1))
+    return a, b
+
+
+def _one_hot_dir(mask):
+    return Mux(mask[0], 0, Mux(mask[1], 1, Mux(mask[2], 2, 3)))
+
+
+class Engine(wiring.Component):
+    """The Trax rules engine.
+
+    Parameters
+    ----------
+    log2n : int
+        The board store holds ``N = 2**log2n`` squares in each direction (N >= 8).
+        The area in play may grow to N columns and N rows; beyond that a move is
+        refused with ``Status.CAPACITY``.
+    log_depth : int
+        Entries in the undo log.  A move needs one per tile plus one; a move of
+        more than ``log_depth - 1`` tiles is refused with ``Status.CAPACITY``, and
+        undo reaches back as far as the log still holds whole moves.
+    stack_depth : int
+        Entries in the stack of forced squares (``Status.CAPACITY`` on overflow).
+    clear_on_start : bool
+        Clear the whole board store after reset (needed where the store is SPRAM,
+        whose contents are undefined at configuration); ``False`` relies on the
+        memories' zero initial contents, which simulation and block RAM provide.
+
+    Attributes
+    ----------
+    cmd : In(stream.Signature(Command))
+        One command at a time; ``ready`` while the engine is idle.
+    res : Out(stream.Signature(Result))
+        Exactly one result per command.
+    cells : Out(stream.Signature(CellOut))
+        The squares of the area, row by row, in answer to ``Op.DUMP`` (before its result).
+    busy : Out(1)
+        High from a command's acceptance to its result's transfer.
+    """
+
+    def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=True):
+        assert log2n >= 3
+        assert log_depth & (log_depth - 1) == 0, "log_depth must be a power of two"
+        self.log2n = log2n
+        self.n = 1 << log2n
+        self.log_depth = log_depth
+        self.stack_depth = stack_depth
+        self.clear_on_start = clear_on_start
+        super().__init__({
+            "cmd":   In(stream.Signature(Command)),
+            "res":   Out(stream.Signature(Result)),
+            "cells": Out(stream.Signature(CellOut)),
+            "busy":  Out(1),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        L = self.log2n
+        NN = self.n
+        PosL = Pos(L)
+        EndL = End(L)
+        TileEntry = data.StructLayout({"p": PosL, "e": data.ArrayLayout(PosL, 4)})
+        Trailer = data.StructLayout({
+            "k": 16, "minx": L, "miny": L, "width": L + 1, "height": L + 1})
+        LogEntry = data.StructLayout({
+            "trailer": 1, "u": data.UnionLayout({"tile": TileEntry, "trailer": Trailer})})
+
+        # -- memories ---------------------------------------------------------------
+        m.submodules.cells = cells = Memory(shape=Cell, depth=NN * NN, init=[])
+        m.submodules.far_w = far_w = Memory(shape=EndL, depth=NN * NN, init=[])
+        m.submodules.far_b = far_b = Memory(shape=EndL, depth=NN * NN, init=[])
+        m.submodules.log = log = Memory(shape=LogEntry, depth=self.log_depth, init=[])
+        m.submodules.stack = stack = Memory(shape=PosL, depth=self.stack_depth, init=[])
+
+        def single_port(mem, name):
+            # One address for reading and writing: maps to a single-port RAM (SPRAM).
+            rd = mem.read_port(domain="sync")
+            wr = mem.write_port()
+            addr = Signal(range(mem.depth), name=f"{name}_addr")
+            m.d.comb += [rd.addr.eq(addr), wr.addr.eq(addr)]
+            return addr, rd.data, wr
+
+        cell_addr, cell_rd, cell_wr = single_port(cells, "cells")
+        fw_addr, fw_rd, fw_wr = single_port(far_w, "far_w")
+        fb_addr, fb_rd, fb_wr = single_port(far_b, "far_b")
+        log_rd = log.read_port(domain="sync")
+        log_wr = log.write_port()
+        stk_rd = stack.read_port(domain="sync")
+        stk_wr = stack.write_port()
+        far_addr = [fw_addr, fb_addr]
+        far_rd = [fw_rd, fb_rd]
+        far_wr = [fw_wr, fb_wr]
+
+        # -- game state -------------------------------------------------------------
+        variant = Signal(Variant)
+        ply = Signal(16)
+        over = Signal()
+        winner = Signal(Winner)
+        reason = Signal(Reason)
+        minx = Signal(L)
+        miny = Signal(L)
+        width = Signal(L + 1)
+        height = Signal(L + 1)
+        log_wptr = Signal(range(self.log_depth))
+        log_avail = Signal(range(self.log_depth + 1))
+
+        # -- move in progress -------------------------------------------------------
+        cmd = Signal(Command)
+        saved = Signal(Trailer)           # the area before this move (k unused)
+        k = Signal(16)                    # tiles placed so far in this move / left to undo
+        sp = Signal(range(self.stack_depth + 1))
+        loop = Signal(2)                  # per colour (0 white, 1 black)
+        line = Signal(2)
+        fault = Signal(Status)            # status of a move found illegal mid-way
+        res = Signal(Result)
+
+        # current square P: absolute and relative coordinates, tile, cell word
+        px = Signal(L)
+        py = Signal(L)
+        prx = Signal(signed(L + 3))
+        pry = Signal(signed(L + 3))
+        pmask = Signal(4)
+        pcell = Signal(Cell)
+        nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)      # neighbour cells
+        fr = [[Signal(EndL, name=f"far{c}{s}") for s in range(2)] for c in range(2)]
+        step = Signal(4)
+        entry = Signal(LogEntry)          # log entry being undone
+        ux = Signal(signed(L + 3))        # reset-clear / dump scan
+        uy = Signal(signed(L + 3))
+
+        def wrap(v):
+            return v[:L]
+
+        def phys(rx, ry):
+            return Cat(wrap(minx + rx), wrap(miny + ry))
+
+        def inside_col(v):
+            return (v >= 0) & (v < width)
+
+        def inside_row(v):
+            return (v >= 0) & (v < height)
+
+        # Which squares around P lie in the area: P + (dx, dy) for |dx|+|dy| <= 2.
+        colin = {dx: inside_col(prx + dx) for dx in range(-2, 3)}
+        rowin = {dy: inside_row(pry + dy) for dy in range(-2, 3)}
+
+        def inside(dx, dy):
+            return colin[dx] & rowin[dy]
+
+        def masked_inc(word, ox, oy):
+            """Colours entering the square at P+(ox, oy), ignoring sides outside the area."""
+            out = []
+            for d in DIRS:
+                dx, dy = OFFSETS[d]
+                out.append(Mux(inside(ox + dx, oy + dy), word.inc[d], Colour.NONE))
+            return out
+
+        def counts(incs):
+            white = Cat(*(c == Colour.WHITE for c in incs))
+            black = Cat(*(c == Colour.BLACK for c in incs))
+            return white, black
+
+        def popcount(v):
+            return sum((v[i] for i in range(len(v))), Const(0, 3))
+
+        def nbr_pos(d):
+            dx, dy = OFFSETS[d]
+            return wrap(px + dx), wrap(py + dy)
+
+        # -- per-tile combinational evaluation ---------------------------------------
+        cmask = [pmask, (~pmask)[:4]]                  # edges of each colour on P
+        sides = [_colour_edges(cm) for cm in cmask]    # (a, b) per colour
+        # Colour of P's track on each edge.
+        pcol = [Mux(pmask[d], Colour.WHITE, Colour.BLACK) for d in DIRS]
+
+        def nb_xy(d_sig):
+            """Absolute position of P's neighbour across the (signal) edge d."""
+            x = Mux(d_sig == 1, wrap(px + 1), Mux(d_sig == 3, wrap(px - 1), px))
+            y = Mux(d_sig == 0, wrap(py - 1), Mux(d_sig == 2, wrap(py + 1), py))
+            return x, y
+
+        ends = [[Signal(EndL, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
+        loop_now = Signal(2)
+        line_now = Signal(2)
+        for c in range(2):
+            for s in range(2):
+                d = sides[c][s]
+                nx, ny = nb_xy(d)
+                ncell = nb[d]
+                occ = ncell.occ
+                nmask = ncell.white if c == 0 else (~ncell.white)[:4]
+                other = _one_hot_dir((nmask & ~(Const(1, 4) << (d ^ 2)))[:4])
+                raw = fr[c][s]
+                selfp = (raw.x == nx) & (raw.y == ny)
+                m.d.comb += [
+                    ends[c][s].x.eq(Mux(occ, Mux(selfp, nx, raw.x), px)),
+                    ends[c][s].y.eq(Mux(occ, Mux(selfp, ny, raw.y), py)),
+                    ends[c][s].d.eq(Mux(occ, Mux(selfp, other, raw.d), d)),
+                ]
+            a, b = sides[c]
+            bx, by = nb_xy(b)
+            ea, eb = ends[c]
+            m.d.comb += loop_now[c].eq(nb[a].occ & nb[b].occ &
+                                       (ea.x == bx) & (ea.y == by) & (ea.d == (b ^ 2)))
+
+            def edge_flags(e):
+                rx = wrap(e.x - minx)
+                ry = wrap(e.y - miny)
+                return {
+                    "w": (e.d == 3) & (rx == 0),
+                    "e": (e.d == 1) & (rx == (width - 1)[:L]),
+                    "n": (e.d == 0) & (ry == 0),
+                    "s": (e.d == 2) & (ry == (height - 1)[:L]),
+                }
+            fa, fb = edge_flags(ea), edge_flags(eb)
+            horiz = ((fa["w"] & fb["e"]) | (fa["e"] & fb["w"])) & (width >= 8)
+            vert = ((fa["n"] & fb["s"]) | (fa["s"] & fb["n"])) & (height >= 8)
+            m.d.comb += line_now[c].eq(horiz | vert)
+
+        # Neighbours after P is placed: their new words and whether they become forced.
+        nb_new = [Signal(Cell, name=f"nb_new{d}") for d in DIRS]
+        push = Signal(4)
+        three = Signal()
+        three_bits = []
+        for d in DIRS:
+            dx, dy = OFFSETS[d]
+            m.d.comb += nb_new[d].eq(nb[d])
+            m.d.comb += nb_new[d].inc[opposite(d)].eq(pcol[d])
+            white, black = counts(masked_inc(nb_new[d], dx, dy))
+            live = ~nb[d].occ & inside(dx, dy)
+            m.d.comb += push[d].eq(live & ((popcount(white) == 2) | (popcount(black) == 2)))
+            three_bits.append(live & ((popcount(white) >= 3) | (popcount(black) >= 3)))
+        m.d.comb += three.eq(Cat(*three_bits).any())
+
+        # P's own masked entering colours (for the placed tile: relative to the old area).
+        p_inc = masked_inc(pcell, 0, 0)
+        p_white, p_black = counts(p_inc)
+
+        def consistent(mask):
+            ok = Const(1)
+            for d in DIRS:
+                ok &= (p_inc[d] == Colour.NONE) | ((p_inc[d] == Colour.WHITE) == mask[d])
+            return ok
+
+        # Tile forced into P: from its two same-coloured entering tracks.
+        forced_mask = Mux(popcount(p_white) >= 2, p_white, (~p_black)[:4])
+
+        # -- defaults -------------------------------------------------------------------
+        m.d.comb += [
+            cell_wr.en.eq(0), fw_wr.en.eq(0), fb_wr.en.eq(0),
+            log_wr.en.eq(0), stk_wr.en.eq(0),
+            self.res.payload.eq(res),
+        ]
+
+        def finish(status, placed=None):
+            m.d.sync += [
+                res.status.eq(status),
+                res.placed.eq(k if placed is None else placed),
+                res.width.eq(width), res.height.eq(height), res.ply.eq(ply),
+                res.winner.eq(winner), res.reason.eq(reason),
+            ]
+            m.next = "RESULT"
+
+        def area_now():
+            return [saved.minx.eq(minx), saved.miny.eq(miny),
+                    saved.width.eq(width), saved.height.eq(height)]
+
+        # ------------------------------------------------------------------------------
+        with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE"):
+            with m.State("CLEAR_ALL"):
+                # Whole store after configuration; ux counts squares.
+                all_addr = Signal(2 * L)
+                m.d.comb += [cell_addr.eq(all_addr), cell_wr.data.eq(0), cell_wr.en.eq(1)]
+                m.d.sync += all_addr.eq(all_addr + 1)
+                with m.If(all_addr == NN * NN - 1):
+                    m.next = "IDLE"
+
+            with m.State("IDLE"):
+                m.d.comb += self.cmd.ready.eq(1)
+                with m.If(self.cmd.valid):
+                    m.d.sync += [cmd.eq(self.cmd.payload), k.eq(0)]
+                    with m.Switch(self.cmd.payload.op):
+                        with m.Case(Op.RESET):
+                            m.d.sync += [ux.eq(-1), uy.eq(-1)]
+                            m.next = "RESET"
+                        with m.Case(Op.DUMP):
+                            m.d.sync += [ux.eq(0), uy.eq(0)]
+                            m.next = "DUMP"
+                        with m.Case(Op.UNDO):
+                            m.next = "UNDO"
+                        with m.Case(Op.PLACE):
+                            m.next = "PLACE"
+
+            # -- reset: clear the area and its border ring, then an empty game -------------
+            with m.State("RESET"):
+                m.d.comb += [cell_addr.eq(phys(ux, uy)), cell_wr.data.eq(0), cell_wr.en.eq(1)]
+                with m.If(ux >= width):
+                    m.d.sync += [ux.eq(-1), uy.eq(uy + 1)]
+                    with m.If(uy >= height):
+                        m.d.sync += [
+                            variant.eq(cmd.variant), ply.eq(0), over.eq(0),
+                            winner.eq(Winner.NONE), reason.eq(Reason.NONE),
+                            width.eq(0), height.eq(0), log_avail.eq(0),
+                        ]
+                        m.next = "RESET_DONE"
+                with m.Else():
+                    m.d.sync += ux.eq(ux + 1)
+            with m.State("RESET_DONE"):
+                finish(Status.OK, placed=0)
+
+            # -- dump: the area's squares, row by row ------------------------------------
+            with m.State("DUMP"):
+                with m.If((width == 0) | (uy >= height)):
+                    finish(Status.OK, placed=0)
+                with m.Else():
+                    m.d.comb += cell_addr.eq(phys(ux, uy))
+                    m.next = "DUMP_OUT"
+            with m.State("DUMP_OUT"):
+                m.d.comb += cell_addr.eq(phys(ux, uy))   # hold the read data
+                m.d.comb += [
+                    self.cells.valid.eq(1),
+                    self.cells.payload.occ.eq(cell_rd.occ),
+                    self.cells.payload.white.eq(cell_rd.white),
+                    self.cells.payload.eol.eq(ux == width - 1),
+                ]
+                with m.If(self.cells.ready):
+                    with m.If(ux == width - 1):
+                        m.d.sync += [ux.eq(0), uy.eq(uy + 1)]
+                    with m.Else():
+                        m.d.sync += ux.eq(ux + 1)
+                    m.next = "DUMP"
+
+            # -- place: the checks on the placed tile ------------------------------------
+            with m.State("PLACE"):
+                col, row = cmd.col, cmd.row
+                m.d.sync += [prx.eq(col), pry.eq(row), px.eq(wrap(minx + col)),
+                             py.eq(wrap(miny + row))]
+                m.d.sync += area_now()
+                m.d.comb += cell_addr.eq(phys(col, row))
+                grow_x = (col == -1) | (col == width)
+                grow_y = (row == -1) | (row == height)
+                with m.If(over):
+                    finish(Status.GAME_OVER)
+                with m.Elif(ply == 0):
+                    with m.If((col != -1) | (row != -1) | (cmd.tile == Shape.BACKSLASH)):
+                        finish(Status.FIRST_MOVE)
+                    with m.Else():
+                        m.d.sync += pcell.eq(0)
+                        m.d.sync += pmask.eq(Mux(cmd.tile == Shape.PLUS,
+                                                 SHAPE_MASKS[Shape.PLUS][0],
+                                                 SHAPE_MASKS[Shape.SLASH][0]))
+                        m.next = "PLACE_GROW"
+                with m.Elif((col < -1) | (col > width) | (row < -1) | (row > height)):
+                    finish(Status.RANGE)
+                with m.Elif((grow_x & (width == NN)) | (grow_y & (height == NN))):
+                    finish(Status.CAPACITY)
+                with m.Else():
+                    m.next = "PLACE_READ"
+            with m.State("PLACE_READ"):
+                m.d.comb += cell_addr.eq(phys(prx, pry))
+                m.next = "PLACE_CHECK"
+            with m.State("PLACE_CHECK"):
+                m.d.sync += pcell.eq(cell_rd)
+                m.next = "PLACE_CHECK2"
+            with m.State("PLACE_CHECK2"):
+                masks = Array([Const(SHAPE_MASKS[s][o], 4) for s in Shape for o in range(2)] +
+                              [Const(0, 4)] * 2)
+                m0 = masks[cmd.tile.as_value() * 2]
+                m1 = masks[cmd.tile.as_value() * 2 + 1]
+                grow_x = (prx == -1) | (prx == width)
+                grow_y = (pry == -1) | (pry == height)
+                limit = Mux(variant == Variant.EIGHT, 8, NN)
+                with m.If(pcell.occ):
+                    finish(Status.OCCUPIED)
+                with m.Elif((p_white | p_black) == 0):
+                    finish(Status.NOT_ADJACENT)
+                with m.Elif(~consistent(m0) & ~consistent(m1)):
+                    finish(Status.MISMATCH)
+                with m.Elif((grow_x & (width >= limit)) | (grow_y & (height >= limit))):
+                    finish(Status.BOUNDS)
+                with m.Else():
+                    m.d.sync += pmask.eq(Mux(consistent(m0), m0, m1))
+                    m.next = "PLACE_GROW"
+            with m.State("PLACE_GROW"):
+                # The placed tile is the only one that can enlarge the area.
+                with m.If(prx == -1):
+                    m.d.sync += [minx.eq(minx - 1), width.eq(width + 1), prx.eq(0)]
+                with m.Elif(prx == width):
+                    m.d.sync += width.eq(width + 1)
+                with m.If(pry == -1):
+                    m.d.sync += [miny.eq(miny - 1), height.eq(height + 1), pry.eq(0)]
+                with m.Elif(pry == height):
+                    m.d.sync += height.eq(height + 1)
+                m.d.sync += [sp.eq(0), loop.eq(0), line.eq(0), fault.eq(Status.OK),
+                             step.eq(0)]
+                m.next = "TILE"
+
+            # -- one tile: read neighbours and path ends, join, write, log, push ----------
+            with m.State("TILE"):
+                m.d.sync += step.eq(step + 1)
+                for i in range(4):
+                    with m.If(step == i):
+                        nx, ny = nbr_pos(i)
+                        m.d.comb += cell_addr.eq(Cat(nx, ny))
+                    with m.If(step == i + 1):
+                        m.d.sync += nb[i].eq(cell_rd)
+                for s_ in range(2):
+                    with m.If(step == s_):
+                        for c in range(2):
+                            nx, ny = nb_xy(sides[c][s_])
+                            m.d.comb += far_addr[c].eq(Cat(nx, ny))
+                    with m.If(step == s_ + 1):
+                        for c in range(2):
+                            m.d.sync += fr[c][s_].eq(far_rd[c])
+                with m.If(step == 4):
+                    m.next = "TILE_WRITE"
+                    m.d.sync += step.eq(0)
+
+            with m.State("TILE_WRITE"):
+                m.d.sync += step.eq(step + 1)
+                with m.If(step == 0):
+                    # P itself, the log entry, the first path-end write of each colour.
+                    m.d.comb += [
+                        cell_addr.eq(Cat(px, py)),
+                        cell_wr.data.eq(pcell),
+                        cell_wr.data.occ.eq(1),
+                        cell_wr.data.white.eq(pmask),
+                        cell_wr.en.eq(1),
+                        log_wr.addr.eq(log_wptr),
+                        log_wr.data.trailer.eq(0),
+                        log_wr.data.u.tile.p.x.eq(px),
+                        log_wr.data.u.tile.p.y.eq(py),
+                        log_wr.en.eq(1),
+                    ]
+                    for c in range(2):
+                        for s in range(2):
+                            m.d.comb += [log_wr.data.u.tile.e[2 * c + s].x.eq(ends[c][s].x),
+                                         log_wr.data.u.tile.e[2 * c + s].y.eq(ends[c][s].y)]
+                        ea, eb = ends[c]
+                        m.d.comb += [far_addr[c].eq(Cat(ea.x, ea.y)), far_wr[c].data.eq(eb),
+                                     far_wr[c].en.eq(1)]
+                    m.d.sync += [
+                        log_wptr.eq(Mux(log_wptr == self.log_depth - 1, 0, log_wptr + 1)),
+                        log_avail.eq(Mux(log_avail == self.log_depth, log_avail, log_avail + 1)),
+                        k.eq(k + 1),
+                        loop.eq(loop | loop_now),
+                        line.eq(line | line_now),
+                    ]
+                    with m.If(three):
+                        m.d.sync += fault.eq(Status.THREE_TRACKS)
+                with m.If(step == 1):
+                    for c in range(2):
+                        ea, eb = ends[c]
+                        m.d.comb += [far_addr[c].eq(Cat(eb.x, eb.y)), far_wr[c].data.eq(ea),
+                                     far_wr[c].en.eq(1)]
+                # Steps 1..4: the neighbours' entering colours, and the forced pushes.
+                with m.Switch(step):
+                    for i in range(4):
+                        with m.Case(i + 1):
+                            nx, ny = nbr_pos(i)
+                            m.d.comb += [cell_addr.eq(Cat(nx, ny)), cell_wr.data.eq(nb_new[i]),
+                                         cell_wr.en.eq(~nb[i].occ)]
+                            with m.If(push[i]):
+                                with m.If(sp == self.stack_depth):
+                                    m.d.sync += fault.eq(Status.CAPACITY)
+                                with m.Else():
+                                    m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.x.eq(nx),
+                                                 stk_wr.data.y.eq(ny), stk_wr.en.eq(1)]
+                                    m.d.sync += sp.eq(sp + 1)
+                with m.If(step == 4):
+                    m.d.sync += step.eq(0)
+                    with m.If(fault != Status.OK):
+                        m.next = "ROLLBACK"
+                    with m.Elif(k == self.log_depth - 1):
+                        m.d.sync += fault.eq(Status.CAPACITY)
+                        m.next = "ROLLBACK"
+                    with m.Else():
+                        m.next = "POP"
+
+            # -- forced squares --------------------------------------------------------
+            with m.State("POP"):
+                with m.If(sp == 0):
+                    m.next = "DECIDE"
+                with m.Else():
+                    m.d.comb += stk_rd.addr.eq(sp - 1)
+                    m.d.sync += sp.eq(sp - 1)
+                    m.next = "POP_READ"
+            with m.State("POP_READ"):
+                rel_x = wrap(stk_rd.data.x - minx)
+                rel_y = wrap(stk_rd.data.y - miny)
+                m.d.sync += [px.eq(stk_rd.data.x), py.eq(stk_rd.data.y),
+                             prx.eq(rel_x), pry.eq(rel_y)]
+                m.d.comb += cell_addr.eq(Cat(stk_rd.data.x, stk_rd.data.y))
+                m.next = "POP_CHECK"
+            with m.State("POP_CHECK"):
+                m.d.sync += pcell.eq(cell_rd)
+                with m.If(cell_rd.occ):
+                    m.next = "POP"           # already filled by another forced play
+                with m.Else():
+                    m.next = "POP_TILE"
+            with m.State("POP_TILE"):
+                m.d.sync += [pmask.eq(forced_mask), step.eq(0)]
+                m.next = "TILE"
+
+            # -- the move is complete: who has won? --------------------------------------
+            with m.State("DECIDE"):
+                mover = ply[0]                        # 0 white, 1 black
+                looptrax = variant == Variant.LOOPTRAX
+                wins = loop | Mux(looptrax, 0, line)
+                mine = Mux(mover, wins[1], wins[0])
+                theirs = Mux(mover, wins[0], wins[1])
+                mine_loop = Mux(mover, loop[1], loop[0])
+                theirs_loop = Mux(mover, loop[0], loop[1])
+                with m.If(mine):
+                    m.d.sync += [over.eq(1), winner.eq(Mux(mover, Winner.BLACK, Winner.WHITE)),
+                                 reason.eq(Mux(mine_loop, Reason.LOOP, Reason.LINE))]
+                with m.Elif(theirs):
+                    m.d.sync += [over.eq(1), winner.eq(Mux(mover, Winner.WHITE, Winner.BLACK)),
+                                 reason.eq(Mux(theirs_loop, Reason.LOOP, Reason.LINE))]
+                m.d.comb += [
+                    log_wr.addr.eq(log_wptr),
+                    log_wr.data.trailer.eq(1),
+                    log_wr.data.u.trailer.k.eq(k),
+                    log_wr.data.u.trailer.minx.eq(saved.minx),
+                    log_wr.data.u.trailer.miny.eq(saved.miny),
+                    log_wr.data.u.trailer.width.eq(saved.width),
+                    log_wr.data.u.trailer.height.eq(saved.height),
+                    log_wr.en.eq(1),
+                ]
+                m.d.sync += [
+                    log_wptr.eq(Mux(log_wptr == self.log_depth - 1, 0, log_wptr + 1)),
+                    log_avail.eq(Mux(log_avail == self.log_depth, log_avail, log_avail + 1)),
+                    ply.eq(ply + 1),
+                ]
+                m.next = "DECIDED"
+            with m.State("DECIDED"):
+                finish(Status.OK)
+
+            # -- undo: the trailer, then the tiles, newest first ---------------------------
+            with m.State("UNDO"):
+                with m.If((ply == 0) | (log_avail == 0)):
+                    finish(Status.NO_UNDO, placed=0)
+                with m.Else():
+                    m.d.comb += log_rd.addr.eq(log_wptr - 1)
+                    m.next = "UNDO_TRAILER"
+            with m.State("UNDO_TRAILER"):
+                t = log_rd.data.u.trailer
+                with m.If(~log_rd.data.trailer | (log_avail < t.k + 1)):
+                    finish(Status.NO_UNDO, placed=0)
+                with m.Else():
+                    m.d.sync += [
+                        saved.eq(t), k.eq(t.k), res.placed.eq(t.k),
+                        log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1),
+                        fault.eq(Status.OK),
+                    ]
+                    m.next = "ROLLBACK"
+
+            # Undo the newest `k` tile entries, then restore the area from `saved`.
+            with m.State("ROLLBACK"):
+                with m.If(k == 0):
+                    m.d.sync += [minx.eq(saved.minx), miny.eq(saved.miny),
+                                 width.eq(saved.width), height.eq(saved.height)]
+                    with m.If(cmd.op == Op.UNDO):
+                        m.d.sync += [ply.eq(ply - 1), over.eq(0), winner.eq(Winner.NONE),
+                                     reason.eq(Reason.NONE)]
+                        m.next = "UNDONE"
+                    with m.Else():
+                        m.next = "REFUSED"
+                with m.Else():
+                    m.d.comb += log_rd.addr.eq(log_wptr - 1)
+                    m.d.sync += [log_wptr.eq(Mux(log_wptr == 0, self.log_depth - 1, log_wptr - 1)),
+                                 log_avail.eq(log_avail - 1), k.eq(k - 1)]
+                    m.next = "UNTILE_P"
+            with m.State("UNTILE_P"):
+                m.d.sync += [entry.eq(log_rd.data), px.eq(log_rd.data.u.tile.p.x),
+                             py.eq(log_rd.data.u.tile.p.y), step.eq(0)]
+                m.d.comb += cell_addr.eq(Cat(log_rd.data.u.tile.p.x, log_rd.data.u.tile.p.y))
+                m.next = "UNTILE_READ"
+            with m.State("UNTILE_READ"):
+                # step 0: P's word arrives; steps 0..3 read the neighbours.
+                m.d.sync += step.eq(step + 1)
+                with m.If(step == 0):
+                    m.d.sync += [pcell.eq(cell_rd), pmask.eq(cell_rd.white)]
+                for i in range(4):
+                    with m.If(step == i):
+                        nx, ny = nbr_pos(i)
+                        m.d.comb += cell_addr.eq(Cat(nx, ny))
+                    with m.If(step == i + 1):
+                        m.d.sync += nb[i].eq(cell_rd)
+                with m.If(step == 4):
+                    m.d.sync += step.eq(0)
+                    m.next = "UNTILE_WRITE"
+            with m.State("UNTILE_WRITE"):
+                m.d.sync += step.eq(step + 1)
+                with m.If(step == 0):
+                    m.d.comb += [cell_addr.eq(Cat(px, py)), cell_wr.data.eq(pcell),
+                                 cell_wr.data.occ.eq(0), cell_wr.data.white.eq(0),
+                                 cell_wr.en.eq(1)]
+                # Path ends: the far end of each joined side points back at that side again.
+                with m.Switch(step):
+                    for s in range(2):
+                        with m.Case(s):
+                            for c in range(2):
+                                d = sides[c][s]
+                                nx, ny = nb_xy(d)
+                                e = entry.u.tile.e[2 * c + s]
+                                m.d.comb += [far_addr[c].eq(Cat(e.x, e.y)),
+                                             far_wr[c].data.x.eq(nx), far_wr[c].data.y.eq(ny),
+                                             far_wr[c].data.d.eq(d ^ 2),
+                                             far_wr[c].en.eq(nb[d].occ)]
+                with m.Switch(step):
+                    for i in range(4):
+                        with m.Case(i + 1):
+                            nx, ny = nbr_pos(i)
+                            m.d.comb += [cell_addr.eq(Cat(nx, ny)), cell_wr.data.eq(nb[i]),
+                                         cell_wr.data.inc[opposite(i)].eq(Colour.NONE),
+                                         cell_wr.en.eq(~nb[i].occ)]
+                with m.If(step == 4):
+                    m.d.sync += step.eq(0)
+                    m.next = "ROLLBACK"
+
+            with m.State("UNDONE"):
+                finish(Status.OK, placed=res.placed)
+            with m.State("REFUSED"):
+                finish(fault, placed=0)
+
+            with m.State("RESULT"):
+                m.d.comb += self.res.valid.eq(1)
+                with m.If(self.res.ready):
+                    m.next = "IDLE"
+
+        m.d.comb += self.busy.eq(~self.cmd.ready)
+        return m

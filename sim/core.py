@@ -1,0 +1,151 @@
+"""Run the hardware move engine alone in Amaranth's simulator, one command at a time.
+
+:class:`CoreSim` owns a :class:`~traxfpga.hdl.engine.Engine` and a simulator
+running in a background thread; each method sends one command through the
+engine's ``cmd`` stream and waits for its ``res``.  Every command is timed in
+clock cycles from acceptance to result, which is what ``trax-fpga bench engine``
+reports.
+"""
+
+import queue
+import threading
+from typing import NamedTuple
+
+from amaranth.sim import Simulator
+
+from ..hdl.engine import Engine, Op
+from ..hdl.tiles import Reason, Shape, Status, Variant, Winner, mask_name
+
+__all__ = ["CoreResult", "CoreSim", "SHAPES", "VARIANTS"]
+
+SHAPES = {"+": Shape.PLUS, "/": Shape.SLASH, "\\": Shape.BACKSLASH}
+VARIANTS = {"trax": Variant.TRAX, "8x8": Variant.EIGHT, "looptrax": Variant.LOOPTRAX}
+_WINNERS = {Winner.NONE: None, Winner.WHITE: "white", Winner.BLACK: "black"}
+_REASONS = {Reason.NONE: None, Reason.LOOP: "loop", Reason.LINE: "line", Reason.DRAW: "draw"}
+
+
+class CoreResult(NamedTuple):
+    status: Status
+    placed: int
+    width: int
+    height: int
+    ply: int
+    winner: str | None
+    reason: str | None
+    cycles: int          # from command acceptance to result
+
+
+class CoreSim:
+    """The engine in simulation.
+
+    Parameters
+    ----------
+    log2n, log_depth, stack_depth :
+        Passed to :class:`~traxfpga.hdl.engine.Engine`.
+    clear_on_start : bool
+        Simulate the power-up clear of the whole store (slow for large N).
+    vcd : str or None
+        Write a waveform file.
+    """
+
+    def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=False,
+                 vcd=None):
+        self.engine = Engine(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
+                             clear_on_start=clear_on_start)
+        self._requests = queue.Queue()
+        self._replies = queue.Queue()
+        self._error = None
+        sim = Simulator(self.engine)
+        sim.add_clock(1e-6)
+        sim.add_testbench(self._testbench)
+        self._sim = sim
+        self._vcd = vcd
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        try:
+            if self._vcd:
+                with self._sim.write_vcd(self._vcd):
+                    self._sim.run()
+            else:
+                self._sim.run()
+        except BaseException as exc:      # surfaced to the caller by _call
+            self._error = exc
+            self._replies.put(None)
+
+    async def _testbench(self, ctx):
+        eng = self.engine
+        while True:
+            request = self._requests.get()
+            if request is None:
+                return
+            ctx.set(eng.cmd.payload, request)
+            ctx.set(eng.cmd.valid, 1)
+            await ctx.tick().until(eng.cmd.ready)
+            ctx.set(eng.cmd.valid, 0)
+            cycles = 0
+            cells = []
+            ctx.set(eng.res.ready, 1)
+            ctx.set(eng.cells.ready, 1)
+            while True:
+                _, _, res_valid, res, cell_valid, cell = \
+                    await ctx.tick().sample(eng.res.valid, eng.res.payload,
+                                            eng.cells.valid, eng.cells.payload)
+                cycles += 1
+                if cell_valid:
+                    cells.append((cell.occ, cell.white, cell.eol))
+                if res_valid:
+                    break
+            ctx.set(eng.res.ready, 0)
+            ctx.set(eng.cells.ready, 0)
+            result = CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
+                                _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)],
+                                cycles)
+            self._replies.put((result, cells))
+
+    def _call(self, **fields):
+        if self._error is not None:
+            raise RuntimeError("the simulation has stopped") from self._error
+        payload = {"op": Op.PLACE, "col": 0, "row": 0, "tile": Shape.PLUS,
+                   "variant": Variant.TRAX}
+        payload.update(fields)
+        self._requests.put(payload)
+        reply = self._replies.get()
+        if reply is None:
+            raise RuntimeError("the simulation failed") from self._error
+        return reply
+
+    # -- commands -----------------------------------------------------------------------
+    def reset(self, variant="trax"):
+        return self._call(op=Op.RESET, variant=VARIANTS[variant])[0]
+
+    def place(self, col, row, shape):
+        """Place a tile: ``col``/``row`` relative to the area as in the notation
+        (``-1`` for ``@``/``0``), ``shape`` one of ``+ / \\``."""
+        return self._call(op=Op.PLACE, col=col, row=row, tile=SHAPES[shape])[0]
+
+    def undo(self):
+        return self._call(op=Op.UNDO)[0]
+
+    def board_rows(self):
+        """The area in the canonical row format of the reference engine."""
+        _, cells = self._call(op=Op.DUMP)
+        rows, row = [], []
+        for occ, white, eol in cells:
+            row.append(mask_name(white) if occ else ".")
+            if eol:
+                rows.append(" ".join(row))
+                row = []
+        return rows
+
+    def close(self):
+        if self._thread.is_alive():
+            self._requests.put(None)
+            self._thread.join()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
