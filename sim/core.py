@@ -1,10 +1,11 @@
-"""Run the hardware move engine alone in Amaranth's simulator, one command at a time.
+"""Run the hardware move engine alone in simulation, one command at a time.
 
-:class:`CoreSim` owns a :class:`~traxfpga.hdl.engine.Engine` and a simulator
-running in a background thread; each method sends one command through the
-engine's ``cmd`` stream and waits for its ``res``.  Every command is timed in
-clock cycles from acceptance to result, which is what ``trax-fpga bench engine``
-reports.
+:class:`CoreSim` owns a :class:`~traxfpga.hdl.engine.Engine` and a simulator:
+the compiled CXXRTL backend (:mod:`traxfpga.sim.cxxrtl`) where a C++ compiler is
+present, else Amaranth's own simulator running in a background thread.  Each
+method sends one command through the engine's ``cmd`` stream and waits for its
+``res``.  Every command is timed in clock cycles, from the edge that accepts it
+to the edge that hands over its result; ``trax-fpga bench engine`` reports them.
 """
 
 import queue
@@ -13,10 +14,13 @@ from typing import NamedTuple
 
 from amaranth.sim import Simulator
 
-from ..hdl.engine import Engine, Op
+from ..hdl.engine import CellOut, Command, Engine, Op, Result
+from . import cxxrtl
 from ..hdl.tiles import Reason, Shape, Status, Variant, Winner, mask_name
 
-__all__ = ["CoreResult", "CoreSim", "SHAPES", "VARIANTS"]
+__all__ = ["CoreResult", "CoreSim", "SHAPES", "VARIANTS", "BACKENDS"]
+
+BACKENDS = ("auto", "cxxrtl", "pysim")
 
 SHAPES = {"+": Shape.PLUS, "/": Shape.SLASH, "\\": Shape.BACKSLASH}
 VARIANTS = {"trax": Variant.TRAX, "8x8": Variant.EIGHT, "looptrax": Variant.LOOPTRAX}
@@ -43,18 +47,32 @@ class CoreSim:
     log2n, log_depth, stack_depth :
         Passed to :class:`~traxfpga.hdl.engine.Engine`.
     clear_on_start : bool
-        Simulate the power-up clear of the whole store (slow for large N).
+        Simulate the power-up clear of the whole store (slow in ``pysim`` for large N).
+    backend : str
+        ``"cxxrtl"`` (compiled), ``"pysim"`` (Amaranth's simulator) or ``"auto"``
+        (``cxxrtl`` when a C++ compiler is present).
     vcd : str or None
-        Write a waveform file.
+        Write a waveform file (``pysim`` only).
     """
 
     def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=False,
-                 vcd=None):
+                 backend="auto", vcd=None):
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}")
+        if backend == "auto":
+            backend = "cxxrtl" if cxxrtl.available() and vcd is None else "pysim"
+        self.backend = backend
         self.engine = Engine(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
                              clear_on_start=clear_on_start)
+        self._error = None
+        if backend == "cxxrtl":
+            self._cx = cxxrtl.CxxrtlSim(self.engine, name="engine")
+            self._cx.set("res__ready", 1)
+            self._cx.set("cells__ready", 1)
+            self._thread = None
+            return
         self._requests = queue.Queue()
         self._replies = queue.Queue()
-        self._error = None
         sim = Simulator(self.engine)
         sim.add_clock(1e-6)
         sim.add_testbench(self._testbench)
@@ -99,10 +117,33 @@ class CoreSim:
                     break
             ctx.set(eng.res.ready, 0)
             ctx.set(eng.cells.ready, 0)
-            result = CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
-                                _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)],
-                                cycles)
-            self._replies.put((result, cells))
+            self._replies.put((self._result(res, cycles), cells))
+
+    @staticmethod
+    def _result(res, cycles):
+        return CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
+                          _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)], cycles)
+
+    def _call_cxxrtl(self, payload):
+        cx = self._cx
+        cx.set("cmd__payload", Command.const(payload).as_bits())
+        cx.set("cmd__valid", 1)
+        cx.until("cmd__ready")
+        cx.tick()
+        cx.set("cmd__valid", 0)
+        cycles, cells = 0, []
+        if payload["op"] == Op.DUMP:
+            while not cx.get("res__valid"):
+                if cx.get("cells__valid"):
+                    cell = CellOut.from_bits(cx.get("cells__payload"))
+                    cells.append((cell.occ, cell.white, cell.eol))
+                cx.tick()
+                cycles += 1
+        else:
+            cycles += cx.until("res__valid")
+        res = Result.from_bits(cx.get("res__payload"))
+        cx.tick()
+        return self._result(res, cycles + 1), cells
 
     def _call(self, **fields):
         if self._error is not None:
@@ -110,6 +151,8 @@ class CoreSim:
         payload = {"op": Op.PLACE, "col": 0, "row": 0, "tile": Shape.PLUS,
                    "variant": Variant.TRAX}
         payload.update(fields)
+        if self.backend == "cxxrtl":
+            return self._call_cxxrtl(payload)
         self._requests.put(payload)
         reply = self._replies.get()
         if reply is None:
@@ -140,7 +183,9 @@ class CoreSim:
         return rows
 
     def close(self):
-        if self._thread.is_alive():
+        if self.backend == "cxxrtl":
+            self._cx.close()
+        elif self._thread.is_alive():
             self._requests.put(None)
             self._thread.join()
 

