@@ -1,0 +1,10 @@
+"""``trax-fpga play``: placeholder, filled in by the reference-engine work (issue 2)."""
+
+
+def add_arguments(parser):
+    pass
+
+
+def run(args):
+    print("trax-fpga play: not implemented yet")
+    return 1
