@@ -1,0 +1,72 @@
+"""``trax-fpga build``: synthesize, place and route a design for a board with the YoWASP tools."""
+
+import argparse
+
+from .platforms import BOARDS, DEFAULT_BOARD
+
+DESIGNS = ("device", "selftest")
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
+
+
+def add_arguments(parser):
+    parser.add_argument("--board", choices=list(BOARDS), default=DEFAULT_BOARD,
+                        help=f"board to build for (default: {DEFAULT_BOARD})")
+    parser.add_argument("--design", choices=DESIGNS, default="device",
+                        help="what to build: the Trax device (default) or the board self-test "
+                             "(serial echo and LED heartbeat, for checking a board's wiring)")
+    parser.add_argument("--capacity", type=_positive_int, default=None, metavar="N",
+                        help="board capacity N (N x N cells; default: the board's default)")
+    parser.add_argument("--baud", type=_positive_int, default=115200, metavar="B",
+                        help="UART baud rate (default: 115200)")
+    parser.add_argument("--clock", type=_positive_float, default=None, metavar="MHZ",
+                        help="PLL output clock in MHz (default: the board's default)")
+    parser.add_argument("--out", default=None, metavar="DIR",
+                        help="build directory (default: build/<board>)")
+    parser.add_argument("--json", action="store_true",
+                        help="print the report as one JSON object")
+
+
+def run(args):
+    import json
+    import sys
+
+    from .build import BuildError, TimingError, build, format_report
+
+    try:
+        report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
+                       clock_mhz=args.clock, out_dir=args.out, log=sys.stderr)
+    except TimingError as error:
+        if args.json:
+            print(json.dumps(error.report, indent=2))
+        else:
+            print(format_report(error.report))
+        print(f"trax-fpga build: error: {error}", file=sys.stderr)
+        return 1
+    except BuildError as error:
+        print(f"trax-fpga build: error: {error}", file=sys.stderr)
+        return 1
+
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_report(report))
+    return 0
