@@ -61,6 +61,7 @@ _LETTERS = "NESW"
 #: orientation of the opening move (``@0/`` has white N-W, ``@0+`` white N-S).
 TILE_MASKS = {"+": (0b0101, 0b1010), "/": (0b1001, 0b0110), "\\": (0b0011, 0b1100)}
 _SHAPE_OF = {m: t for t, pair in TILE_MASKS.items() for m in pair}
+_COLOUR_INDEX = {"white": 0, "black": 1}
 _TILE_ORDER = {"+": 0, "/": 1, "\\": 2}
 
 
@@ -755,6 +756,99 @@ class Game:
                     for r in placed:
                         del b[r]
                 yield q, t, m
+
+    def _outcomes(self):
+        """Yield ``(p, shape, mask, wins)`` for every legal placement, where
+        ``wins[c]`` tells whether the placement completes a loop or line of
+        colour ``c`` (0 white, 1 black).
+
+        A placement that forces no tile cannot close a loop (its space is
+        entered by at most one track of each colour) and can complete a line
+        only through its own free edge on the outermost column or row, so
+        only those placements and the ones with forced tiles are traced.
+        """
+        b = self._b
+        loops_only = self._loops_only
+        for q, t, m in self._candidates():
+            x = q & _XMASK
+            y = q >> _SHIFT
+            old = (self._minx, self._maxx, self._miny, self._maxy)
+            if not b:
+                yield q, t, m, (False, False)
+                continue
+            minx, maxx, miny, maxy = old
+            if x < minx:
+                minx = x
+            elif x > maxx:
+                maxx = x
+            if y < miny:
+                miny = y
+            elif y > maxy:
+                maxy = y
+            w, k = self._entries(q)
+            forced = False
+            for d in (0, 1, 2, 3):
+                r = q + _DELTA[d]
+                if r in b:
+                    continue
+                ew, ek = self._entries(r)
+                if (m >> d & 1 and ew) or (not m >> d & 1 and ek):
+                    forced = True
+                    break
+            if not forced:
+                if loops_only:
+                    yield q, t, m, (False, False)
+                    continue
+                wide = maxx - minx >= 7
+                tall = maxy - miny >= 7
+                hit = [False, False]
+                for c, cm in ((0, m), (1, 15 ^ m)):
+                    free = cm & ~(w if c == 0 else k)
+                    if ((wide and ((x == minx and free & 8) or (x == maxx and free & 2)))
+                            or (tall and ((y == miny and free & 1) or (y == maxy and free & 4)))):
+                        hit[c] = True
+                if not (hit[0] or hit[1]):
+                    yield q, t, m, (False, False)
+                    continue
+                b[q] = m
+                placed = [q]
+            else:
+                placed = self._propagate(q, m)
+            self._minx, self._maxx, self._miny, self._maxy = minx, maxx, miny, maxy
+            loop, line = self._achievements(placed)
+            self._minx, self._maxx, self._miny, self._maxy = old
+            for r in placed:
+                del b[r]
+            yield q, t, m, (loop[0] or line[0], loop[1] or line[1])
+
+    def winning_moves(self, colour: str | None = None) -> list:
+        """The legal moves that would complete a loop or line of ``colour``.
+
+        Parameters
+        ----------
+        colour : {"white", "black"} or None
+            Default: the side to move, for whom these moves win the game.
+            For the other colour they are the opponent's threats (were it the
+            opponent's turn); played by the side to move, such a move loses
+            unless it also completes the mover's own loop or line.
+        """
+        c = _COLOUR_INDEX[colour or self.to_move]
+        rel = self._rel
+        out = []
+        for q, t, _, wins in self._outcomes():
+            if wins[c]:
+                col, row = rel(q)
+                out.append(Move(col, row, t))
+        out.sort(key=lambda mv: (mv.row, mv.col, _TILE_ORDER[mv.tile]))
+        return out
+
+    def has_winning_move(self, colour: str | None = None) -> bool:
+        """``bool(self.winning_moves(colour))``, stopping at the first one."""
+        c = _COLOUR_INDEX[colour or self.to_move]
+        for _, _, _, wins in self._outcomes():
+            if wins[c]:
+                return True
+        return False
 
     def _has_legal(self):
         for _ in self._candidates():
