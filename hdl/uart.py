@@ -17,7 +17,8 @@ Receiver behaviour on a bad line
   ``framing_error=1`` and the receiver then waits for the line to return high
   before looking for a new start bit.  A line stuck low (a break, an unplugged
   cable) therefore gives exactly one framing error, and reception resumes as
-  soon as the line is released.
+  soon as the line is released.  The price: a frame whose start bit follows
+  a low stop bit with no high level in between is not received as such.
 * *Overrun*: the receiver never waits for its consumer.  It holds one received
   frame; if the next frame completes while that one has still not been taken,
   the **new** frame is dropped (the older one is kept, as a full FIFO would)
@@ -113,7 +114,8 @@ class UARTRx(wiring.Component):
 
     Each frame becomes one item on ``stream``, held until taken.  A frame whose
     stop bit is low is delivered with ``framing_error`` set; the receiver then
-    waits for the line to go high before looking for another start bit.  The
+    waits for the line to go high before looking for another start bit (one
+    framing error per break, however long).  The
     receiver never waits for the consumer: a frame completing while the
     previous item is still waiting is dropped and ``overrun`` pulses.
 
