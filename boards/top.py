@@ -1,0 +1,83 @@
+"""The board-level top: clock (PLL), pins, and a pluggable device.
+
+``BoardTop(board, device_factory, clock_mhz)`` requests the board's clock pin, serial port and
+three status LEDs, makes the ``sync`` domain at ``clock_mhz`` (through the PLL, or straight from
+the oscillator when ``clock_mhz`` is the oscillator's frequency), calls
+``device_factory(clk_freq)`` with the frequency actually achieved (in Hz, so the device derives
+its baud divisor from the real clock), and wires the device's ``rx``/``tx``/``leds`` to the pins.
+
+LED polarity: amaranth-boards declares active-low LEDs (the iCEBreaker's) as inverted pins, and
+``io.Buffer`` applies that inversion, so ``leds`` bits are always 1 = LED lit.
+"""
+
+from amaranth.hdl import Module, Shape
+from amaranth.lib import io, wiring
+
+from .platforms import Board, get_board
+from .pll import DirectClock, ICE40PLL, pll_params
+
+__all__ = ["BoardTop", "LED_NAMES", "clock_plan"]
+
+LED_NAMES = ("ready", "thinking", "error")
+
+
+def clock_plan(board, clock_mhz=None):
+    """``(f_out_mhz, PLLParams or None)`` for a board and a requested clock (None: default)."""
+    board = board if isinstance(board, Board) else get_board(board)
+    requested = board.clock_mhz if clock_mhz is None else float(clock_mhz)
+    if abs(requested - board.osc_mhz) < 1e-9:
+        return board.osc_mhz, None
+    params = pll_params(board.osc_mhz, requested)
+    return params.f_out_mhz, params
+
+
+def _check_device(device):
+    members = getattr(getattr(device, "signature", None), "members", None)
+    problems = []
+    for name, flow, width in (("rx", wiring.In, 1), ("tx", wiring.Out, 1), ("leds", wiring.Out, 3)):
+        if members is None or name not in members:
+            problems.append(f"no port {name!r}")
+            continue
+        member = members[name]
+        if not member.is_port or member.flow != flow or Shape.cast(member.shape).width != width:
+            problems.append(f"port {name!r} is not {flow.name}({width})")
+    if problems:
+        raise TypeError(f"the device must be a wiring.Component with rx: In(1), tx: Out(1), "
+                        f"leds: Out(3); {type(device).__name__} has " + ", ".join(problems))
+
+
+class BoardTop(wiring.Component):
+    """The whole design for one board.  It has no ports of its own (everything is pins)."""
+
+    def __init__(self, board, device_factory, clock_mhz=None):
+        self.board = board if isinstance(board, Board) else get_board(board)
+        self.clock_mhz, self.pll_params = clock_plan(self.board, clock_mhz)
+        self.clk_freq = self.clock_mhz * 1e6
+        self.device = device_factory(self.clk_freq)
+        _check_device(self.device)
+        super().__init__({})
+
+    def elaborate(self, platform):
+        m = Module()
+        board = self.board
+
+        clk_pin = platform.request(platform.default_clk, dir="-")
+        if self.pll_params is None:
+            m.submodules.clocking = DirectClock(clk_pin, self.clk_freq)
+        else:
+            m.submodules.clocking = ICE40PLL(clk_pin, self.pll_params,
+                                             primitive=board.pll_primitive)
+
+        m.submodules.device = device = self.device
+
+        uart_name, uart_number = board.uart
+        uart = platform.request(uart_name, uart_number, dir="-")
+        m.submodules.rx_buf = rx_buf = io.Buffer("i", uart.rx)
+        m.submodules.tx_buf = tx_buf = io.Buffer("o", uart.tx)
+        m.d.comb += [device.rx.eq(rx_buf.i), tx_buf.o.eq(device.tx)]
+
+        for index, (led_name, led_number) in enumerate(board.leds):
+            led = platform.request(led_name, led_number, dir="-")
+            m.submodules[f"led_{LED_NAMES[index]}"] = led_buf = io.Buffer("o", led)
+            m.d.comb += led_buf.o.eq(device.leds[index])
+        return m
