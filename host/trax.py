@@ -399,6 +399,8 @@ class Game:
 
     def _rel(self, p):
         """Area-relative (col, row) of an absolute position."""
+        if not self._b:  # the only space on an empty board: @0
+            return -1, -1
         return (p & _XMASK) - self._minx, (p >> _SHIFT) - self._miny
 
     def _entries(self, p):
@@ -872,8 +874,6 @@ class Game:
         for q, t, _ in self._candidates():
             c, r = rel(q)
             out.append(Move(c, r, t))
-        if not self._b:
-            out = [Move(-1, -1, "/"), Move(-1, -1, "+")]
         out.sort(key=lambda mv: (mv.row, mv.col, _TILE_ORDER[mv.tile]))
         return out
 
