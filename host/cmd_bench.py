@@ -1,10 +1,86 @@
-"""``trax-fpga bench``: placeholder, filled in by the reference-engine work (issue 2)."""
+"""``trax-fpga bench TARGET [--json]``: benchmarks that print figures.
+
+Targets live in :data:`TARGETS` (name -> ``(function(args) -> dict, help)``);
+today only ``ref``, the reference engine: perft(4) and perft(5) from the start
+position (counts and times) and replay throughput over the recorded games.
+Other parts of the project add targets (e.g. the hardware engine) with
+:func:`register_target`.
+"""
+
+import time
+
+#: name -> (bench function(args) -> dict of figures, one-line help)
+TARGETS = {}
+
+
+def register_target(name, function, help_text=""):
+    """Add a ``bench`` target: ``function(args)`` returns a dict of figures."""
+    TARGETS[name] = (function, help_text)
+
+
+def _time(fn, *a):
+    t = time.perf_counter()
+    r = fn(*a)
+    return r, time.perf_counter() - t
+
+
+def bench_ref(args):
+    """Figures of the reference engine."""
+    from .corpus import engine_variant, load_corpus
+    from .trax import Game, Illegal
+
+    figures = {"target": "ref"}
+    for depth in (4, 5):
+        n, dt = _time(Game().perft, depth)
+        figures[f"perft{depth}"] = {"count": n, "seconds": round(dt, 4)}
+    games = load_corpus()
+    best = None
+    moves = 0
+    for _ in range(max(1, args.rounds)):
+        t = time.perf_counter()
+        moves = 0
+        for g in games:
+            game = Game(engine_variant(g))
+            for mv in g["moves"]:
+                try:
+                    game.play(mv)
+                except Illegal:
+                    break
+                moves += 1
+        dt = time.perf_counter() - t
+        best = dt if best is None else min(best, dt)
+    figures["replay"] = {"games": len(games), "moves": moves, "seconds": round(best, 4),
+                         "moves_per_second": round(moves / best)}
+    return figures
+
+
+register_target("ref", bench_ref, "the software reference engine")
 
 
 def add_arguments(parser):
-    pass
+    parser.add_argument("target", choices=sorted(TARGETS), metavar="TARGET",
+                        help="what to measure: " + "; ".join(
+                            f"{k}: {h}" for k, (_, h) in sorted(TARGETS.items())))
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="replay the corpus this many times and keep the best (default 3)")
 
 
 def run(args):
-    print("trax-fpga bench: not implemented yet")
-    return 1
+    import json
+
+    fn, _ = TARGETS[args.target]
+    figures = fn(args)
+    if args.json:
+        print(json.dumps(figures))
+        return 0
+    print(f"bench {args.target}")
+    for key, val in figures.items():
+        if key.startswith("perft"):
+            print(f"  {key[:5]}({key[5:]}) = {val['count']:>9,}   {val['seconds']:8.3f} s")
+        elif key == "replay":
+            print(f"  replay {val['games']} recorded games: {val['moves']:,} moves in "
+                  f"{val['seconds']:.3f} s = {val['moves_per_second']:,} moves/s")
+        elif key != "target":
+            print(f"  {key}: {val}")
+    return 0

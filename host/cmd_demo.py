@@ -1,10 +1,80 @@
-"""``trax-fpga demo``: placeholder, filled in by the reference-engine work (issue 2)."""
+"""``trax-fpga demo``: replay a recorded decisive game through the reference engine.
+
+The board is shown as it grows and the result at the end.  On a terminal the
+board is redrawn in place after every move (``--delay`` seconds apart);
+otherwise (a pipe, CI) the moves are listed and the board printed every
+``--every`` moves and at the end.  The games come from
+``tests/data/commented.jsonl`` in the repository.
+"""
+
+DEFAULT_GAME = 1   # White wins with a loop in 17 moves, 7x7
 
 
 def add_arguments(parser):
-    pass
+    parser.add_argument("--game", type=int, default=DEFAULT_GAME, metavar="ID",
+                        help=f"id of the recorded game to replay (default {DEFAULT_GAME})")
+    parser.add_argument("--delay", type=float, default=0.4, metavar="S",
+                        help="seconds between moves on a terminal (default 0.4)")
+    parser.add_argument("--every", type=int, default=6, metavar="N",
+                        help="when not on a terminal, print the board every N moves (default 6)")
 
 
 def run(args):
-    print("trax-fpga demo: not implemented yet")
-    return 1
+    import sys
+    import time
+
+    from .corpus import CORPUS, engine_variant, load_corpus
+    from .render import ascii_board
+    from .trax import Game, Illegal
+
+    try:
+        games = {g["id"]: g for g in load_corpus()}
+    except OSError as e:
+        print(f"trax-fpga demo: cannot read the recorded games at {CORPUS}: {e}", file=sys.stderr)
+        return 1
+    rec = games.get(args.game)
+    if rec is None:
+        print(f"trax-fpga demo: no recorded game with id {args.game}", file=sys.stderr)
+        return 1
+    variant = engine_variant(rec)
+    game = Game(variant)
+    live = sys.stdout.isatty() and args.delay > 0
+    title = (f"Trax demo: recorded game #{rec['id']} ({len(rec['moves'])} moves, "
+             f"{'standard Trax' if variant == 'trax' else variant}) on the reference engine")
+    print(title)
+    if not live:
+        print("White moves first; o = white track, x = black track; forced tiles are placed "
+              "automatically.")
+    for i, mv in enumerate(rec["moves"]):
+        try:
+            step = game.play(mv)
+        except Illegal as e:
+            print(f"move {i + 1} ({mv}) is illegal: {e}", file=sys.stderr)
+            return 2
+        side = "White" if i % 2 == 0 else "Black"
+        forced = f", {step.placed - 1} forced" if step.placed > 1 else ""
+        line = f"{i + 1:3}. {side:5} {step.move:6} -> {step.size[0]}x{step.size[1]}{forced}"
+        if live:
+            sys.stdout.write("\033[H\033[2J")
+            print(title)
+            print(line)
+            print(ascii_board(game))
+            sys.stdout.flush()
+            time.sleep(args.delay)
+        else:
+            print(line)
+            if (i + 1) % max(1, args.every) == 0 and i + 1 < len(rec["moves"]):
+                print(ascii_board(game))
+        if game.over:
+            break
+    if not live:
+        print(ascii_board(game))
+    if game.winner:
+        print(f"Result: {game.winner.capitalize()} wins with a {game.reason} after {game.ply} moves "
+              f"({game.width}x{game.height}, {game.tiles} tiles).")
+    elif game.over:
+        print(f"Result: drawn after {game.ply} moves.")
+    else:
+        print(f"The record stops after {game.ply} moves without a result.")
+    print("Try: trax-fpga play    (you against the reference AI)")
+    return 0

@@ -1,10 +1,125 @@
-"""``trax-fpga play``: placeholder, filled in by the reference-engine work (issue 2)."""
+"""``trax-fpga play``: a person plays Trax against an opponent in the terminal.
+
+The opponent is any object with ``name`` and ``reply(game) -> move text``
+(and optionally ``close()``); today it is the reference AI
+(:class:`~traxfpga.host.ai.AIOpponent`).  :data:`OPPONENTS` maps the
+``--opponent`` choices to factories ``factory(args) -> opponent``, so a serial
+device can be added as another choice.
+
+At the prompt type a move in notation (e.g. ``B2/``), or ``moves`` (list the
+legal moves), ``undo`` (take back your last move and the reply), ``board``,
+``help``, ``quit``.  End of input also ends the game.
+"""
+
+HELP = """\
+Type a move in Trax notation: column (@, A, B, ...), row (0, 1, 2, ...) and tile:
+  +  straights,  /  curves joining N-W and S-E,  \\  curves joining N-E and S-W.
+@ and 0 are the empty column and row just outside the tiles in play; the
+colours of the neighbouring tracks decide how the tile is turned, and forced
+tiles are placed for you.  White moves first; the first move is @0/ or @0+.
+Other commands: moves (list legal moves), undo, board, help, quit."""
+
+
+def _ai_opponent(args):
+    from .ai import AIOpponent
+    return AIOpponent(seed=args.seed)
+
+
+#: --opponent choice -> factory(args) -> opponent with .name and .reply(game)
+OPPONENTS = {"ai": _ai_opponent}
 
 
 def add_arguments(parser):
-    pass
+    parser.add_argument("--as", dest="side", choices=("white", "black"), default="white",
+                        help="the colour you play (White moves first; default white)")
+    parser.add_argument("--seed", type=int, default=0, help="random seed of the AI (default 0)")
+    parser.add_argument("--variant", choices=("trax", "8x8", "looptrax"), default="trax",
+                        help="rules variant (default: trax)")
+    parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="ai",
+                        help="who you play against (default: the reference AI)")
+
+
+def play_session(game, opponent, human, read=input, write=print):
+    """Run one game between a person (``human`` colour) and ``opponent``.
+
+    ``read(prompt)`` returns a line (raises EOFError at the end of input) and
+    ``write(text)`` prints; returns the exit status (0, or 1 when the opponent
+    sent an illegal move).
+    """
+    from .render import ascii_board
+    from .trax import Illegal, format_move
+
+    write(f"Trax ({game.variant}): you play {human}, {opponent.name} plays "
+          f"{'black' if human == 'white' else 'white'}. Type 'help' for help.")
+    write(ascii_board(game))
+    while not game.over:
+        if game.to_move != human:
+            try:
+                text = opponent.reply(game.copy())
+                step = game.play(text)
+            except Illegal as e:
+                write(f"{opponent.name} sent an illegal move: {e}")
+                return 1
+            forced = f" (+{step.placed - 1} forced)" if step.placed > 1 else ""
+            write(f"{opponent.name} plays {step.move}{forced}")
+            write(ascii_board(game))
+            continue
+        try:
+            line = read(f"{game.ply + 1}. your move ({human}): ")
+        except (EOFError, KeyboardInterrupt):
+            write("")
+            write("Game abandoned.")
+            return 0
+        line = line.strip()
+        cmd = line.lower()
+        if not line:
+            continue
+        if cmd in ("quit", "exit", "q"):
+            write("Game abandoned.")
+            return 0
+        if cmd in ("help", "?", "h"):
+            write(HELP)
+            continue
+        if cmd == "board":
+            write(ascii_board(game))
+            continue
+        if cmd == "moves":
+            write(" ".join(format_move(m) for m in game.legal_moves()))
+            continue
+        if cmd == "undo":
+            # take back your last move and the opponent's reply to it
+            first = 1 if human == "white" else 2  # ply after your first move
+            if game.ply < first:
+                write("Nothing to take back.")
+                continue
+            game.undo()
+            while game.to_move != human:
+                game.undo()
+            write(ascii_board(game))
+            continue
+        try:
+            step = game.play(line)
+        except Illegal as e:
+            write(f"Not played: {e}")
+            continue
+        forced = f" (+{step.placed - 1} forced)" if step.placed > 1 else ""
+        write(f"you play {step.move}{forced}")
+        write(ascii_board(game))
+    if game.winner:
+        who = "You win" if game.winner == human else f"{opponent.name.capitalize()} wins"
+        write(f"{who}: {game.winner} {game.reason} after {game.ply} moves.")
+    else:
+        write(f"Drawn after {game.ply} moves: no legal move is left.")
+    return 0
 
 
 def run(args):
-    print("trax-fpga play: not implemented yet")
-    return 1
+    from .trax import Game
+
+    opponent = OPPONENTS[args.opponent](args)
+    try:
+        return play_session(Game(args.variant), opponent, args.side)
+    finally:
+        close = getattr(opponent, "close", None)
+        if close:
+            close()
