@@ -98,7 +98,7 @@ def parse_nextpnr_report(data):
 
 _LOG_UTIL = re.compile(r"^Info:\s+(ICESTORM_LC|ICESTORM_RAM|ICESTORM_SPRAM):\s+(\d+)/\s*(\d+)",
                        re.M)
-_LOG_FMAX = re.compile(r"^Info: Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz "
+_LOG_FMAX = re.compile(r"^(?:Info|Warning): Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz "
                        r"\((PASS|FAIL) at ([\d.]+) MHz\)", re.M)
 
 

@@ -11,6 +11,7 @@ YoWASP (which the build uses) has no programmer: programming needs USB access, w
 WebAssembly tools do not have.
 """
 
+import json
 import os
 import shlex
 import shutil
@@ -65,6 +66,20 @@ def flash_command(board, programmer, bitstream):
     raise FlashError(f"unknown programmer {programmer!r}; known: {', '.join(PROGRAMMERS)}")
 
 
+def _build_warning(bitstream):
+    """A warning if the build report next to ``bitstream`` says the design missed timing."""
+    summary = os.path.join(os.path.dirname(bitstream), "trax-build.json")
+    try:
+        with open(summary) as file:
+            report = json.load(file)
+    except (OSError, ValueError):
+        return None
+    if report.get("timing_met") is False:
+        return (f"this bitstream missed timing (fmax {report.get('fmax_mhz')} MHz < "
+                f"{report.get('clock_mhz')} MHz, see {summary}); it may misbehave")
+    return None
+
+
 def flash(board, *, bitstream=None, programmer="auto", dry_run=False, out=None, err=None,
           run=subprocess.run):
     """Program ``board`` (or with ``dry_run`` only print the command).  Returns an exit code.
@@ -103,6 +118,9 @@ def flash(board, *, bitstream=None, programmer="auto", dry_run=False, out=None, 
 
     if problem:
         raise FlashError(problem)
+    warning = _build_warning(bitstream)
+    if warning:
+        say(err, f"trax-fpga flash: warning: {warning}")
     if path is None:
         wanted = "no programmer found on PATH (iceprog or openFPGALoader)" if programmer == "auto" \
             else f"{name} not found on PATH"

@@ -1,4 +1,4 @@
-"""iCE40 clocking: the PLL parameter search and the components that make the ``sync`` domain.
+"""iCE40 clocking: the PLL parameter search and the components that clock the ``sync`` domain.
 
 ``pll_params(f_in, f_out)`` chooses DIVR/DIVF/DIVQ/FILTER_RANGE for an iCE40 PLL in SIMPLE
 feedback mode, within the data sheet's limits:
@@ -12,15 +12,17 @@ It returns the closest achievable output (the same search and choices as icestor
 
 ``ICE40PLL`` instantiates SB_PLL40_PAD (the oscillator arrives on the PLL's own input pad, as on
 the iCEBreaker) or SB_PLL40_CORE (the oscillator arrives on another pin and reaches the PLL
-through the global buffer, as on the HX8K breakout and the iCEstick), and creates the clock
-domain from the PLL's global output with its reset held until LOCK, and then some more.
-``DirectClock`` does the same straight from the oscillator, for when no PLL is wanted.
+through the global buffer, as on the HX8K breakout and the iCEstick), and gives the clock for
+the ``sync`` domain from the PLL's global output with a reset held until LOCK, and then some
+more.  ``DirectClock`` does the same straight from the oscillator, for when no PLL is wanted.
+The board top defines the domain itself (Amaranth wants domains defined in the top or a parent
+of their users) and connects it to these.
 """
 
 from dataclasses import dataclass
 import math
 
-from amaranth.hdl import ClockDomain, ClockSignal, Instance, Module, ResetSignal, Signal
+from amaranth.hdl import ClockDomain, Const, ClockSignal, Instance, Module, ResetSignal, Signal
 from amaranth.lib import io, wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import Out
@@ -137,12 +139,12 @@ def pcf_clock_constraint(f_hz, domain="sync"):
     return f"set_frequency {ClockDomain(domain).clk.name} {f_hz / 1e6:.6f}"
 
 
-def _reset_until_ready(m, clk, locked, f_hz, domain):
-    """Drive ``domain`` from ``clk``; hold its reset until ``locked`` and ``POR_DELAY_S`` more."""
+def _reset_until_ready(m, clk, locked, f_hz, rst):
+    """Drive ``rst`` (for a domain clocked by ``clk``) until ``locked``, and ``POR_DELAY_S``
+    more."""
     delay = max(1, math.ceil(POR_DELAY_S * f_hz))
     m.domains.por = ClockDomain("por", reset_less=True, local=True)
-    m.domains += (cd := ClockDomain(domain))
-    m.d.comb += [ClockSignal("por").eq(clk), ClockSignal(domain).eq(clk)]
+    m.d.comb += ClockSignal("por").eq(clk)
 
     locked_por = Signal()
     m.submodules.lock_sync = FFSynchronizer(locked, locked_por, o_domain="por")
@@ -154,33 +156,35 @@ def _reset_until_ready(m, clk, locked, f_hz, domain):
         m.d.por += ready.eq(1)
     with m.Else():
         m.d.por += timer.eq(timer + 1)
-    m.d.comb += ResetSignal(domain).eq(~ready)
-    return cd
+    m.d.comb += rst.eq(~ready)
 
 
 class ICE40PLL(wiring.Component):
-    """An iCE40 PLL (SIMPLE feedback) that creates the clock domain ``domain``.
+    """An iCE40 PLL (SIMPLE feedback): a clock and its reset for the design's main domain.
 
     ``pin`` is the oscillator's clock pin, requested with ``dir="-"``.  ``primitive`` is
     ``"SB_PLL40_PAD"`` when that pin is the PLL's input pad (the PLL then takes the pad itself),
     or ``"SB_PLL40_CORE"`` when it is not (the pin then goes through its global buffer to the
-    PLL's REFERENCECLK).  The domain's clock gets a timing constraint at the achieved frequency,
-    so nextpnr checks the design against the PLL output, not the oscillator.
+    PLL's REFERENCECLK).
 
-    ``locked`` shows the PLL's LOCK output (before synchronisation), for status displays.
+    ``clk`` is the PLL's global output; ``rst`` is synchronous to it and held until the PLL
+    locks and ``POR_DELAY_S`` after.  The parent defines the domain and connects them
+    (``m.domains.sync = cd``; ``cd.clk.eq(pll.clk)``, ``cd.rst.eq(pll.rst)``).  ``locked`` is
+    the PLL's LOCK output (not synchronised), for status displays.
     """
 
+    clk: Out(1)
+    rst: Out(1, init=1)
     locked: Out(1)
 
     PRIMITIVES = ("SB_PLL40_PAD", "SB_PLL40_CORE")
 
-    def __init__(self, pin, params, *, primitive, domain="sync"):
+    def __init__(self, pin, params, *, primitive):
         if primitive not in self.PRIMITIVES:
             raise ValueError(f"primitive must be one of {self.PRIMITIVES}, not {primitive!r}")
         self.pin = pin
         self.params = params
         self.primitive = primitive
-        self.domain = domain
         super().__init__()
 
     @property
@@ -206,8 +210,8 @@ class ICE40PLL(wiring.Component):
             kwargs["i_REFERENCECLK"] = clk_buf.i
         m.submodules.pll = Instance(self.primitive, **kwargs)
 
-        _reset_until_ready(m, pll_clk, pll_lock, self.f_out_hz, self.domain)
-        m.d.comb += self.locked.eq(pll_lock)
+        _reset_until_ready(m, pll_clk, pll_lock, self.f_out_hz, self.rst)
+        m.d.comb += [self.clk.eq(pll_clk), self.locked.eq(pll_lock)]
         # The timing constraint for the PLL output is not added here with
         # platform.add_clock_constraint(): Amaranth 0.5 names the constrained net after the last
         # module the clock signal enters (e.g. "device.rx_sync.clk"), a name that flattening
@@ -216,23 +220,23 @@ class ICE40PLL(wiring.Component):
 
 
 class DirectClock(wiring.Component):
-    """The clock domain ``domain`` straight from the oscillator pin (no PLL).
+    """The clock straight from the oscillator pin (no PLL), with the same ports as ``ICE40PLL``.
 
-    Same reset behaviour as ``ICE40PLL`` (held for ``POR_DELAY_S`` after configuration).
-    ``locked`` is always 1.
+    ``rst`` is held for ``POR_DELAY_S`` after configuration; ``locked`` is always 1.
     """
 
+    clk: Out(1)
+    rst: Out(1, init=1)
     locked: Out(1)
 
-    def __init__(self, pin, f_hz, *, domain="sync"):
+    def __init__(self, pin, f_hz):
         self.pin = pin
         self.f_out_hz = float(f_hz)
-        self.domain = domain
         super().__init__()
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.clk_buf = clk_buf = io.Buffer("i", self.pin)
-        _reset_until_ready(m, clk_buf.i, 1, self.f_out_hz, self.domain)
-        m.d.comb += self.locked.eq(1)
+        _reset_until_ready(m, clk_buf.i, Const(1, 1), self.f_out_hz, self.rst)
+        m.d.comb += [self.clk.eq(clk_buf.i), self.locked.eq(1)]
         return m

