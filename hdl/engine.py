@@ -24,6 +24,8 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from .store import SinglePortRAM
+
 from .tiles import (DIRS, OFFSETS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
                     Variant, Winner, opposite)
 
@@ -79,9 +81,11 @@ class Engine(wiring.Component):
     Parameters
     ----------
     log2n : int
-        The board store holds ``N = 2**log2n`` squares in each direction (N >= 8).
-        The area in play may grow to N columns and N rows; beyond that a move is
-        refused with ``Status.CAPACITY``.
+        The board store holds ``N = 2**log2n`` squares in each direction (N >= 8),
+        as a torus.  The area in play may grow to ``N - 2`` columns and rows, so that
+        the empty squares just outside it on opposite sides never share a word of
+        the store; a move that would make it larger is refused with
+        ``Status.CAPACITY``.
     log_depth : int
         Entries in the undo log.  A move needs one per tile plus one; a move of
         more than ``log_depth - 1`` tiles is refused with ``Status.CAPACITY``, and
@@ -92,6 +96,9 @@ class Engine(wiring.Component):
         Clear the whole board store after reset (needed where the store is SPRAM,
         whose contents are undefined at configuration); ``False`` relies on the
         memories' zero initial contents, which simulation and block RAM provide.
+    spram : bool
+        Keep the board store and the path ends in iCE40UP5K SPRAM blocks (three of
+        the four; needs ``log2n <= 7``) instead of block RAM.
 
     Attributes
     ----------
@@ -105,7 +112,8 @@ class Engine(wiring.Component):
         High from a command's acceptance to its result's transfer.
     """
 
-    def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=True):
+    def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=True,
+                 spram=False):
         assert log2n >= 3
         assert log_depth & (log_depth - 1) == 0, "log_depth must be a power of two"
         self.log2n = log2n
@@ -113,6 +121,7 @@ class Engine(wiring.Component):
         self.log_depth = log_depth
         self.stack_depth = stack_depth
         self.clear_on_start = clear_on_start
+        self.spram = spram
         super().__init__({
             "cmd":   In(stream.Signature(Command)),
             "res":   Out(stream.Signature(Result)),
@@ -127,36 +136,24 @@ class Engine(wiring.Component):
         PosL = Pos(L)
         EndL = End(L)
         TileEntry = data.StructLayout({"p": PosL, "e": data.ArrayLayout(PosL, 4)})
+        KW = self.log_depth.bit_length()            # tiles in one move: < log_depth
         Trailer = data.StructLayout({
-            "k": 16, "minx": L, "miny": L, "width": L + 1, "height": L + 1})
+            "k": KW, "minx": L, "miny": L, "width": L + 1, "height": L + 1})
         LogEntry = data.StructLayout({
             "trailer": 1, "u": data.UnionLayout({"tile": TileEntry, "trailer": Trailer})})
 
         # -- memories ---------------------------------------------------------------
-        m.submodules.cells = cells = Memory(shape=Cell, depth=NN * NN, init=[])
-        m.submodules.far_w = far_w = Memory(shape=EndL, depth=NN * NN, init=[])
-        m.submodules.far_b = far_b = Memory(shape=EndL, depth=NN * NN, init=[])
+        m.submodules.cells = cells = SinglePortRAM(shape=Cell, depth=NN * NN, spram=self.spram)
+        m.submodules.far_w = far_w = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
+        m.submodules.far_b = far_b = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
         m.submodules.log = log = Memory(shape=LogEntry, depth=self.log_depth, init=[])
         m.submodules.stack = stack = Memory(shape=PosL, depth=self.stack_depth, init=[])
 
-        def single_port(mem, name):
-            # One address for reading and writing: maps to a single-port RAM (SPRAM).
-            rd = mem.read_port(domain="sync")
-            wr = mem.write_port()
-            addr = Signal(range(mem.depth), name=f"{name}_addr")
-            m.d.comb += [rd.addr.eq(addr), wr.addr.eq(addr)]
-            return addr, rd.data, wr
-
-        cell_addr, cell_rd, cell_wr = single_port(cells, "cells")
-        fw_addr, fw_rd, fw_wr = single_port(far_w, "far_w")
-        fb_addr, fb_rd, fb_wr = single_port(far_b, "far_b")
         log_rd = log.read_port(domain="sync")
         log_wr = log.write_port()
         stk_rd = stack.read_port(domain="sync")
         stk_wr = stack.write_port()
-        far_addr = [fw_addr, fb_addr]
-        far_rd = [fw_rd, fb_rd]
-        far_wr = [fw_wr, fb_wr]
+        far = [far_w, far_b]
 
         # -- game state -------------------------------------------------------------
         variant = Signal(Variant)
@@ -170,16 +167,23 @@ class Engine(wiring.Component):
         height = Signal(L + 1)
         log_wptr = Signal(range(self.log_depth))
         log_avail = Signal(range(self.log_depth + 1))
+        maxx = Signal(L)
+        maxy = Signal(L)
+        m.d.comb += [maxx.eq(minx + width - 1), maxy.eq(miny + height - 1)]
 
-        # -- move in progress -------------------------------------------------------
-        cmd = Signal(Command)
+        # -- command in progress ----------------------------------------------------
+        undoing = Signal()                # UNDO (else PLACE) while rolling back
+        tile = Signal(Shape)
         saved = Signal(Trailer)           # the area before this move (k unused)
-        k = Signal(16)                    # tiles placed so far in this move / left to undo
+        k = Signal(KW)                    # tiles placed so far / left to take back
+        placed = Signal(KW)
+        status = Signal(Status)
         sp = Signal(range(self.stack_depth + 1))
         loop = Signal(2)                  # per colour (0 white, 1 black)
         line = Signal(2)
         fault = Signal(Status)            # status of a move found illegal mid-way
-        res = Signal(Result)
+        trial = Signal()                  # 8x8 draw scan: trying placements, keeping none
+        found = Signal()                  # the scan found a legal placement
 
         # current square P: absolute and relative coordinates, tile, cell word
         px = Signal(L)
@@ -190,37 +194,20 @@ class Engine(wiring.Component):
         pcell = Signal(Cell)
         nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)      # neighbour cells
         fr = [[Signal(EndL, name=f"far{c}{s}") for s in range(2)] for c in range(2)]
-        step = Signal(4)
-        entry = Signal(LogEntry)          # log entry being undone
+        step = Signal(3)
         ux = Signal(signed(L + 3))        # reset-clear / dump scan
         uy = Signal(signed(L + 3))
+
+        # The undo log is always read at its newest entry; the pointer moves only
+        # after an entry has been taken back, so the read data stays put meanwhile.
+        m.d.comb += log_rd.addr.eq(log_wptr - 1)
+        entry = log_rd.data
 
         def wrap(v):
             return v[:L]
 
         def phys(rx, ry):
             return Cat(wrap(minx + rx), wrap(miny + ry))
-
-        def inside_col(v):
-            return (v >= 0) & (v < width)
-
-        def inside_row(v):
-            return (v >= 0) & (v < height)
-
-        # Which squares around P lie in the area: P + (dx, dy) for |dx|+|dy| <= 2.
-        colin = {dx: inside_col(prx + dx) for dx in range(-2, 3)}
-        rowin = {dy: inside_row(pry + dy) for dy in range(-2, 3)}
-
-        def inside(dx, dy):
-            return colin[dx] & rowin[dy]
-
-        def masked_inc(word, ox, oy):
-            """Colours entering the square at P+(ox, oy), ignoring sides outside the area."""
-            out = []
-            for d in DIRS:
-                dx, dy = OFFSETS[d]
-                out.append(Mux(inside(ox + dx, oy + dy), word.inc[d], Colour.NONE))
-            return out
 
         def counts(incs):
             white = Cat(*(c == Colour.WHITE for c in incs))
@@ -234,18 +221,18 @@ class Engine(wiring.Component):
             dx, dy = OFFSETS[d]
             return wrap(px + dx), wrap(py + dy)
 
-        # -- per-tile combinational evaluation ---------------------------------------
-        cmask = [pmask, (~pmask)[:4]]                  # edges of each colour on P
-        sides = [_colour_edges(cm) for cm in cmask]    # (a, b) per colour
-        # Colour of P's track on each edge.
-        pcol = [Mux(pmask[d], Colour.WHITE, Colour.BLACK) for d in DIRS]
-
         def nb_xy(d_sig):
             """Absolute position of P's neighbour across the (signal) edge d."""
             x = Mux(d_sig == 1, wrap(px + 1), Mux(d_sig == 3, wrap(px - 1), px))
             y = Mux(d_sig == 0, wrap(py - 1), Mux(d_sig == 2, wrap(py + 1), py))
             return x, y
 
+        # -- per-tile combinational evaluation ---------------------------------------
+        cmask = [pmask, (~pmask)[:4]]                  # edges of each colour on P
+        sides = [_colour_edges(cm) for cm in cmask]    # (a, b) per colour
+        pcol = [Mux(pmask[d], Colour.WHITE, Colour.BLACK) for d in DIRS]
+
+        # The two ends of the path each colour's track of P joins.
         ends = [[Signal(EndL, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
         loop_now = Signal(2)
         line_now = Signal(2)
@@ -271,14 +258,8 @@ class Engine(wiring.Component):
                                        (ea.x == bx) & (ea.y == by) & (ea.d == (b ^ 2)))
 
             def edge_flags(e):
-                rx = wrap(e.x - minx)
-                ry = wrap(e.y - miny)
-                return {
-                    "w": (e.d == 3) & (rx == 0),
-                    "e": (e.d == 1) & (rx == (width - 1)[:L]),
-                    "n": (e.d == 0) & (ry == 0),
-                    "s": (e.d == 2) & (ry == (height - 1)[:L]),
-                }
+                return {"w": (e.d == 3) & (e.x == minx), "e": (e.d == 1) & (e.x == maxx),
+                        "n": (e.d == 0) & (e.y == miny), "s": (e.d == 2) & (e.y == maxy)}
             fa, fb = edge_flags(ea), edge_flags(eb)
             horiz = ((fa["w"] & fb["e"]) | (fa["e"] & fb["w"])) & (width >= 8)
             vert = ((fa["n"] & fb["s"]) | (fa["s"] & fb["n"])) & (height >= 8)
@@ -287,20 +268,19 @@ class Engine(wiring.Component):
         # Neighbours after P is placed: their new words and whether they become forced.
         nb_new = [Signal(Cell, name=f"nb_new{d}") for d in DIRS]
         push = Signal(4)
-        three = Signal()
         three_bits = []
         for d in DIRS:
-            dx, dy = OFFSETS[d]
             m.d.comb += nb_new[d].eq(nb[d])
             m.d.comb += nb_new[d].inc[opposite(d)].eq(pcol[d])
-            white, black = counts(masked_inc(nb_new[d], dx, dy))
-            live = ~nb[d].occ & inside(dx, dy)
+            # A square outside the area touches at most one tile: it never counts two.
+            white, black = counts([nb_new[d].inc[i] for i in DIRS])
+            live = ~nb[d].occ
             m.d.comb += push[d].eq(live & ((popcount(white) == 2) | (popcount(black) == 2)))
             three_bits.append(live & ((popcount(white) >= 3) | (popcount(black) >= 3)))
-        m.d.comb += three.eq(Cat(*three_bits).any())
+        three = Cat(*three_bits).any()
 
-        # P's own masked entering colours (for the placed tile: relative to the old area).
-        p_inc = masked_inc(pcell, 0, 0)
+        # The colours entering P.
+        p_inc = [pcell.inc[d] for d in DIRS]
         p_white, p_black = counts(p_inc)
 
         def consistent(mask):
@@ -314,41 +294,50 @@ class Engine(wiring.Component):
 
         # -- defaults -------------------------------------------------------------------
         m.d.comb += [
-            cell_wr.en.eq(0), fw_wr.en.eq(0), fb_wr.en.eq(0),
-            log_wr.en.eq(0), stk_wr.en.eq(0),
-            self.res.payload.eq(res),
+            self.res.payload.status.eq(status),
+            self.res.payload.placed.eq(placed),
+            self.res.payload.width.eq(width),
+            self.res.payload.height.eq(height),
+            self.res.payload.ply.eq(ply),
+            self.res.payload.winner.eq(winner),
+            self.res.payload.reason.eq(reason),
         ]
 
-        def finish(status, placed=None):
-            m.d.sync += [
-                res.status.eq(status),
-                res.placed.eq(k if placed is None else placed),
-                res.width.eq(width), res.height.eq(height), res.ply.eq(ply),
-                res.winner.eq(winner), res.reason.eq(reason),
-            ]
-            m.next = "RESULT"
+        def finish(st, n=None):
+            with m.If(trial):
+                m.next = "SCAN_NEXT"      # a trial placement that does not fit
+            with m.Else():
+                m.d.sync += [status.eq(st), placed.eq(0 if n is None else n)]
+                m.next = "RESULT"
 
-        def area_now():
-            return [saved.minx.eq(minx), saved.miny.eq(miny),
-                    saved.width.eq(width), saved.height.eq(height)]
+        def log_push():
+            return [log_wptr.eq(log_wptr + 1),
+                    log_avail.eq(Mux(log_avail == self.log_depth, log_avail, log_avail + 1))]
 
         # ------------------------------------------------------------------------------
         with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE"):
             with m.State("CLEAR_ALL"):
-                # Whole store after configuration; ux counts squares.
+                # The whole store after configuration.
                 all_addr = Signal(2 * L)
-                m.d.comb += [cell_addr.eq(all_addr), cell_wr.data.eq(0), cell_wr.en.eq(1)]
+                m.d.comb += [cells.addr.eq(all_addr), cells.wdata.eq(0), cells.we.eq(1)]
                 m.d.sync += all_addr.eq(all_addr + 1)
                 with m.If(all_addr == NN * NN - 1):
                     m.next = "IDLE"
 
             with m.State("IDLE"):
                 m.d.comb += self.cmd.ready.eq(1)
+                p = self.cmd.payload
                 with m.If(self.cmd.valid):
-                    m.d.sync += [cmd.eq(self.cmd.payload), k.eq(0)]
-                    with m.Switch(self.cmd.payload.op):
+                    # Columns -1 .. width and rows -1 .. height, as one unsigned compare each.
+                    col_ok = (p.col + 1)[:16] <= width + 1
+                    row_ok = (p.row + 1)[:16] <= height + 1
+                    m.d.sync += [
+                        prx.eq(p.col), pry.eq(p.row), tile.eq(p.tile),
+                        undoing.eq(p.op == Op.UNDO), k.eq(0), fault.eq(Status.OK),
+                    ]
+                    with m.Switch(p.op):
                         with m.Case(Op.RESET):
-                            m.d.sync += [ux.eq(-1), uy.eq(-1)]
+                            m.d.sync += [ux.eq(-1), uy.eq(-1), variant.eq(p.variant)]
                             m.next = "RESET"
                         with m.Case(Op.DUMP):
                             m.d.sync += [ux.eq(0), uy.eq(0)]
@@ -356,38 +345,51 @@ class Engine(wiring.Component):
                         with m.Case(Op.UNDO):
                             m.next = "UNDO"
                         with m.Case(Op.PLACE):
-                            m.next = "PLACE"
+                            with m.If(over):
+                                finish(Status.GAME_OVER)
+                            with m.Elif(ply == 0):
+                                with m.If((p.col != -1) | (p.row != -1) |
+                                          (p.tile == Shape.BACKSLASH)):
+                                    finish(Status.FIRST_MOVE)
+                                with m.Else():
+                                    m.d.sync += [
+                                        pcell.eq(0),
+                                        pmask.eq(Mux(p.tile == Shape.PLUS,
+                                                     SHAPE_MASKS[Shape.PLUS][0],
+                                                     SHAPE_MASKS[Shape.SLASH][0])),
+                                    ]
+                                    m.next = "PLACE_GROW"
+                            with m.Elif(~col_ok | ~row_ok):
+                                finish(Status.RANGE)
+                            with m.Else():
+                                m.next = "PLACE"
 
             # -- reset: clear the area and its border ring, then an empty game -------------
             with m.State("RESET"):
-                m.d.comb += [cell_addr.eq(phys(ux, uy)), cell_wr.data.eq(0), cell_wr.en.eq(1)]
+                m.d.comb += [cells.addr.eq(phys(ux, uy)), cells.wdata.eq(0), cells.we.eq(1)]
                 with m.If(ux >= width):
                     m.d.sync += [ux.eq(-1), uy.eq(uy + 1)]
                     with m.If(uy >= height):
-                        m.d.sync += [
-                            variant.eq(cmd.variant), ply.eq(0), over.eq(0),
-                            winner.eq(Winner.NONE), reason.eq(Reason.NONE),
-                            width.eq(0), height.eq(0), log_avail.eq(0),
-                        ]
-                        m.next = "RESET_DONE"
+                        m.d.sync += [ply.eq(0), over.eq(0), winner.eq(Winner.NONE),
+                                     reason.eq(Reason.NONE), width.eq(0), height.eq(0),
+                                     log_avail.eq(0)]
+                        finish(Status.OK)
                 with m.Else():
                     m.d.sync += ux.eq(ux + 1)
-            with m.State("RESET_DONE"):
-                finish(Status.OK, placed=0)
 
             # -- dump: the area's squares, row by row ------------------------------------
             with m.State("DUMP"):
                 with m.If((width == 0) | (uy >= height)):
-                    finish(Status.OK, placed=0)
+                    finish(Status.OK)
                 with m.Else():
-                    m.d.comb += cell_addr.eq(phys(ux, uy))
+                    m.d.comb += cells.addr.eq(phys(ux, uy))
                     m.next = "DUMP_OUT"
             with m.State("DUMP_OUT"):
-                m.d.comb += cell_addr.eq(phys(ux, uy))   # hold the read data
+                m.d.comb += cells.addr.eq(phys(ux, uy))   # hold the read data
                 m.d.comb += [
                     self.cells.valid.eq(1),
-                    self.cells.payload.occ.eq(cell_rd.occ),
-                    self.cells.payload.white.eq(cell_rd.white),
+                    self.cells.payload.occ.eq(cells.rdata.occ),
+                    self.cells.payload.white.eq(cells.rdata.white),
                     self.cells.payload.eol.eq(ux == width - 1),
                 ]
                 with m.If(self.cells.ready):
@@ -399,41 +401,22 @@ class Engine(wiring.Component):
 
             # -- place: the checks on the placed tile ------------------------------------
             with m.State("PLACE"):
-                col, row = cmd.col, cmd.row
-                m.d.sync += [prx.eq(col), pry.eq(row), px.eq(wrap(minx + col)),
-                             py.eq(wrap(miny + row))]
-                m.d.sync += area_now()
-                m.d.comb += cell_addr.eq(phys(col, row))
-                grow_x = (col == -1) | (col == width)
-                grow_y = (row == -1) | (row == height)
-                with m.If(over):
-                    finish(Status.GAME_OVER)
-                with m.Elif(ply == 0):
-                    with m.If((col != -1) | (row != -1) | (cmd.tile == Shape.BACKSLASH)):
-                        finish(Status.FIRST_MOVE)
-                    with m.Else():
-                        m.d.sync += pcell.eq(0)
-                        m.d.sync += pmask.eq(Mux(cmd.tile == Shape.PLUS,
-                                                 SHAPE_MASKS[Shape.PLUS][0],
-                                                 SHAPE_MASKS[Shape.SLASH][0]))
-                        m.next = "PLACE_GROW"
-                with m.Elif((col < -1) | (col > width) | (row < -1) | (row > height)):
-                    finish(Status.RANGE)
-                with m.Elif((grow_x & (width == NN)) | (grow_y & (height == NN))):
+                grow_x = (prx == -1) | (prx == width)
+                grow_y = (pry == -1) | (pry == height)
+                m.d.sync += [px.eq(wrap(minx + prx)), py.eq(wrap(miny + pry))]
+                m.d.comb += cells.addr.eq(phys(prx, pry))
+                with m.If((grow_x & (width >= NN - 2)) | (grow_y & (height >= NN - 2))):
                     finish(Status.CAPACITY)
                 with m.Else():
                     m.next = "PLACE_READ"
             with m.State("PLACE_READ"):
-                m.d.comb += cell_addr.eq(phys(prx, pry))
+                m.d.sync += pcell.eq(cells.rdata)
                 m.next = "PLACE_CHECK"
             with m.State("PLACE_CHECK"):
-                m.d.sync += pcell.eq(cell_rd)
-                m.next = "PLACE_CHECK2"
-            with m.State("PLACE_CHECK2"):
                 masks = Array([Const(SHAPE_MASKS[s][o], 4) for s in Shape for o in range(2)] +
                               [Const(0, 4)] * 2)
-                m0 = masks[cmd.tile.as_value() * 2]
-                m1 = masks[cmd.tile.as_value() * 2 + 1]
+                m0 = masks[tile.as_value() * 2]
+                m1 = masks[tile.as_value() * 2 + 1]
                 grow_x = (prx == -1) | (prx == width)
                 grow_y = (pry == -1) | (pry == height)
                 limit = Mux(variant == Variant.EIGHT, 8, NN)
@@ -449,7 +432,10 @@ class Engine(wiring.Component):
                     m.d.sync += pmask.eq(Mux(consistent(m0), m0, m1))
                     m.next = "PLACE_GROW"
             with m.State("PLACE_GROW"):
-                # The placed tile is the only one that can enlarge the area.
+                # The placed tile is the only one that can enlarge the area: a space
+                # outside it touches at most one tile, so it is never forced.
+                m.d.sync += [saved.minx.eq(minx), saved.miny.eq(miny),
+                             saved.width.eq(width), saved.height.eq(height)]
                 with m.If(prx == -1):
                     m.d.sync += [minx.eq(minx - 1), width.eq(width + 1), prx.eq(0)]
                 with m.Elif(prx == width):
@@ -458,8 +444,9 @@ class Engine(wiring.Component):
                     m.d.sync += [miny.eq(miny - 1), height.eq(height + 1), pry.eq(0)]
                 with m.Elif(pry == height):
                     m.d.sync += height.eq(height + 1)
-                m.d.sync += [sp.eq(0), loop.eq(0), line.eq(0), fault.eq(Status.OK),
-                             step.eq(0)]
+                with m.If(ply == 0):
+                    m.d.sync += [px.eq(minx - 1), py.eq(miny - 1)]
+                m.d.sync += [sp.eq(0), loop.eq(0), line.eq(0), step.eq(0)]
                 m.next = "TILE"
 
             # -- one tile: read neighbours and path ends, join, write, log, push ----------
@@ -468,17 +455,17 @@ class Engine(wiring.Component):
                 for i in range(4):
                     with m.If(step == i):
                         nx, ny = nbr_pos(i)
-                        m.d.comb += cell_addr.eq(Cat(nx, ny))
+                        m.d.comb += cells.addr.eq(Cat(nx, ny))
                     with m.If(step == i + 1):
-                        m.d.sync += nb[i].eq(cell_rd)
+                        m.d.sync += nb[i].eq(cells.rdata)
                 for s_ in range(2):
                     with m.If(step == s_):
                         for c in range(2):
                             nx, ny = nb_xy(sides[c][s_])
-                            m.d.comb += far_addr[c].eq(Cat(nx, ny))
+                            m.d.comb += far[c].addr.eq(Cat(nx, ny))
                     with m.If(step == s_ + 1):
                         for c in range(2):
-                            m.d.sync += fr[c][s_].eq(far_rd[c])
+                            m.d.sync += fr[c][s_].eq(far[c].rdata)
                 with m.If(step == 4):
                     m.next = "TILE_WRITE"
                     m.d.sync += step.eq(0)
@@ -488,11 +475,11 @@ class Engine(wiring.Component):
                 with m.If(step == 0):
                     # P itself, the log entry, the first path-end write of each colour.
                     m.d.comb += [
-                        cell_addr.eq(Cat(px, py)),
-                        cell_wr.data.eq(pcell),
-                        cell_wr.data.occ.eq(1),
-                        cell_wr.data.white.eq(pmask),
-                        cell_wr.en.eq(1),
+                        cells.addr.eq(Cat(px, py)),
+                        cells.wdata.eq(pcell),
+                        cells.wdata.occ.eq(1),
+                        cells.wdata.white.eq(pmask),
+                        cells.we.eq(1),
                         log_wr.addr.eq(log_wptr),
                         log_wr.data.trailer.eq(0),
                         log_wr.data.u.tile.p.x.eq(px),
@@ -500,80 +487,75 @@ class Engine(wiring.Component):
                         log_wr.en.eq(1),
                     ]
                     for c in range(2):
-                        for s in range(2):
-                            m.d.comb += [log_wr.data.u.tile.e[2 * c + s].x.eq(ends[c][s].x),
-                                         log_wr.data.u.tile.e[2 * c + s].y.eq(ends[c][s].y)]
+                        for s_ in range(2):
+                            m.d.comb += [log_wr.data.u.tile.e[2 * c + s_].x.eq(ends[c][s_].x),
+                                         log_wr.data.u.tile.e[2 * c + s_].y.eq(ends[c][s_].y)]
                         ea, eb = ends[c]
-                        m.d.comb += [far_addr[c].eq(Cat(ea.x, ea.y)), far_wr[c].data.eq(eb),
-                                     far_wr[c].en.eq(1)]
-                    m.d.sync += [
-                        log_wptr.eq(Mux(log_wptr == self.log_depth - 1, 0, log_wptr + 1)),
-                        log_avail.eq(Mux(log_avail == self.log_depth, log_avail, log_avail + 1)),
-                        k.eq(k + 1),
-                        loop.eq(loop | loop_now),
-                        line.eq(line | line_now),
-                    ]
+                        m.d.comb += [far[c].addr.eq(Cat(ea.x, ea.y)), far[c].wdata.eq(eb),
+                                     far[c].we.eq(1)]
+                    m.d.sync += log_push()
+                    m.d.sync += [k.eq(k + 1), loop.eq(loop | loop_now), line.eq(line | line_now)]
                     with m.If(three):
                         m.d.sync += fault.eq(Status.THREE_TRACKS)
                 with m.If(step == 1):
                     for c in range(2):
                         ea, eb = ends[c]
-                        m.d.comb += [far_addr[c].eq(Cat(eb.x, eb.y)), far_wr[c].data.eq(ea),
-                                     far_wr[c].en.eq(1)]
+                        m.d.comb += [far[c].addr.eq(Cat(eb.x, eb.y)), far[c].wdata.eq(ea),
+                                     far[c].we.eq(1)]
                 # Steps 1..4: the neighbours' entering colours, and the forced pushes.
-                with m.Switch(step):
-                    for i in range(4):
-                        with m.Case(i + 1):
-                            nx, ny = nbr_pos(i)
-                            m.d.comb += [cell_addr.eq(Cat(nx, ny)), cell_wr.data.eq(nb_new[i]),
-                                         cell_wr.en.eq(~nb[i].occ)]
-                            with m.If(push[i]):
-                                with m.If(sp == self.stack_depth):
-                                    m.d.sync += fault.eq(Status.CAPACITY)
-                                with m.Else():
-                                    m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.x.eq(nx),
-                                                 stk_wr.data.y.eq(ny), stk_wr.en.eq(1)]
-                                    m.d.sync += sp.eq(sp + 1)
+                for i in range(4):
+                    with m.If(step == i + 1):
+                        nx, ny = nbr_pos(i)
+                        m.d.comb += [cells.addr.eq(Cat(nx, ny)), cells.wdata.eq(nb_new[i]),
+                                     cells.we.eq(~nb[i].occ)]
+                        with m.If(push[i]):
+                            with m.If(sp == self.stack_depth):
+                                m.d.sync += fault.eq(Status.CAPACITY)
+                            with m.Else():
+                                m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.x.eq(nx),
+                                             stk_wr.data.y.eq(ny), stk_wr.en.eq(1)]
+                                m.d.sync += sp.eq(sp + 1)
                 with m.If(step == 4):
                     m.d.sync += step.eq(0)
                     with m.If(fault != Status.OK):
-                        m.next = "ROLLBACK"
-                    with m.Elif(k == self.log_depth - 1):
-                        m.d.sync += fault.eq(Status.CAPACITY)
                         m.next = "ROLLBACK"
                     with m.Else():
                         m.next = "POP"
 
             # -- forced squares --------------------------------------------------------
             with m.State("POP"):
-                with m.If(sp == 0):
+                with m.If((sp == 0) & trial):
+                    m.d.sync += found.eq(1)
+                    m.next = "ROLLBACK"
+                with m.Elif(sp == 0):
                     m.next = "DECIDE"
                 with m.Else():
                     m.d.comb += stk_rd.addr.eq(sp - 1)
                     m.d.sync += sp.eq(sp - 1)
                     m.next = "POP_READ"
             with m.State("POP_READ"):
-                rel_x = wrap(stk_rd.data.x - minx)
-                rel_y = wrap(stk_rd.data.y - miny)
-                m.d.sync += [px.eq(stk_rd.data.x), py.eq(stk_rd.data.y),
-                             prx.eq(rel_x), pry.eq(rel_y)]
-                m.d.comb += cell_addr.eq(Cat(stk_rd.data.x, stk_rd.data.y))
+                m.d.sync += [px.eq(stk_rd.data.x), py.eq(stk_rd.data.y)]
+                m.d.comb += cells.addr.eq(Cat(stk_rd.data.x, stk_rd.data.y))
                 m.next = "POP_CHECK"
             with m.State("POP_CHECK"):
-                m.d.sync += pcell.eq(cell_rd)
-                with m.If(cell_rd.occ):
+                m.d.sync += pcell.eq(cells.rdata)
+                with m.If(cells.rdata.occ):
                     m.next = "POP"           # already filled by another forced play
                 with m.Else():
                     m.next = "POP_TILE"
             with m.State("POP_TILE"):
                 m.d.sync += [pmask.eq(forced_mask), step.eq(0)]
-                m.next = "TILE"
+                with m.If(k == self.log_depth - 1):
+                    # No room in the undo log for this tile and the move's trailer.
+                    m.d.sync += fault.eq(Status.CAPACITY)
+                    m.next = "ROLLBACK"
+                with m.Else():
+                    m.next = "TILE"
 
             # -- the move is complete: who has won? --------------------------------------
             with m.State("DECIDE"):
                 mover = ply[0]                        # 0 white, 1 black
-                looptrax = variant == Variant.LOOPTRAX
-                wins = loop | Mux(looptrax, 0, line)
+                wins = loop | Mux(variant == Variant.LOOPTRAX, 0, line)
                 mine = Mux(mover, wins[1], wins[0])
                 theirs = Mux(mover, wins[0], wins[1])
                 mine_loop = Mux(mover, loop[1], loop[0])
@@ -594,102 +576,109 @@ class Engine(wiring.Component):
                     log_wr.data.u.trailer.height.eq(saved.height),
                     log_wr.en.eq(1),
                 ]
-                m.d.sync += [
-                    log_wptr.eq(Mux(log_wptr == self.log_depth - 1, 0, log_wptr + 1)),
-                    log_avail.eq(Mux(log_avail == self.log_depth, log_avail, log_avail + 1)),
-                    ply.eq(ply + 1),
-                ]
-                m.next = "DECIDED"
-            with m.State("DECIDED"):
-                finish(Status.OK)
+                m.d.sync += log_push()
+                m.d.sync += ply.eq(ply + 1)
+                with m.If((variant == Variant.EIGHT) & ~mine & ~theirs):
+                    # 8x8: drawn if no legal move remains.  Try placements until one fits.
+                    m.d.sync += [placed.eq(k), trial.eq(1), found.eq(0), ux.eq(-1), uy.eq(-1),
+                                 tile.eq(0)]
+                    m.next = "SCAN"
+                with m.Else():
+                    finish(Status.OK, k)
+
+            # -- 8x8: is there any legal move left? ------------------------------------------
+            with m.State("SCAN"):
+                with m.If(uy > height):
+                    m.d.sync += [trial.eq(0), over.eq(1), winner.eq(Winner.NONE),
+                                 reason.eq(Reason.DRAW), status.eq(Status.OK)]
+                    m.next = "RESULT"
+                with m.Else():
+                    m.d.sync += [prx.eq(ux), pry.eq(uy), k.eq(0), fault.eq(Status.OK)]
+                    m.next = "PLACE"
+            with m.State("SCAN_NEXT"):
+                with m.If(tile == Shape.BACKSLASH):
+                    m.d.sync += tile.eq(0)
+                    with m.If(ux >= width):
+                        m.d.sync += [ux.eq(-1), uy.eq(uy + 1)]
+                    with m.Else():
+                        m.d.sync += ux.eq(ux + 1)
+                with m.Else():
+                    m.d.sync += tile.eq(tile.as_value() + 1)
+                m.next = "SCAN"
 
             # -- undo: the trailer, then the tiles, newest first ---------------------------
             with m.State("UNDO"):
-                with m.If((ply == 0) | (log_avail == 0)):
-                    finish(Status.NO_UNDO, placed=0)
+                t = entry.u.trailer
+                with m.If((ply == 0) | (log_avail == 0) | ~entry.trailer |
+                          (log_avail < t.k + 1)):
+                    finish(Status.NO_UNDO)
                 with m.Else():
-                    m.d.comb += log_rd.addr.eq(log_wptr - 1)
-                    m.next = "UNDO_TRAILER"
-            with m.State("UNDO_TRAILER"):
-                t = log_rd.data.u.trailer
-                with m.If(~log_rd.data.trailer | (log_avail < t.k + 1)):
-                    finish(Status.NO_UNDO, placed=0)
-                with m.Else():
-                    m.d.sync += [
-                        saved.eq(t), k.eq(t.k), res.placed.eq(t.k),
-                        log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1),
-                        fault.eq(Status.OK),
-                    ]
+                    m.d.sync += [saved.eq(t), k.eq(t.k), placed.eq(t.k),
+                                 log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1)]
                     m.next = "ROLLBACK"
 
-            # Undo the newest `k` tile entries, then restore the area from `saved`.
+            # Take back the newest `k` tile entries, then restore the area from `saved`.
             with m.State("ROLLBACK"):
                 with m.If(k == 0):
                     m.d.sync += [minx.eq(saved.minx), miny.eq(saved.miny),
                                  width.eq(saved.width), height.eq(saved.height)]
-                    with m.If(cmd.op == Op.UNDO):
+                    with m.If(undoing):
                         m.d.sync += [ply.eq(ply - 1), over.eq(0), winner.eq(Winner.NONE),
                                      reason.eq(Reason.NONE)]
-                        m.next = "UNDONE"
+                        finish(Status.OK, placed)
+                    with m.Elif(trial & found):
+                        # Not a draw: the move's own result (placed kept from DECIDE).
+                        m.d.sync += [trial.eq(0), status.eq(Status.OK)]
+                        m.next = "RESULT"
                     with m.Else():
-                        m.next = "REFUSED"
+                        finish(fault)
                 with m.Else():
-                    m.d.comb += log_rd.addr.eq(log_wptr - 1)
-                    m.d.sync += [log_wptr.eq(Mux(log_wptr == 0, self.log_depth - 1, log_wptr - 1)),
-                                 log_avail.eq(log_avail - 1), k.eq(k - 1)]
-                    m.next = "UNTILE_P"
+                    m.next = "UNTILE_P"      # the log's read data follows the pointer
             with m.State("UNTILE_P"):
-                m.d.sync += [entry.eq(log_rd.data), px.eq(log_rd.data.u.tile.p.x),
-                             py.eq(log_rd.data.u.tile.p.y), step.eq(0)]
-                m.d.comb += cell_addr.eq(Cat(log_rd.data.u.tile.p.x, log_rd.data.u.tile.p.y))
+                m.d.sync += [px.eq(entry.u.tile.p.x), py.eq(entry.u.tile.p.y), step.eq(0)]
+                m.d.comb += cells.addr.eq(Cat(entry.u.tile.p.x, entry.u.tile.p.y))
                 m.next = "UNTILE_READ"
             with m.State("UNTILE_READ"):
                 # step 0: P's word arrives; steps 0..3 read the neighbours.
                 m.d.sync += step.eq(step + 1)
                 with m.If(step == 0):
-                    m.d.sync += [pcell.eq(cell_rd), pmask.eq(cell_rd.white)]
+                    m.d.sync += [pcell.eq(cells.rdata), pmask.eq(cells.rdata.white)]
                 for i in range(4):
                     with m.If(step == i):
                         nx, ny = nbr_pos(i)
-                        m.d.comb += cell_addr.eq(Cat(nx, ny))
+                        m.d.comb += cells.addr.eq(Cat(nx, ny))
                     with m.If(step == i + 1):
-                        m.d.sync += nb[i].eq(cell_rd)
+                        m.d.sync += nb[i].eq(cells.rdata)
                 with m.If(step == 4):
                     m.d.sync += step.eq(0)
                     m.next = "UNTILE_WRITE"
             with m.State("UNTILE_WRITE"):
                 m.d.sync += step.eq(step + 1)
                 with m.If(step == 0):
-                    m.d.comb += [cell_addr.eq(Cat(px, py)), cell_wr.data.eq(pcell),
-                                 cell_wr.data.occ.eq(0), cell_wr.data.white.eq(0),
-                                 cell_wr.en.eq(1)]
+                    m.d.comb += [cells.addr.eq(Cat(px, py)), cells.wdata.eq(pcell),
+                                 cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
+                                 cells.we.eq(1)]
                 # Path ends: the far end of each joined side points back at that side again.
-                with m.Switch(step):
-                    for s in range(2):
-                        with m.Case(s):
-                            for c in range(2):
-                                d = sides[c][s]
-                                nx, ny = nb_xy(d)
-                                e = entry.u.tile.e[2 * c + s]
-                                m.d.comb += [far_addr[c].eq(Cat(e.x, e.y)),
-                                             far_wr[c].data.x.eq(nx), far_wr[c].data.y.eq(ny),
-                                             far_wr[c].data.d.eq(d ^ 2),
-                                             far_wr[c].en.eq(nb[d].occ)]
-                with m.Switch(step):
-                    for i in range(4):
-                        with m.Case(i + 1):
-                            nx, ny = nbr_pos(i)
-                            m.d.comb += [cell_addr.eq(Cat(nx, ny)), cell_wr.data.eq(nb[i]),
-                                         cell_wr.data.inc[opposite(i)].eq(Colour.NONE),
-                                         cell_wr.en.eq(~nb[i].occ)]
+                for s_ in range(2):
+                    with m.If(step == s_):
+                        for c in range(2):
+                            d = sides[c][s_]
+                            nx, ny = nb_xy(d)
+                            e = entry.u.tile.e[2 * c + s_]
+                            m.d.comb += [far[c].addr.eq(Cat(e.x, e.y)),
+                                         far[c].wdata.x.eq(nx), far[c].wdata.y.eq(ny),
+                                         far[c].wdata.d.eq(d ^ 2),
+                                         far[c].we.eq(nb[d].occ)]
+                for i in range(4):
+                    with m.If(step == i + 1):
+                        nx, ny = nbr_pos(i)
+                        m.d.comb += [cells.addr.eq(Cat(nx, ny)), cells.wdata.eq(nb[i]),
+                                     cells.wdata.inc[opposite(i)].eq(Colour.NONE),
+                                     cells.we.eq(~nb[i].occ)]
                 with m.If(step == 4):
-                    m.d.sync += step.eq(0)
+                    m.d.sync += [step.eq(0), log_wptr.eq(log_wptr - 1),
+                                 log_avail.eq(log_avail - 1), k.eq(k - 1)]
                     m.next = "ROLLBACK"
-
-            with m.State("UNDONE"):
-                finish(Status.OK, placed=res.placed)
-            with m.State("REFUSED"):
-                finish(fault, placed=0)
 
             with m.State("RESULT"):
                 m.d.comb += self.res.valid.eq(1)

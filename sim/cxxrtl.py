@@ -31,9 +31,12 @@ _DRIVER = r"""
 #include <cstddef>
 #include <cstdint>
 
+// One clock cycle.  `cxxrtl_step` evaluates and then commits, so combinational
+// nodes fed by the registers just committed would read stale: evaluate once more.
 static inline void tb_cycle(cxxrtl_handle h, cxxrtl_object *clk) {
     clk->next[0] = 0; cxxrtl_step(h);
     clk->next[0] = 1; cxxrtl_step(h);
+    cxxrtl_eval(h);
 }
 
 extern "C" void tb_tick(cxxrtl_handle h, cxxrtl_object *clk, size_t n) {
@@ -153,6 +156,7 @@ class CxxrtlSim:
         lib.cxxrtl_get_parts.argtypes = [ctypes.c_void_p, ctypes.c_char_p,
                                          ctypes.POINTER(ctypes.c_size_t)]
         lib.cxxrtl_step.argtypes = [ctypes.c_void_p]
+        lib.cxxrtl_eval.argtypes = [ctypes.c_void_p]
         lib.cxxrtl_destroy.argtypes = [ctypes.c_void_p]
         lib.cxxrtl_outline_eval.argtypes = [ctypes.c_void_p]
         lib.tb_tick.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Object), ctypes.c_size_t]
@@ -208,6 +212,7 @@ class CxxrtlSim:
         for i in range((obj.width + 31) // 32):
             obj.next[i] = (value >> (32 * i)) & 0xFFFFFFFF
         self._lib.cxxrtl_step(self._handle)     # settle combinational logic
+        self._lib.cxxrtl_eval(self._handle)
 
     def tick(self, n=1):
         self._lib.tb_tick(self._handle, self._clk, n)

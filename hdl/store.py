@@ -1,0 +1,92 @@
+"""Single-port synchronous RAM: one address for reading and writing.
+
+In simulation, and on devices without single-port RAM, this is an
+``amaranth.lib.memory.Memory`` with a synchronous read port (so it maps to block
+RAM).  With ``spram=True`` it is an iCE40UP5K ``SB_SPRAM256KA`` (16384 words of
+16 bits), which Yosys does not infer from a memory on its own.
+
+Both behave the same for every access the engine makes: a read returns the
+word at ``addr`` one cycle later; a write stores ``wdata`` at ``addr`` at the
+clock edge.  (What ``rdata`` shows in the cycle after a write differs between
+the two, and nothing relies on it.)
+"""
+
+from amaranth.hdl import ClockSignal, Const, Instance, Module, Shape, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+__all__ = ["SinglePortRAM", "SPRAM_DEPTH", "SPRAM_WIDTH"]
+
+SPRAM_DEPTH = 16384
+SPRAM_WIDTH = 16
+
+
+class SinglePortRAM(wiring.Component):
+    """A single-port RAM.
+
+    Parameters
+    ----------
+    shape : shape-castable
+        Shape of a word (at most 16 bits wide with ``spram``).
+    depth : int
+        Number of words (at most 16384 with ``spram``).
+    spram : bool
+        Use an iCE40UP5K SPRAM block instead of a ``Memory``.
+
+    Attributes
+    ----------
+    addr : In(range(depth))
+    wdata : In(shape)
+    we : In(1)
+        Write ``wdata`` at ``addr`` at the next edge.
+    rdata : Out(shape)
+        The word at the address presented one cycle earlier.
+    """
+
+    def __init__(self, *, shape, depth, spram=False):
+        self._shape = shape
+        self.depth = depth
+        self.spram = spram
+        width = Shape.cast(shape).width
+        if spram and (width > SPRAM_WIDTH or depth > SPRAM_DEPTH):
+            raise ValueError(f"an SPRAM holds {SPRAM_DEPTH}x{SPRAM_WIDTH} bits, "
+                             f"not {depth}x{width}")
+        super().__init__({
+            "addr":  In(range(depth)),
+            "wdata": In(shape),
+            "we":    In(1),
+            "rdata": Out(shape),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        if self.spram:
+            address = Signal(14)
+            datain = Signal(SPRAM_WIDTH)
+            dataout = Signal(SPRAM_WIDTH)
+            m.d.comb += [address.eq(self.addr), datain.eq(self.wdata)]
+            m.submodules.spram = Instance(
+                "SB_SPRAM256KA",
+                i_ADDRESS=address,
+                i_DATAIN=datain,
+                i_MASKWREN=Const(0b1111, 4),
+                i_WREN=self.we,
+                i_CHIPSELECT=Const(1, 1),
+                i_CLOCK=ClockSignal(),
+                i_STANDBY=Const(0, 1),
+                i_SLEEP=Const(0, 1),
+                i_POWEROFF=Const(1, 1),
+                o_DATAOUT=dataout,
+            )
+            m.d.comb += self.rdata.eq(dataout)
+        else:
+            m.submodules.mem = mem = Memory(shape=self._shape, depth=self.depth, init=[])
+            rd = mem.read_port(domain="sync")
+            wr = mem.write_port()
+            m.d.comb += [
+                rd.addr.eq(self.addr), wr.addr.eq(self.addr),
+                wr.data.eq(self.wdata), wr.en.eq(self.we),
+                self.rdata.eq(rd.data),
+            ]
+        return m

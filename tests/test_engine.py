@@ -1,0 +1,276 @@
+"""The hardware move engine, in simulation, against the recorded games and the reference."""
+
+import random
+
+import pytest
+
+from traxfpga.hdl.tiles import Status
+from traxfpga.sim import cxxrtl
+from traxfpga.sim.core import CoreSim
+
+from engine_harness import check_board, check_step, core_place, corpus, random_game
+from traxfpga.host.trax import Game, Move, format_move, parse_move
+
+SEED = 20151207
+POSITIONS = int(__import__("os").environ.get("TRAX_PROBE_POSITIONS", "30"))          # FPT 2015; change to explore, failures print a reproducer
+
+
+@pytest.fixture(scope="module")
+def core():
+    with CoreSim(log2n=7) as sim:
+        yield sim
+
+
+@pytest.fixture(scope="module")
+def small():
+    """A store of 8x8 squares, to reach the capacity limit quickly."""
+    with CoreSim(log2n=3, log_depth=64, stack_depth=16) as sim:
+        yield sim
+
+
+def play(core, moves, variant="trax"):
+    assert core.reset(variant).status == Status.OK
+    res = None
+    for text in moves.split():
+        res = core_place(core, text)
+        assert res.status == Status.OK, (text, res)
+    return res
+
+
+# -- recorded games -----------------------------------------------------------------------
+
+STANDARD = [g for g in corpus() if g["variant"] == "trax"]
+
+
+def test_corpus_standard_games(core):
+    """Every recorded standard game: outcome, size and final board as recorded."""
+    failures = []
+    for g in STANDARD:
+        res = play(core, " ".join(g["moves"]))
+        e = g["expect"]
+        got = (res.winner, res.reason, [res.width, res.height], core.board_rows())
+        if got != (e["winner"], e["reason"], e["size"], e["board"]):
+            failures.append((g["id"], got[:3], (e["winner"], e["reason"], e["size"])))
+    assert not failures, failures[:5]
+    assert len(STANDARD) == 277
+
+
+def test_corpus_move_by_move_against_reference(core):
+    """Every move of every recorded game (all variants) against the reference."""
+    for g in corpus():
+        variant = g["variant"] if g["variant"] in ("trax", "8x8", "looptrax") else "trax"
+        core.reset(variant)
+        game = Game(variant)
+        history = []
+        for text in g["moves"]:
+            check_step(core, game, parse_move(text), history)
+            if game.over:
+                break
+        check_board(core, game, history)
+
+
+def test_corpus_undo_everything(core):
+    """Undo a whole game move by move: each position equals the reference's."""
+    for g in STANDARD[::7]:
+        core.reset("trax")
+        game = Game("trax")
+        for text in g["moves"]:
+            core_place(core, text)
+            game.play(text)
+        while game.ply:
+            res = core.undo()
+            game.undo()
+            assert res.status == Status.OK
+            assert (res.width, res.height, res.ply) == (game.width, game.height, game.ply)
+            assert core.board_rows() == game.board_rows()
+        assert core.undo().status == Status.NO_UNDO
+
+
+# -- hand-made positions ---------------------------------------------------------------------
+
+def test_first_move(core):
+    core.reset()
+    for bad in ("A1+", "@1/", "@0\\", "A0/"):
+        assert core_place(core, bad).status == Status.FIRST_MOVE
+    res = core_place(core, "@0/")
+    assert (res.status, res.placed, res.width, res.height, res.ply) == (Status.OK, 1, 1, 1, 1)
+    assert core.board_rows() == ["NW"]
+    core.reset()
+    core_place(core, "@0+")
+    assert core.board_rows() == ["NS"]
+
+
+def test_illegal_codes_leave_position_unchanged(core):
+    moves = "@0/ A0/ @1+"
+    play(core, moves)
+    game = Game_of(moves)
+    before = core.board_rows()
+    assert before == game.board_rows()
+    w, h = game.width, game.height
+    cases = {
+        "A1+": Status.OCCUPIED,
+        f"{chr(ord('A') + w + 1)}1+": Status.RANGE,
+        f"A{h + 3}+": Status.RANGE,
+        f"{chr(ord('A') + w)}{h + 1}/": Status.NOT_ADJACENT,
+    }
+    for text, status in cases.items():
+        res = core_place(core, text)
+        assert res.status == status, text
+        assert (res.width, res.height, res.ply) == (w, h, 3)
+        assert core.board_rows() == before
+
+
+def Game_of(moves, variant="trax"):
+    game = Game(variant)
+    for t in moves.split():
+        game.play(t)
+    return game
+
+
+def probe_everything(core, game, history, seen):
+    """Try every placement in (and just beyond) range on both engines: codes agree,
+    a refused move changes nothing, a legal one is taken back."""
+    for col in range(-2, game.width + 2):
+        for row in range(-2, game.height + 2):
+            for tile in "+/\\":
+                c, r = max(col, -1), max(row, -1)      # the notation has nothing left of @
+                res = check_step(core, game.copy(), Move(c, r, tile), list(history))
+                seen.add(res.status)
+                if res.status == Status.OK:
+                    assert core.undo().status == Status.OK
+                check_board(core, game, history)
+
+
+def test_exhaustive_probes_recorded(core):
+    """Every placement on positions from recorded games (where caves make
+    three-track moves happen)."""
+    seen = set()
+    for g in STANDARD[::12]:
+        core.reset()
+        game = Game()
+        history = []
+        for i, text in enumerate(g["moves"]):
+            if game.over:
+                break
+            if i in (len(g["moves"]) // 2, len(g["moves"]) - 1):
+                probe_everything(core, game, history, seen)
+            check_step(core, game, parse_move(text), history)
+    assert {Status.OK, Status.RANGE, Status.OCCUPIED, Status.NOT_ADJACENT, Status.MISMATCH,
+            Status.THREE_TRACKS} <= seen, seen
+
+
+@pytest.mark.parametrize("variant", ["trax", "8x8", "looptrax"])
+def test_exhaustive_probes_random(core, variant):
+    """Every placement on random positions."""
+    rng = random.Random(f"{SEED}-{variant}")
+    seen = set()
+    for _ in range(POSITIONS):
+        core.reset(variant)
+        game = Game(variant)
+        history = []
+        for _ in range(rng.randint(3, 60)):
+            moves = game.legal_moves()
+            if not moves or game.over:
+                break
+            if variant == "8x8" and max(game.width, game.height) == 8:
+                break                       # at the limit: probe the bounds
+            check_step(core, game, rng.choice(moves), history)
+        if not game.over:
+            probe_everything(core, game, history, seen)
+    expected = {Status.OK, Status.RANGE, Status.OCCUPIED, Status.NOT_ADJACENT, Status.MISMATCH}
+    if variant == "8x8":
+        expected.add(Status.BOUNDS)
+    assert expected <= seen, seen
+
+
+def test_capacity(small):
+    """With an 8x8 store the area may grow to 6 columns: a seventh is refused, with
+    the position unchanged, on either side."""
+    small.reset()
+    for i in range(6):
+        text = "@0+" if i == 0 else f"{chr(ord('A') + i)}1+"
+        res = core_place(small, text)
+        assert res.status == Status.OK, (text, res)
+    assert res.width == 6
+    before = small.board_rows()
+    for text in ("G1+", "@1+"):
+        res = core_place(small, text)
+        assert res.status == Status.CAPACITY
+        assert (res.width, res.height, res.ply) == (6, 1, 6)
+    assert small.board_rows() == before
+    # Growing downwards still works, and so does everything after.
+    assert core_place(small, "A2+").status == Status.OK
+    assert small.undo().status == Status.OK
+    assert small.board_rows() == before
+
+
+def test_game_over_and_undo_reopens(core):
+    g = next(g for g in STANDARD if g["expect"]["winner"])
+    res = play(core, " ".join(g["moves"]))
+    assert res.winner == g["expect"]["winner"]
+    rows = core.board_rows()
+    assert core_place(core, "A1+").status == Status.GAME_OVER
+    assert core.board_rows() == rows
+    res = core.undo()
+    assert res.status == Status.OK and res.winner is None
+    assert core_place(core, g["moves"][-1]).winner == g["expect"]["winner"]
+
+
+def test_undo_at_start(core):
+    core.reset()
+    assert core.undo().status == Status.NO_UNDO
+
+
+# -- random games against the reference -----------------------------------------------------
+
+@pytest.mark.parametrize("variant", ["trax", "looptrax", "8x8"])
+def test_random_games(core, variant):
+    rng = random.Random(f"{SEED}-{variant}")
+    for _ in range(60 if variant == "trax" else 25):
+        random_game(core, rng, variant=variant)
+
+
+def test_undo_log_limit():
+    """A short log: undo reaches back only as far as the log holds whole moves, and
+    every position on the way is the reference's."""
+    rng = random.Random(SEED)
+    game = Game()
+    moves = []
+    while len(moves) < 14 and not game.over:
+        move = rng.choice(game.legal_moves())
+        game.play(move)
+        moves.append(format_move(move))
+    with CoreSim(log2n=5, log_depth=16, stack_depth=16) as sim:
+        play(sim, " ".join(moves))
+        undone = 0
+        while sim.undo().status == Status.OK:
+            undone += 1
+            game.undo()
+            assert sim.board_rows() == game.board_rows()
+        assert 0 < undone < len(moves)
+        # The moves still there can be played on from.
+        nxt = game.legal_moves()[0]
+        assert sim.place(nxt.col, nxt.row, nxt.tile).status == Status.OK
+
+
+# -- the two simulators agree -----------------------------------------------------------------
+
+@pytest.mark.skipif(not cxxrtl.available(), reason="no C++ compiler")
+def test_backends_agree_cycle_for_cycle():
+    g = STANDARD[0]
+    results = {}
+    for backend in ("pysim", "cxxrtl"):
+        with CoreSim(log2n=6, backend=backend) as sim:
+            sim.reset()
+            out = [core_place(sim, t) for t in g["moves"]]
+            out.append(sim.undo())
+            out.append(core_place(sim, "A1+"))
+            results[backend] = (out, sim.board_rows())
+    assert results["pysim"] == results["cxxrtl"]
+
+
+def test_power_up_clear():
+    """With clear_on_start the engine first clears the whole store, then works."""
+    with CoreSim(log2n=4, clear_on_start=True, backend="pysim") as sim:
+        play(sim, "@0/ A0/ @1+")
+        assert sim.board_rows() == Game_of("@0/ A0/ @1+").board_rows()
