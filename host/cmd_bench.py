@@ -57,11 +57,25 @@ def bench_ref(args):
 register_target("ref", bench_ref, "the software reference engine")
 
 
+def bench_engine(args):
+    """Figures of the hardware move engine (see :mod:`traxfpga.sim.bench`)."""
+    from ..sim.bench import bench_engine as run_bench
+    return run_bench(args)
+
+
+register_target("engine", bench_engine,
+                "the hardware move engine: cycles per move in simulation, size and Fmax on the UP5K")
+
+
 def add_arguments(parser):
     parser.add_argument("target", choices=sorted(TARGETS), metavar="TARGET",
                         help="what to measure: " + "; ".join(
                             f"{k}: {h}" for k, (_, h) in sorted(TARGETS.items())))
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    parser.add_argument("--no-synth", action="store_true",
+                        help="engine: skip synthesis, place and route (cycles only)")
+    parser.add_argument("--log2n", type=int, default=7,
+                        help="engine: board store of 2**LOG2N squares a side (default 7: 128)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 
@@ -81,6 +95,10 @@ def run(args):
         elif key == "replay":
             print(f"  replay {val['games']} recorded games: {val['moves']:,} moves in "
                   f"{val['seconds']:.3f} s = {val['moves_per_second']:,} moves/s")
+        elif key == "cycles_per_move":
+            print(f"  cycles per move: mean {val['mean']}, p99 {val['p99']}, max {val['max']}")
+        elif key == "cycles_per_tile":
+            print(f"  cycles per placed tile: mean {val['mean']}")
         elif key != "target":
             print(f"  {key}: {val}")
     return 0

@@ -60,7 +60,9 @@ ENGINES: dict[str, Callable] = {"ref": _open_ref}
 
 #: Names that other parts of the project register once they are imported:
 #: name -> module that calls :func:`register_engine` for it.
-LAZY_ENGINES: dict[str, str] = {}
+LAZY_ENGINES: dict[str, str] = {
+    "core": "traxfpga.sim.core",          # the hardware move engine alone, in simulation
+}
 
 
 def register_engine(name: str, factory: Callable, replace: bool = False) -> None:

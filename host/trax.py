@@ -49,7 +49,9 @@ __all__ = [
 
 #: Every code an :class:`Illegal` may carry, in the order the checks are made.
 ILLEGAL_CODES = ("syntax", "first-move", "range", "occupied", "not-adjacent", "mismatch",
-                 "three-tracks", "bounds", "game-over")
+                 "three-tracks", "bounds", "game-over", "capacity")
+# "capacity" is never raised by the reference: the hardware engine uses it when a
+# move would outgrow its board store (or its undo log or forced-play stack).
 
 #: The variants :class:`Game` accepts.
 VARIANTS = ("trax", "8x8", "looptrax")

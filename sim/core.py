@@ -16,7 +16,7 @@ from amaranth.sim import Simulator
 
 from ..hdl.engine import CellOut, Command, Engine, Op, Result
 from . import cxxrtl
-from ..hdl.tiles import Reason, Shape, Status, Variant, Winner, mask_name
+from ..hdl.tiles import STATUS_CODES, Reason, Shape, Status, Variant, Winner, mask_name
 
 __all__ = ["CoreResult", "CoreSim", "SHAPES", "VARIANTS", "BACKENDS"]
 
@@ -194,3 +194,60 @@ class CoreSim:
 
     def __exit__(self, *exc):
         self.close()
+
+
+#: A sentence for each refusal the hardware reports (it reports codes only).
+SENTENCES = {
+    Status.GAME_OVER: "the game is over; no more moves can be played.",
+    Status.FIRST_MOVE: "the first move must be '@0/' or '@0+'.",
+    Status.RANGE: "the column or row is outside the playing area and the new row and column around it.",
+    Status.CAPACITY: "the move would outgrow the engine's board store (or its undo log or forced-play stack).",
+    Status.OCCUPIED: "the space already holds a tile.",
+    Status.NOT_ADJACENT: "the space does not touch any tile in play.",
+    Status.MISMATCH: "the tile cannot join the neighbouring tracks colour to colour.",
+    Status.BOUNDS: "the move would make the playing area larger than 8x8.",
+    Status.THREE_TRACKS: "the forced plays lead to a space entered by three tracks of one colour.",
+}
+
+
+class CoreEngine:
+    """The hardware engine alone, in simulation, as a ``replay`` engine
+    (``trax-fpga replay --engine core``).  Notation is parsed on the host; the
+    engine takes area-relative coordinates, exactly as the notation gives them."""
+
+    name = "core"
+
+    def __init__(self, variant="trax", **kwargs):
+        self.sim = CoreSim(**kwargs)
+        self.sim.reset(variant)
+        self.results = []
+
+    def play(self, move_text):
+        from ..host.trax import Illegal, Step, format_move, parse_move
+        move = parse_move(move_text)
+        res = self.sim.place(move.col, move.row, move.tile)
+        self.results.append(res)
+        if res.status != Status.OK:
+            raise Illegal(STATUS_CODES[res.status], SENTENCES[res.status], move_text)
+        return Step(format_move(move), res.placed, (res.width, res.height), res.winner,
+                    res.reason)
+
+    def board_rows(self):
+        return self.sim.board_rows()
+
+    def close(self):
+        self.sim.close()
+
+
+def _open_core(arg, variant):
+    """``core`` or ``core:LOG2N`` (default 7: a 128x128 store)."""
+    log2n = int(arg) if arg else 7
+    return CoreEngine(variant, log2n=log2n)
+
+
+def _register():
+    from ..host.engines import register_engine
+    register_engine("core", _open_core, replace=True)
+
+
+_register()

@@ -1,0 +1,57 @@
+"""``trax-fpga bench engine``: cycles per move of the hardware engine over the
+recorded games (compiled simulation), and its size and speed on the iCE40UP5K."""
+
+import time
+
+from ..hdl.tiles import Status
+
+__all__ = ["bench_engine", "percentile"]
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def engine_cycles(log2n=7):
+    """Replay every recorded game on the engine; cycles per move and per placed tile."""
+    from ..host.corpus import engine_variant, load_corpus
+    from ..host.trax import parse_move
+    from .core import CoreSim
+
+    per_move, tiles = [], 0
+    start = time.perf_counter()
+    with CoreSim(log2n=log2n) as sim:
+        backend = sim.backend
+        for game in load_corpus():
+            sim.reset(engine_variant(game))
+            for text in game["moves"]:
+                move = parse_move(text)
+                res = sim.place(move.col, move.row, move.tile)
+                if res.status != Status.OK:
+                    break
+                per_move.append(res.cycles)
+                tiles += res.placed
+                if res.winner or res.reason:
+                    break
+    seconds = time.perf_counter() - start
+    return {
+        "backend": backend,
+        "moves": len(per_move),
+        "cycles_per_move": {"mean": round(sum(per_move) / len(per_move), 2),
+                            "p99": percentile(per_move, 0.99), "max": max(per_move)},
+        "cycles_per_tile": {"mean": round(sum(per_move) / tiles, 2)},
+        "simulated_cycles_per_second": round(sum(per_move) / seconds),
+    }
+
+
+def bench_engine(args):
+    figures = {"target": "engine", "capacity": 1 << args.log2n}
+    figures.update(engine_cycles(args.log2n))
+    if not args.no_synth:
+        from ..boards.engine_synth import synth_engine
+        synth = synth_engine(log2n=args.log2n)
+        figures.update({k: synth[k] for k in ("logic_cells", "logic_cells_total", "bram",
+                                              "spram", "fmax_mhz", "harness_cells")})
+        figures["logic_cells_pct"] = round(100 * synth["logic_cells"] / synth["logic_cells_total"], 1)
+    return figures
