@@ -1,0 +1,148 @@
+"""Line buffer: received bytes in, whole lines (or one error per bad line) out.
+
+:class:`LineBuffer` takes every byte the UART receiver delivers (it never holds the
+receiver back) and collects a line in a block RAM until its LF.  A CR just before the LF is
+dropped.  The finished line is offered on ``line`` with its length; its characters are read
+through ``rd_addr``/``rd_data`` (synchronous: data one cycle after the address).  The consumer
+takes the transfer (``line.ready``) only when it is done with the line *and* with its answer.
+
+One error per bad line, decided at its LF, in this order of precedence:
+
+``BUSY``
+    A byte of the line arrived while the previous line was still being handled (offered and
+    not yet taken).  Such a line is not stored; the buffer counts finished busy lines (up to
+    255) and offers one ``BUSY`` line per count once the consumer is free again.
+``FRAMING``
+    A byte of the line had a framing error (its stop bit was low: a break, noise, a wrong
+    baud rate).
+``OVERLONG``
+    The line had more than ``depth - 1`` characters (CR and LF not counted).
+
+The contents of a bad line are never looked at, and a line is never split or merged: bytes
+after an error are dropped up to the line's LF, so the next line starts clean.
+"""
+
+from amaranth.hdl import Module, Signal
+from amaranth.lib import data, enum, stream, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from .uart import RxByte
+
+__all__ = ["LineError", "LineInfo", "LineBuffer"]
+
+LF = 0x0A
+CR = 0x0D
+
+
+class LineError(enum.Enum, shape=2):
+    NONE     = 0
+    OVERLONG = 1
+    FRAMING  = 2
+    BUSY     = 3
+
+
+def LineInfo(depth):
+    return data.StructLayout({"length": range(depth + 1), "error": LineError})
+
+
+class LineBuffer(wiring.Component):
+    """Collects received bytes into lines.
+
+    Parameters
+    ----------
+    depth : int
+        Bytes of storage; a line may hold ``depth - 1`` characters plus a CR.
+
+    Attributes
+    ----------
+    rx : In(stream.Signature(RxByte))
+        Received bytes; always ready.
+    line : Out(stream.Signature(LineInfo(depth)))
+        A finished line (``error`` NONE) or a bad one; taken when its handling is complete.
+    rd_addr : In(range(depth))
+    rd_data : Out(8)
+        The character at the ``rd_addr`` of the previous cycle.
+    partial : Out(1)
+        Part of a line has been received (no LF yet).
+    """
+
+    def __init__(self, depth=128):
+        assert depth >= 4
+        self.depth = depth
+        super().__init__({
+            "rx":      In(stream.Signature(RxByte)),
+            "line":    Out(stream.Signature(LineInfo(depth))),
+            "rd_addr": In(range(depth)),
+            "rd_data": Out(8),
+            "partial": Out(1),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        depth = self.depth
+
+        m.submodules.mem = mem = Memory(shape=8, depth=depth, init=[])
+        rd = mem.read_port(domain="sync")
+        wr = mem.write_port()
+        m.d.comb += [rd.addr.eq(self.rd_addr), self.rd_data.eq(rd.data)]
+
+        wptr = Signal(range(depth + 1))     # characters stored of the line being received
+        cr = Signal()                       # the last one stored was a CR
+        err = Signal(LineError)             # error of the line being received
+        started = Signal()                  # a byte of it has arrived
+        nbusy = Signal(8)                   # finished busy lines not yet offered
+
+        offered = self.line.valid
+        # While a line is offered, or busy lines still wait to be offered, every byte that
+        # arrives belongs to a busy line.
+        engaged = Signal()
+        release = Signal()                  # the consumer is done with the offered line
+        take = Signal()                     # offer one counted busy line now
+        busy_done = Signal()                # a busy line ends: one more to offer
+        m.d.comb += [
+            engaged.eq(offered | (nbusy != 0)),
+            release.eq(offered & self.line.ready),
+            take.eq((~offered | self.line.ready) & (nbusy != 0)),
+            self.rx.ready.eq(1),
+            self.line.payload.length.eq(wptr),
+            self.partial.eq(started),
+        ]
+
+        byte = self.rx.payload.data
+        with m.If(self.rx.valid):
+            with m.If((byte == LF) & ~self.rx.payload.framing_error):
+                m.d.sync += [err.eq(LineError.NONE), cr.eq(0), started.eq(0)]
+                with m.If(engaged):
+                    m.d.comb += busy_done.eq(nbusy != 0xFF)
+                with m.Else():
+                    m.d.sync += [
+                        offered.eq(1),
+                        self.line.payload.error.eq(err),
+                        wptr.eq(wptr - cr),
+                    ]
+            with m.Else():
+                m.d.sync += started.eq(1)
+                with m.If(engaged):
+                    m.d.sync += err.eq(LineError.BUSY)
+                with m.Elif(self.rx.payload.framing_error):
+                    with m.If(err != LineError.BUSY):
+                        m.d.sync += err.eq(LineError.FRAMING)
+                with m.Elif(err == LineError.NONE):
+                    # Room for depth - 1 characters, and a CR after them.
+                    with m.If((wptr < depth - 1) | ((wptr == depth - 1) & (byte == CR))):
+                        m.d.comb += [wr.addr.eq(wptr), wr.data.eq(byte), wr.en.eq(1)]
+                        m.d.sync += [wptr.eq(wptr + 1), cr.eq(byte == CR)]
+                    with m.Else():
+                        m.d.sync += err.eq(LineError.OVERLONG)
+
+        with m.If(release):
+            m.d.sync += [offered.eq(0), wptr.eq(0)]
+        with m.If(take):
+            m.d.sync += [offered.eq(1), self.line.payload.error.eq(LineError.BUSY)]
+        with m.If(busy_done & ~take):
+            m.d.sync += nbusy.eq(nbusy + 1)
+        with m.Elif(take & ~busy_done):
+            m.d.sync += nbusy.eq(nbusy - 1)
+
+        return m

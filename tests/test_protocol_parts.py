@@ -1,0 +1,229 @@
+"""The protocol's building blocks in Amaranth's simulator: notation parser and printer, line buffer."""
+
+import random
+
+from amaranth.sim import Simulator
+
+from traxfpga.hdl.linebuf import LineBuffer, LineError
+from traxfpga.hdl.notation import SATURATED, MoveParser, NumberText
+from traxfpga.hdl.tiles import Shape
+from traxfpga.host.trax import Illegal, column_name, parse_move
+
+SEED = 4015
+SHAPES = {Shape.PLUS: "+", Shape.SLASH: "/", Shape.BACKSLASH: "\\"}
+
+
+def run(dut, bench, *, deadline=None):
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+# -- move parser --------------------------------------------------------------------------
+
+def expected_parse(text):
+    """(col, row, tile) the parser must produce, or None for a syntax error."""
+    try:
+        mv = parse_move(text)
+    except Illegal:
+        return None
+    sat = lambda n: min(n + 1, SATURATED) - 1          # noqa: E731
+    return sat(mv.col), sat(mv.row), mv.tile
+
+
+def move_samples():
+    rng = random.Random(SEED)
+    fixed = ["@0/", "@0+", "@0\\", "A1+", "B2/", "Z9\\", "AA10+", "ZZ702/", "AAA1+", "@5+",
+             "A0/", "@12345678901234567890+", "ABCDEFGHIJKLMNOPQRSTUVWXYZ1+",
+             # malformed
+             "", "@", "A", "A1", "1A+", "@@0+", "@A1+", "A01+", "A00+", "a1+", "A1++", "A1+ ",
+             "A 1+", "+", "/", "\\", "@0", "A-1+", "A1*", "Ä1+", "@0/x", "A1/0", "0+", "AB"]
+    alphabet = "@AZBY0123456789+/\\ xa"
+    randoms = ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 7)))
+               for _ in range(300)]
+    wellformed = [f"{column_name(rng.randint(-1, 800))}{rng.randint(0, 3000)}{rng.choice('+/')}"
+                  for _ in range(100)]
+    return fixed + randoms + wellformed
+
+
+def test_move_parser_matches_reference_syntax():
+    dut = MoveParser()
+    samples = move_samples()
+    results = {}
+
+    async def bench(ctx):
+        for text in samples:
+            ctx.set(dut.start, 1)
+            await ctx.tick()
+            ctx.set(dut.start, 0)
+            ctx.set(dut.valid, 1)
+            for ch in text.encode("latin-1"):
+                ctx.set(dut.char, ch)
+                await ctx.tick()
+            ctx.set(dut.end, 1)
+            await ctx.tick()
+            ctx.set(dut.end, 0)
+            ctx.set(dut.valid, 0)
+            if ctx.get(dut.done):
+                assert not ctx.get(dut.error)
+                results[text] = (ctx.get(dut.col), ctx.get(dut.row),
+                                 SHAPES[Shape(ctx.get(dut.tile))])
+            else:
+                assert ctx.get(dut.error), text
+                results[text] = None
+
+    run(dut, bench)
+    wrong = {t: (results[t], expected_parse(t)) for t in samples
+             if results[t] != expected_parse(t)}
+    assert not wrong, list(wrong.items())[:5]
+    assert sum(r is not None for r in results.values()) > 100     # both kinds exercised
+
+
+# -- number printer -----------------------------------------------------------------------
+
+def test_number_text_decimal_and_columns():
+    dut = NumberText()
+    rng = random.Random(SEED)
+    cases = [(v, False) for v in (0, 1, 9, 10, 99, 100, 1000, 10000, 65535, 40000, 10001)]
+    cases += [(rng.randrange(65536), False) for _ in range(40)]
+    cases += [(v, True) for v in (0, 1, 2, 26, 27, 52, 53, 702)] + \
+             [(rng.randint(0, 702), True) for _ in range(40)]
+    got = []
+
+    async def bench(ctx):
+        for value, column in cases:
+            ctx.set(dut.value, value)
+            ctx.set(dut.column, column)
+            ctx.set(dut.start, 1)
+            await ctx.tick()
+            ctx.set(dut.start, 0)
+            ctx.set(dut.out.ready, 1)
+            text = bytearray()
+            cycles = 0
+            while True:
+                _, _, busy, valid, payload = await ctx.tick().sample(
+                    dut.busy, dut.out.valid, dut.out.payload)
+                cycles += 1
+                if valid:
+                    text.append(payload)
+                if not busy:
+                    break
+                assert cycles < 200
+            got.append(text.decode())
+
+    run(dut, bench)
+    for (value, column), text in zip(cases, got):
+        assert text == (column_name(value - 1) if column else str(value)), (value, column)
+
+
+def test_number_text_waits_for_the_consumer():
+    dut = NumberText()
+
+    async def bench(ctx):
+        ctx.set(dut.value, 4071)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        text = bytearray()
+        for i in range(400):
+            ctx.set(dut.out.ready, i % 7 == 0)
+            _, _, valid, ready, payload = await ctx.tick().sample(
+                dut.out.valid, dut.out.ready, dut.out.payload)
+            if valid and ready:
+                text.append(payload)
+        assert text == b"4071"
+        assert not ctx.get(dut.busy)
+
+    run(dut, bench)
+
+
+# -- line buffer --------------------------------------------------------------------------
+
+class LineBench:
+    """Feed bytes into a LineBuffer and collect the lines it offers."""
+
+    def __init__(self, depth=16):
+        self.dut = LineBuffer(depth)
+
+    def run(self, script):
+        """``script`` is a list of (byte or None for an idle cycle, framing_error, hold):
+        ``hold`` keeps the consumer from taking lines.  Returns the lines as
+        (error name, text) in the order they were taken."""
+        dut = self.dut
+        taken = []
+
+        async def bench(ctx):
+            hold = False
+            reading = None          # the line being read: [addr, bytes, length]
+            for byte, framing, hold in script + [(None, 0, False)] * 200:
+                # the consumer: read the whole line, then take it (unless holding)
+                valid, info = ctx.get(dut.line.valid), ctx.get(dut.line.payload)
+                ctx.set(dut.line.ready, 0)
+                if valid and not hold:
+                    if reading is None:
+                        reading = [0, bytearray(), info.length]
+                    if reading[0] > 0:
+                        reading[1].append(ctx.get(dut.rd_data))
+                    if reading[0] < reading[2]:
+                        ctx.set(dut.rd_addr, reading[0])
+                        reading[0] += 1
+                    else:
+                        err = LineError(info.error)
+                        taken.append((err.name, bytes(reading[1]) if err == LineError.NONE
+                                      else b""))
+                        ctx.set(dut.line.ready, 1)
+                        reading = None
+                if byte is not None:
+                    ctx.set(dut.rx.payload.data, byte)
+                    ctx.set(dut.rx.payload.framing_error, framing)
+                    ctx.set(dut.rx.valid, 1)
+                else:
+                    ctx.set(dut.rx.valid, 0)
+                await ctx.tick()
+
+        run(dut, bench)
+        return taken
+
+
+def feed(data, *, framing_at=(), hold=False, gap=8):
+    script = []
+    for i, b in enumerate(data):
+        script.append((b, int(i in framing_at), hold))
+        script += [(None, 0, hold)] * gap
+    return script
+
+
+def test_linebuf_lines_cr_and_empty():
+    bench = LineBench(depth=16)
+    taken = bench.run(feed(b"-T\r\n\nA1+\nB2\\\r\r\n"))
+    assert taken == [("NONE", b"-T"), ("NONE", b""), ("NONE", b"A1+"), ("NONE", b"B2\\\r")]
+
+
+def test_linebuf_overlong_and_exact_fit():
+    bench = LineBench(depth=16)
+    fits = b"x" * 15
+    taken = bench.run(feed(fits + b"\r\n" + fits + b"\n" + b"y" * 16 + b"\n" +
+                           b"z" * 40 + b"\r\n" + b"ok\n", gap=20))
+    assert taken == [("NONE", fits), ("NONE", fits), ("OVERLONG", b""), ("OVERLONG", b""),
+                     ("NONE", b"ok")]
+
+
+def test_linebuf_framing_error_spoils_one_line():
+    bench = LineBench(depth=16)
+    taken = bench.run(feed(b"A1+\nB2+\nC3+\n", framing_at=(5, 7)))   # "2" and the LF of B2+
+    # The LF with a framing error does not end the line: "B?+?C3+" is one framing line.
+    assert taken == [("NONE", b"A1+"), ("FRAMING", b"")]
+    taken = LineBench(depth=16).run(feed(b"A1+\nB2+\nC3+\n", framing_at=(5,)))
+    assert taken == [("NONE", b"A1+"), ("FRAMING", b""), ("NONE", b"C3+")]
+
+
+def test_linebuf_busy_lines_each_get_one_error():
+    bench = LineBench(depth=16)
+    # While the first line is held (being handled), two whole lines and a partial one arrive;
+    # the partial one ends after the first line has been taken.
+    script = feed(b"A1+") + feed(b"\nB2+\nC3+\nD4", hold=True) + feed(b"+\n") + \
+        [(None, 0, False)] * 40 + feed(b"E5+\n")
+    taken = bench.run(script)
+    assert taken == [("NONE", b"A1+"), ("BUSY", b""), ("BUSY", b""), ("BUSY", b""),
+                     ("NONE", b"E5+")]
