@@ -1,0 +1,107 @@
+"""The device: a Trax board that speaks the serial protocol.
+
+UART receiver -> line buffer -> protocol (parser, engine commands, player, printer) -> UART
+transmitter, with three status LEDs.  Everything runs in the ``sync`` domain; nothing here is
+platform specific unless ``spram`` asks for the iCE40UP5K's SPRAM blocks.
+"""
+
+from amaranth.hdl import Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from ..hdl.engine import Engine
+from ..hdl.linebuf import LineBuffer
+from ..hdl.uart import UARTRx, UARTTx, divisor_for
+from .player import FirstLegalPlayer
+from .protocol import Protocol
+from .text import LINE_MAX
+
+__all__ = ["Device", "LED_READY", "LED_THINKING", "LED_ERROR"]
+
+LED_READY, LED_THINKING, LED_ERROR = 0, 1, 2
+
+
+class Device(wiring.Component):
+    """The whole device.
+
+    Parameters
+    ----------
+    clk_freq : int or float
+        Clock frequency in Hz.
+    baud : int
+        Serial line speed (8N1); the divisor is ``clk_freq / baud`` rounded.
+    capacity : int
+        Board size N, a power of two from 8 to 512: the engine stores N x N squares and the
+        area in play may grow to N - 2 columns and rows.
+    spram : bool
+        Keep the engine's board store in iCE40UP5K SPRAM (needed for N = 128 on that part).
+    player_id : str
+        The answer to ``-T``.
+
+    Attributes
+    ----------
+    rx : In(1), init 1
+        Serial input (raw pin level; synchronised inside).
+    tx : Out(1), init 1
+        Serial output.
+    leds : Out(3)
+        Bit 0 ready (waiting for a line, nothing left to send), bit 1 thinking (the player
+        owns the engine), bit 2 error (lit for a quarter of a second after each error line).
+    """
+
+    rx:   In(1, init=1)
+    tx:   Out(1, init=1)
+    leds: Out(3)
+
+    def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
+                 player_id="trax-fpga"):
+        if capacity & (capacity - 1) or not 8 <= capacity <= 512:
+            raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
+        self.clk_freq = clk_freq
+        self.baud = baud
+        self.capacity = capacity
+        self.log2n = capacity.bit_length() - 1
+        self.spram = spram
+        self.player_id = player_id
+        self.divisor = divisor_for(clk_freq, baud)
+        self.line_depth = LINE_MAX + 1
+        super().__init__()
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.uart_rx = rx = UARTRx(self.divisor)
+        m.submodules.uart_tx = tx = UARTTx(self.divisor)
+        m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
+        m.submodules.engine = engine = Engine(log2n=self.log2n, clear_on_start=self.spram,
+                                              spram=self.spram)
+        m.submodules.player = player = FirstLegalPlayer(capacity=self.capacity)
+        m.submodules.protocol = proto = Protocol(capacity=self.capacity,
+                                                 player_id=self.player_id,
+                                                 line_depth=self.line_depth)
+
+        m.d.comb += [rx.rx.eq(self.rx), self.tx.eq(tx.tx)]
+        wiring.connect(m, rx.stream, linebuf.rx)
+        wiring.connect(m, linebuf.line, proto.line)
+        m.d.comb += [linebuf.rd_addr.eq(proto.line_addr), proto.line_data.eq(linebuf.rd_data)]
+        wiring.connect(m, proto.tx, tx.stream)
+        wiring.connect(m, proto.engine_cmd, engine.cmd)
+        wiring.connect(m, engine.res, proto.engine_res)
+        wiring.connect(m, engine.cells, proto.engine_cells)
+        wiring.connect(m, proto.player, player.control)
+        wiring.connect(m, player.cmd, proto.player_cmd)
+        wiring.connect(m, proto.player_res, player.res)
+
+        # The error LED: lit for a quarter of a second after each error line.
+        stretch = max(int(self.clk_freq) // 4, 1)
+        error_timer = Signal(range(stretch + 1))
+        with m.If(proto.error):
+            m.d.sync += error_timer.eq(stretch)
+        with m.Elif(error_timer != 0):
+            m.d.sync += error_timer.eq(error_timer - 1)
+
+        m.d.comb += [
+            self.leds[LED_READY].eq(proto.idle & ~tx.busy),
+            self.leds[LED_THINKING].eq(proto.thinking),
+            self.leds[LED_ERROR].eq(error_timer != 0),
+        ]
+        return m
