@@ -43,6 +43,50 @@ extern "C" void tb_tick(cxxrtl_handle h, cxxrtl_object *clk, size_t n) {
     for (size_t i = 0; i < n; i++) tb_cycle(h, clk);
 }
 
+// Pump two byte streams for at most `limit` edges: feed `in_buf` into the design's input
+// stream (in_valid/in_ready/in_payload) and collect its output stream (always ready) into
+// `out_buf`.  Handshakes are sampled before each edge, as a testbench would.  Stops early
+// after the edge that transfers a `stop` value out (stop < 0: never), when `out_buf` is full,
+// or once the input is used up and `quiet` (may be NULL) has been high for `quiet_edges`
+// edges in a row.  `*in_pos` and `*out_len` advance; returns the edges taken.
+static inline uint64_t tb_read(cxxrtl_object *obj) {
+    if (obj->outline) cxxrtl_outline_eval(obj->outline);
+    uint64_t v = obj->curr[0];
+    if (obj->width > 32) v |= (uint64_t)obj->curr[1] << 32;
+    return v;
+}
+
+extern "C" size_t tb_pump(cxxrtl_handle h, cxxrtl_object *clk,
+                          cxxrtl_object *in_valid, cxxrtl_object *in_ready,
+                          cxxrtl_object *in_payload,
+                          cxxrtl_object *out_valid, cxxrtl_object *out_ready,
+                          cxxrtl_object *out_payload, cxxrtl_object *quiet,
+                          const uint32_t *in_buf, size_t in_len, size_t *in_pos,
+                          uint32_t *out_buf, size_t out_cap, size_t *out_len,
+                          size_t limit, long stop, size_t quiet_edges) {
+    size_t quiet_run = 0;
+    out_ready->next[0] = 1;
+    for (size_t n = 0; n < limit; n++) {
+        bool feeding = *in_pos < in_len;
+        in_valid->next[0] = feeding ? 1 : 0;
+        if (feeding) in_payload->next[0] = in_buf[*in_pos];
+        clk->next[0] = 0; cxxrtl_step(h); cxxrtl_eval(h);     // settle the new inputs
+        bool in_fire = feeding && (tb_read(in_ready) & 1);
+        bool out_fire = tb_read(out_valid) & 1;
+        uint32_t value = out_fire ? (uint32_t)tb_read(out_payload) : 0;
+        bool is_quiet = !feeding && quiet && (tb_read(quiet) & 1);
+        clk->next[0] = 1; cxxrtl_step(h); cxxrtl_eval(h);     // the edge
+        if (in_fire) (*in_pos)++;
+        if (out_fire) {
+            out_buf[(*out_len)++] = value;
+            if ((long)value == stop || *out_len >= out_cap) return n + 1;
+        }
+        quiet_run = is_quiet ? quiet_run + 1 : 0;
+        if (quiet && quiet_run >= quiet_edges) return n + 1;
+    }
+    return limit;
+}
+
 // Tick until the 1-bit signal `sig` is high (checked before each edge); returns the
 // number of edges, or `limit` + 1 if it never rose.
 extern "C" size_t tb_until(cxxrtl_handle h, cxxrtl_object *clk, cxxrtl_object *sig,
@@ -163,6 +207,13 @@ class CxxrtlSim:
         lib.tb_until.argtypes = [ctypes.c_void_p, ctypes.POINTER(_Object),
                                  ctypes.POINTER(_Object), ctypes.c_size_t]
         lib.tb_until.restype = ctypes.c_size_t
+        obj = ctypes.POINTER(_Object)
+        size_p = ctypes.POINTER(ctypes.c_size_t)
+        lib.tb_pump.argtypes = [ctypes.c_void_p, obj, obj, obj, obj, obj, obj, obj, obj,
+                                ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t, size_p,
+                                ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t, size_p,
+                                ctypes.c_size_t, ctypes.c_long, ctypes.c_size_t]
+        lib.tb_pump.restype = ctypes.c_size_t
         self._handle = lib.cxxrtl_create(lib.cxxrtl_design_create())
         self._objects = {}
         self._clk = self._object("clk")
@@ -226,6 +277,34 @@ class CxxrtlSim:
             raise CxxrtlError(f"{name} did not rise within {limit} cycles")
         self.cycles += n
         return n
+
+    def pump(self, source, sink, data=(), *, limit, stop=None, quiet=None, quiet_edges=1,
+             max_out=65536):
+        """Run up to ``limit`` edges, feeding ``data`` into the input stream named ``source``
+        and collecting the output stream named ``sink`` (always ready), in C.
+
+        Stops early after the edge that transfers the value ``stop`` out, when ``max_out``
+        values are collected, or once all of ``data`` is in and the 1-bit signal ``quiet``
+        has been high for ``quiet_edges`` edges in a row.
+
+        Returns ``(consumed, values, edges)``: how many of ``data`` went in, the values that
+        came out, and the edges taken.
+        """
+        data = list(data)
+        in_buf = (ctypes.c_uint32 * max(len(data), 1))(*data)
+        out_buf = (ctypes.c_uint32 * max_out)()
+        in_pos = ctypes.c_size_t(0)
+        out_len = ctypes.c_size_t(0)
+        o = self._object
+        edges = self._lib.tb_pump(
+            self._handle, self._clk,
+            o(f"{source}__valid"), o(f"{source}__ready"), o(f"{source}__payload"),
+            o(f"{sink}__valid"), o(f"{sink}__ready"), o(f"{sink}__payload"),
+            o(quiet) if quiet else None,
+            in_buf, len(data), ctypes.byref(in_pos), out_buf, max_out, ctypes.byref(out_len),
+            limit, -1 if stop is None else stop, quiet_edges)
+        self.cycles += edges
+        return in_pos.value, list(out_buf[:out_len.value]), edges
 
     def close(self):
         if self._handle:

@@ -1,0 +1,384 @@
+"""The whole device in simulation, with a bit-level serial line.
+
+:class:`DeviceHarness` is a simulation-only design: the :class:`~traxfpga.firmware.top.Device`
+and, wired to its pins, a host-side UART transmitter and receiver, so the serial line itself
+(start bits, data bits, stop bits, one bit per ``divisor`` cycles) is simulated inside the
+design; Python only exchanges bytes with the harness's streams.
+
+:class:`DeviceSim` runs it on the compiled CXXRTL backend (:mod:`traxfpga.sim.cxxrtl`) when a
+C++ compiler is present, else in Amaranth's simulator (also when a VCD file is wanted).
+
+:class:`SimSerial` is just enough of a pyserial ``Serial`` over a :class:`DeviceSim` for the
+host client: reads run the simulation until the device answers or falls quiet (waiting for
+input with nothing left to send), so a "timeout" is decided in simulated time and never
+depends on the host machine's speed.
+"""
+
+import queue
+import threading
+
+from amaranth.hdl import Module
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+from amaranth.sim import Simulator
+
+from ..firmware.top import LED_READY, Device
+from ..hdl.uart import RxByte, UARTRx, UARTTx
+from . import cxxrtl
+
+__all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSim", "SimSerial",
+           "SimTimeout"]
+
+#: The simulated device's clock (1 MHz: a cycle is a microsecond of simulated time) and
+#: line speed (8 cycles per bit).
+DEFAULT_CLK = 1_000_000
+DEFAULT_BAUD = 125_000
+BACKENDS = ("auto", "cxxrtl", "pysim")
+
+
+class SimTimeout(Exception):
+    """The simulated device did not fall quiet within the cycle limit."""
+
+
+class DeviceHarness(wiring.Component):
+    """The device with the host's end of the serial line.
+
+    Attributes
+    ----------
+    send : In(stream.Signature(8))
+        Bytes the host sends (each takes 10 bit times on the line).
+    recv : Out(stream.Signature(RxByte))
+        Bytes the device sent, as the host's receiver saw them.
+    brk : In(1)
+        Hold the line to the device low (a break: the device sees a framing error).
+    quiet : Out(1)
+        Nothing is happening: the device waits for input with nothing left to send, and
+        neither UART of the host is busy.
+    leds : Out(3)
+        The device's LEDs.
+    """
+
+    send:  In(stream.Signature(8))
+    recv:  Out(stream.Signature(RxByte))
+    brk:   In(1)
+    quiet: Out(1)
+    leds:  Out(3)
+
+    def __init__(self, device):
+        self.device = device
+        super().__init__()
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.device = dev = self.device
+        m.submodules.host_tx = host_tx = UARTTx(dev.divisor)
+        m.submodules.host_rx = host_rx = UARTRx(dev.divisor)
+        wiring.connect(m, wiring.flipped(self.send), host_tx.stream)
+        wiring.connect(m, host_rx.stream, wiring.flipped(self.recv))
+        m.d.comb += [
+            dev.rx.eq(host_tx.tx & ~self.brk),
+            host_rx.rx.eq(dev.tx),
+            self.leds.eq(dev.leds),
+            self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
+                          ~host_rx.stream.valid & ~self.brk),
+        ]
+        return m
+
+
+class _Pysim:
+    """Amaranth's simulator in a thread, serving the same requests as CxxrtlSim."""
+
+    def __init__(self, harness, vcd):
+        self.harness = harness
+        self.cycles = 0
+        self._requests = queue.Queue()
+        self._replies = queue.Queue()
+        self._error = None
+        sim = Simulator(harness)
+        sim.add_clock(1e-6)
+        sim.add_testbench(self._bench)
+        self._sim = sim
+        self._vcd = vcd
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        try:
+            if self._vcd:
+                with self._sim.write_vcd(self._vcd):
+                    self._sim.run()
+            else:
+                self._sim.run()
+        except BaseException as exc:        # surfaced by _call
+            self._error = exc
+            self._replies.put(None)
+
+    async def _bench(self, ctx):
+        h = self.harness
+        ctx.set(h.recv.ready, 1)
+        while True:
+            req = self._requests.get()
+            if req is None:
+                return
+            kind, args = req
+            if kind == "set":
+                ctx.set(getattr(h, args[0]), args[1])
+                self._replies.put(None)
+            elif kind == "get":
+                self._replies.put(ctx.get(getattr(h, args[0])))
+            elif kind == "tick":
+                await ctx.tick().repeat(args[0])
+                self._replies.put(None)
+            elif kind == "pump":
+                data, limit, stop, quiet_edges, max_out = args
+                pos, out, n, quiet_run = 0, [], 0, 0
+                while n < limit:
+                    feeding = pos < len(data)
+                    ctx.set(h.send.valid, feeding)
+                    if feeding:
+                        ctx.set(h.send.payload, data[pos])
+                    in_fire = feeding and ctx.get(h.send.ready)
+                    out_fire = ctx.get(h.recv.valid)
+                    if out_fire:
+                        payload = ctx.get(h.recv.payload)
+                        value = payload.data | payload.framing_error << 8
+                    is_quiet = not feeding and ctx.get(h.quiet)
+                    await ctx.tick()
+                    n += 1
+                    pos += in_fire
+                    if out_fire:
+                        out.append(value)
+                        if value == stop or len(out) >= max_out:
+                            break
+                    quiet_run = quiet_run + 1 if is_quiet else 0
+                    if quiet_edges and quiet_run >= quiet_edges:
+                        break
+                ctx.set(h.send.valid, 0)
+                self._replies.put((pos, out, n))
+
+    def _call(self, kind, *args):
+        if self._error is not None:
+            raise RuntimeError("the simulation has stopped") from self._error
+        self._requests.put((kind, args))
+        reply = self._replies.get()
+        if reply is None and self._error is not None:
+            raise RuntimeError("the simulation failed") from self._error
+        return reply
+
+    def set(self, name, value):
+        self._call("set", name, value)
+
+    def get(self, name):
+        return self._call("get", name)
+
+    def tick(self, n=1):
+        self._call("tick", n)
+        self.cycles += n
+
+    def pump(self, source, sink, data=(), *, limit, stop=None, quiet=None, quiet_edges=1,
+             max_out=65536):
+        consumed, out, n = self._call("pump", list(data), limit, stop,
+                                      quiet_edges if quiet else 0, max_out)
+        self.cycles += n
+        return consumed, out, n
+
+    def close(self):
+        if self._thread.is_alive():
+            self._requests.put(None)
+            self._thread.join()
+
+
+class DeviceSim:
+    """The device on a simulated serial line.
+
+    Parameters
+    ----------
+    capacity : int
+        Board size N of the device.
+    clk_freq, baud : int
+        The simulated clock and line speed (their ratio, the UART divisor, sets how many
+        cycles a byte takes: 10 bits of ``clk_freq / baud`` cycles).
+    backend : str
+        ``"cxxrtl"``, ``"pysim"`` or ``"auto"`` (compiled when a C++ compiler is present and
+        no VCD is asked for).
+    vcd : str or None
+        Write a waveform of the whole run (``pysim`` only).
+    player_id : str
+        The device's answer to ``-T``.
+    """
+
+    def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
+                 vcd=None, player_id="trax-fpga"):
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
+        if backend == "auto":
+            backend = "cxxrtl" if cxxrtl.available() and vcd is None else "pysim"
+        if backend == "cxxrtl" and vcd is not None:
+            raise ValueError("a VCD file needs the pysim backend")
+        self.backend = backend
+        self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
+                             player_id=player_id)
+        self.harness = DeviceHarness(self.device)
+        self.capacity = capacity
+        self.clk_freq = clk_freq
+        self.divisor = self.device.divisor
+        #: bytes sent and received so far
+        self.bytes_in = 0
+        self.bytes_out = 0
+        #: frames the host received with a bad stop bit (never expected)
+        self.framing_errors = 0
+        if backend == "cxxrtl":
+            self._sim = cxxrtl.CxxrtlSim(self.harness, name="device")
+            self._sim.set("recv__ready", 1)
+        else:
+            self._sim = _Pysim(self.harness, vcd)
+
+    @property
+    def cycles(self):
+        """Simulated clock cycles so far."""
+        return self._sim.cycles
+
+    def run(self, data=b"", *, limit=None, stop=None, quiet=True):
+        """Send ``data`` and collect what the device sends back.
+
+        Runs until everything is sent and the line has been quiet (see
+        :attr:`DeviceHarness.quiet`) for two byte times, or, with ``stop``, until that byte
+        is received.  Raises :class:`SimTimeout` after ``limit`` cycles (default: enough for
+        the data plus a generous allowance).
+        """
+        data = bytes(data)
+        byte_time = 10 * self.divisor
+        if limit is None:
+            limit = (len(data) + 4) * byte_time + 20_000_000
+        received = bytearray()
+        pos = 0
+        max_out = 65536
+        while True:
+            consumed, values, edges = self._sim.pump(
+                "send", "recv", data[pos:], limit=limit, stop=stop,
+                quiet="quiet" if quiet else None, quiet_edges=2 * byte_time, max_out=max_out)
+            pos += consumed
+            limit -= edges
+            for v in values:
+                if v >> 8:
+                    self.framing_errors += 1
+                received.append(v & 0xFF)
+            if stop is not None and values and values[-1] == stop:
+                break
+            if len(values) >= max_out and limit > 0:
+                continue
+            if limit <= 0 and (quiet or stop is not None):
+                raise SimTimeout(f"the device did not fall quiet: sent {pos} of {len(data)} "
+                                 f"bytes, received {bytes(received[-200:])!r}")
+            break
+        self.bytes_in += pos
+        self.bytes_out += len(received)
+        return bytes(received)
+
+    @property
+    def leds(self):
+        """The device's LEDs now (bit 0 ready, 1 thinking, 2 error)."""
+        return self._sim.get("leds")
+
+    def idle(self, cycles):
+        """Let ``cycles`` cycles pass with the line idle."""
+        self._sim.tick(cycles)
+
+    def break_line(self, cycles):
+        """Hold the line to the device low for ``cycles`` cycles (a break), then release it
+        and let the line idle for two byte times."""
+        self._sim.set("brk", 1)
+        self._sim.tick(cycles)
+        self._sim.set("brk", 0)
+        self._sim.tick(20 * self.divisor)
+
+    def exchange(self, line, **kwargs):
+        """Send one line (LF added if missing) and return the answer lines as strings."""
+        if isinstance(line, str):
+            line = line.encode("latin-1")
+        if not line.endswith(b"\n"):
+            line += b"\n"
+        return self.run(line, **kwargs).decode("latin-1").splitlines()
+
+    def close(self):
+        self._sim.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class SimSerial:
+    """A pyserial-like port over a :class:`DeviceSim`: ``write`` queues bytes, reads run the
+    simulation.  A read that cannot be satisfied returns what there is once the device is
+    quiet (a timeout, in simulated time)."""
+
+    def __init__(self, sim, *, timeout=None):
+        self.sim = sim
+        self.timeout = timeout
+        self.port = "sim"
+        self.is_open = True
+        self._pending = bytearray()
+        self._rx = bytearray()
+
+    def write(self, data):
+        self._pending += data
+        return len(data)
+
+    def flush(self):
+        self._step(collect_only=True)
+
+    def _step(self, collect_only=False):
+        """Send what is pending and run until quiet; True if anything came back."""
+        data = bytes(self._pending)
+        self._pending.clear()
+        got = self.sim.run(data)
+        self._rx += got
+        return bool(got)
+
+    @property
+    def in_waiting(self):
+        return len(self._rx)
+
+    def read(self, size=1):
+        while len(self._rx) < size:
+            if not self._step():
+                break
+        out = bytes(self._rx[:size])
+        del self._rx[:size]
+        return out
+
+    def read_until(self, expected=b"\n", size=None):
+        while True:
+            i = self._rx.find(expected)
+            if i >= 0:
+                end = i + len(expected)
+                break
+            if size is not None and len(self._rx) >= size:
+                end = size
+                break
+            if not self._step():
+                end = len(self._rx)
+                break
+        if size is not None:
+            end = min(end, size)
+        out = bytes(self._rx[:end])
+        del self._rx[:end]
+        return out
+
+    def reset_input_buffer(self):
+        self._rx.clear()
+
+    def reset_output_buffer(self):
+        self._pending.clear()
+
+    def close(self):
+        self.is_open = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
