@@ -1,0 +1,371 @@
+"""The whole device over its simulated serial line: every command and error, contest games,
+engine mode against the reference, CR/LF, overlong, framing and busy lines, LEDs."""
+
+import random
+
+import pytest
+
+from traxfpga.firmware.text import COLOURS, ERRORS, LINE_MAX, REASONS
+from traxfpga.hdl.tiles import STATUS_CODES, Status
+from traxfpga.host.corpus import engine_variant, load_corpus
+from traxfpga.host.trax import Game, Illegal, Move, column_name, format_move
+from traxfpga.sim.device import DeviceSim
+
+SEED = 20160211
+
+
+@pytest.fixture(scope="module")
+def dev():
+    with DeviceSim(capacity=128) as sim:
+        yield sim
+
+
+def say(dev, line):
+    """The device's answer lines to one line."""
+    return dev.exchange(line)
+
+
+def fresh(dev, variant="trax"):
+    assert say(dev, f":reset {variant}") == [f"= {variant}"]
+
+
+def status(dev):
+    (line,) = say(dev, ":status")
+    return line
+
+
+_TILE_ORDER = {"+": 0, "/": 1, "\\": 2}
+
+
+def first_legal(game):
+    """The device player's choice: column, then row, then tile order + / \\."""
+    if game.ply == 0:
+        return Move(-1, -1, "+")
+    moves = game.legal_moves()
+    return min(moves, key=lambda mv: (mv.col, mv.row, _TILE_ORDER[mv.tile])) if moves else None
+
+
+def ref_result(step, game):
+    name = lambda v: v or "-"          # noqa: E731
+    return (f"= ok {step.placed} {step.size[0]} {step.size[1]} {game.ply} "
+            f"{name(step.winner)} {name(step.reason)}")
+
+
+# -- the protocol's tables ----------------------------------------------------------------
+
+def test_error_names_are_the_engine_codes():
+    for st in Status:
+        if st != Status.OK:
+            assert ERRORS[st.value] == STATUS_CODES[st]
+    assert COLOURS[1:] == ("white", "black") and REASONS[1:] == ("loop", "line", "draw")
+
+
+# -- identification and engine-mode commands ----------------------------------------------------
+
+def test_id_version_status(dev):
+    assert say(dev, "-T") == ["trax-fpga"]
+    assert say(dev, ":version") == ["= trax-fpga protocol 1 capacity 128"]
+    fresh(dev)
+    assert status(dev) == "= trax 0 0 0 - - -"
+
+
+def test_play_undo_board_against_reference(dev):
+    fresh(dev)
+    game = Game()
+    for mv in ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"]:
+        step = game.play(mv)
+        assert say(dev, f":play {mv}") == [ref_result(step, game)]
+    rows = say(dev, ":board")
+    assert rows == game.board_rows() + [f"= ok {game.width} {game.height}"]
+    # undo: the tiles taken back and the position before
+    last = game.moves[-1]
+    game.undo()
+    assert say(dev, ":undo") == [f"= ok {step.placed} {game.width} {game.height} {game.ply} - -"]
+    assert say(dev, ":board")[:-1] == game.board_rows()
+    assert say(dev, f":play {last}")[0].startswith("= ok")
+    for _ in range(game.ply + 1):
+        assert say(dev, ":undo")[0].startswith("= ok")
+    assert say(dev, ":undo") == ["! no-undo"]
+    assert status(dev) == "= trax 0 0 0 - - -"
+    assert say(dev, ":board") == ["= ok 0 0"]
+
+
+def test_recorded_games_in_engine_mode(dev):
+    """A seeded sample of the recorded games, every answer and the final board."""
+    rng = random.Random(SEED)
+    games = rng.sample(load_corpus(), 25)
+    for g in games:
+        variant = engine_variant(g)
+        fresh(dev, variant)
+        game = Game(variant)
+        for mv in g["moves"]:
+            try:
+                step = game.play(mv)
+            except Illegal as e:
+                assert say(dev, f":play {mv}") == [f"! {e.code}"], (g["id"], mv)
+                break
+            assert say(dev, f":play {mv}") == [ref_result(step, game)], (g["id"], mv)
+        assert say(dev, ":board")[:-1] == game.board_rows(), g["id"]
+        winner, reason = game.winner or "-", game.reason or "-"
+        assert status(dev) == (f"= {variant} {game.width} {game.height} {game.ply} "
+                               f"{winner} {reason} -")
+
+
+def test_move_command_plays_the_first_legal_move(dev):
+    fresh(dev)
+    game = Game()
+    while not game.over and game.ply < 30:
+        mv = first_legal(game)
+        step = game.play(mv)
+        assert say(dev, ":move") == [f"{ref_result(step, game)} {format_move(mv)}"]
+    assert say(dev, ":board")[:-1] == game.board_rows()
+
+
+def test_reset_variants(dev):
+    assert say(dev, ":reset 8x8") == ["= 8x8"]
+    assert say(dev, ":play @0+")[0].startswith("= ok")
+    assert say(dev, ":reset") == ["= 8x8"]                 # keeps the variant
+    assert status(dev) == "= 8x8 0 0 0 - - -"
+    assert say(dev, ":reset looptrax") == ["= looptrax"]
+    assert say(dev, ":reset   trax  ") == ["= trax"]        # spaces around words
+    assert say(dev, ":reset foo") == ["! syntax"]
+    assert say(dev, ":reset trax 8x8") == ["! syntax"]
+    assert say(dev, ":reset traxx") == ["! syntax"]
+    assert say(dev, ":reset tra") == ["! syntax"]
+    assert status(dev) == "= trax 0 0 0 - - -"
+
+
+def test_bounds_in_8x8(dev):
+    """Random 8x8 games until the area is 8 wide or tall, then moves that would grow it."""
+    rng = random.Random(SEED)
+    seen = 0
+    for _ in range(20):
+        fresh(dev, "8x8")
+        game = Game("8x8")
+        while not game.over and max(game.size) < 8:
+            mv = format_move(rng.choice(game.legal_moves()))
+            step = game.play(mv)
+            assert say(dev, f":play {mv}") == [ref_result(step, game)]
+        if game.over:
+            continue
+        for col in (-1, game.width):
+            for row in range(game.height):
+                for tile in "+/\\":
+                    mv = format_move(Move(col, row, tile))
+                    try:
+                        game.copy().play(mv)
+                        continue
+                    except Illegal as e:
+                        if e.code == "bounds":
+                            seen += 1
+                        assert say(dev, f":play {mv}") == [f"! {e.code}"], (game.moves, mv)
+        if seen >= 3:
+            break
+    assert seen >= 3
+
+
+# -- malformed input: one error line each, the position unchanged ------------------------------
+
+BAD_LINES = [
+    # (line, error)
+    ("hello", "syntax"), ("a1+", "syntax"), ("A01+", "syntax"), ("A1", "syntax"),
+    ("@0/x", "syntax"), ("A1+ B2/", "syntax"), ("A\r1+", "syntax"), ("\t", "syntax"),
+    (":play", "syntax"), (":play ", "syntax"), (":play A1", "syntax"), (":playA1+", "unknown"),
+    (":board x", "syntax"), (":undo 1", "syntax"), (":status now", "syntax"),
+    (":foo", "unknown"), (":", "unknown"), (": board", "unknown"), (":Board", "unknown"),
+    (":boardx", "unknown"), (":boar", "unknown"), (":versions", "unknown"),
+    ("-", "unknown"), ("-X", "unknown"), ("-Tx", "unknown"), ("-w", "unknown"),
+    ("-T x", "syntax"), ("--", "unknown"),
+]
+
+
+def test_bad_lines_get_one_error_and_change_nothing(dev):
+    fresh(dev)
+    for mv in ["@0/", "A2+", "A3/"]:
+        assert say(dev, f":play {mv}")[0].startswith("= ok")
+    before = status(dev), say(dev, ":board")
+    for line, error in BAD_LINES:
+        assert say(dev, line) == [f"! {error}"], line
+    assert (status(dev), say(dev, ":board")) == before
+
+
+def test_illegal_moves_report_the_engine_codes(dev):
+    fresh(dev)
+    assert say(dev, ":play A1+") == ["! first-move"]
+    assert say(dev, ":play @0\\") == ["! first-move"]
+    assert say(dev, ":play @0/")[0].startswith("= ok")
+    game = Game()
+    game.play("@0/")
+    probes = ["A1+", "C1+", "A3/", "@0+", "B1+", "ZZZZZZZZZZZZZZZZZZZZ1+",
+              "A99999999999999999999/", "@0/"]
+    codes = set()
+    for mv in probes:
+        try:
+            game.copy().play(mv)
+            continue
+        except Illegal as e:
+            codes.add(e.code)
+            assert say(dev, f":play {mv}") == [f"! {e.code}"], mv
+    assert codes == {"occupied", "range", "not-adjacent"}
+    assert status(dev) == "= trax 1 1 1 - - -"
+
+
+def test_three_tracks_and_game_over(dev):
+    """Every engine code is reachable through the protocol: find each in random games."""
+    rng = random.Random(SEED)
+    seen = set()
+    for _ in range(6):
+        fresh(dev)
+        game = Game()
+        while not game.over and game.ply < 60:
+            for _ in range(3):
+                col, row = rng.randint(-2, game.width + 1), rng.randint(-2, game.height + 1)
+                mv = format_move(Move(max(col, -1), max(row, -1), rng.choice("+/\\")))
+                try:
+                    game.copy().play(mv)
+                    continue
+                except Illegal as e:
+                    seen.add(e.code)
+                    assert say(dev, f":play {mv}") == [f"! {e.code}"], (game.moves, mv)
+            mv = format_move(rng.choice(game.legal_moves()))
+            step = game.play(mv)
+            assert say(dev, f":play {mv}") == [ref_result(step, game)]
+        if game.over:
+            assert say(dev, ":play A1+") == ["! game-over"]
+            assert say(dev, ":move") == ["! game-over"]
+            seen.add("game-over")
+    assert {"occupied", "not-adjacent", "mismatch", "range", "game-over"} <= seen
+
+
+# -- line handling ------------------------------------------------------------------------------
+
+def test_cr_lf_and_empty_lines(dev):
+    assert dev.run(b"-T\r\n") == b"trax-fpga\n"
+    assert dev.run(b"\n\r\n\n") == b""                         # empty lines: no answer
+    fresh(dev)
+    assert dev.run(b":play @0+\r\n") == b"= ok 1 1 1 1 - -\n"
+    assert dev.run(b":play A0/\r\r\n") == b"! syntax\n"         # only one CR is dropped
+
+
+def test_longest_line_and_overlong_lines(dev):
+    fresh(dev)
+    longest = ":play @0+".ljust(LINE_MAX)
+    assert len(longest) == LINE_MAX
+    assert say(dev, longest) == ["= ok 1 1 1 1 - -"]
+    assert dev.run((":undo".ljust(LINE_MAX) + "\r\n").encode()) == b"= ok 1 0 0 0 - -\n"
+    assert say(dev, ":play @0+".ljust(LINE_MAX + 1)) == ["! overlong"]
+    assert say(dev, "x" * 1000) == ["! overlong"]
+    assert status(dev) == "= trax 0 0 0 - - -"
+
+
+def test_framing_errors(dev):
+    fresh(dev)
+    # A break alone, then the end of its line.
+    dev.break_line(40 * dev.divisor)
+    assert dev.run(b"\n") == b"! framing\n"
+    # A break in the middle of a command spoils that line only.
+    dev.run(b":play @0")
+    dev.break_line(11 * dev.divisor)
+    assert dev.run(b"+\n") == b"! framing\n"
+    assert status(dev) == "= trax 0 0 0 - - -"
+    assert dev.framing_errors == 0                         # the device's own output is clean
+
+
+def test_busy_lines(dev):
+    fresh(dev)
+    # Lines sent while the device answers "-W" each get one busy error, after its answer.
+    out = dev.run(b"-W\n:status\n:play A1+\n")
+    assert out == b"@0+\n! busy\n! busy\n"
+    assert status(dev) == "= trax 1 1 1 - - white"
+    # A long answer: everything typed meanwhile is refused, line by line.
+    for _ in range(3):
+        (answer,) = say(dev, ":move")
+        assert answer.startswith("= ok")
+    before = status(dev), say(dev, ":board")
+    out = dev.run(b":board\n-T\n\n:undo\n")
+    lines = out.decode().splitlines()
+    assert lines == before[1] + ["! busy", "! busy", "! busy"]
+    assert (status(dev), say(dev, ":board")) == before
+
+
+def test_leds(dev):
+    fresh(dev)
+    assert dev.leds & 0b011 == 0b001                      # ready, not thinking
+    assert say(dev, ":nope") == ["! unknown"]
+    assert dev.leds & 0b100                               # error lit ...
+    dev.idle(dev.clk_freq // 4 + 10)
+    assert not dev.leds & 0b100                           # ... for a quarter of a second
+
+
+# -- contest mode -------------------------------------------------------------------------------
+
+def contest_game(dev, board_colour, rng, greedy, max_moves=40):
+    """A whole contest game; every answer of the device is checked.  A ``greedy`` opponent
+    wins as soon as it can; the other kind never ends the game itself and prefers moves
+    after which the board's answer ends it.  Returns whose move ended the game ("board",
+    "opponent") or None."""
+    game = Game()
+    if board_colour == "white":
+        assert say(dev, "-W") == [format_move(first_legal(game))]
+        game.play(format_move(first_legal(game)))
+    else:
+        assert say(dev, rng.choice(["-B", "-R"])) == []
+    while not game.over and game.ply < max_moves:
+        wins = game.winning_moves()
+        if greedy and wins:
+            mv = wins[0]
+        else:
+            moves = game.legal_moves()
+            safe = [m for m in moves if not _ends(game, m)]
+            feeding = [m for m in safe[:40] if _ends(game, m, then_first_legal=True)]
+            mv = rng.choice(feeding or safe or moves)
+        mv = format_move(mv)
+        game.play(mv)
+        if game.over:
+            assert say(dev, mv) == [], game.moves           # the game is over: no answer
+            assert say(dev, "A1+") == ["! game-over"]
+            return "opponent"
+        expected = format_move(first_legal(game))
+        assert say(dev, mv) == [expected], game.moves
+        game.play(expected)
+    if game.over:
+        assert say(dev, "@0+") == ["! game-over"]
+        return "board"
+    return None
+
+
+def _ends(game, move, then_first_legal=False):
+    g = game.copy()
+    g.play(move)
+    if then_first_legal and not g.over:
+        g.play(first_legal(g))
+    return g.over
+
+
+def test_contest_games(dev):
+    rng = random.Random(SEED)
+    outcomes = [contest_game(dev, colour, rng, greedy=True) for colour in ("white", "black") * 2]
+    outcomes += [contest_game(dev, colour, rng, greedy=False) for colour in ("white", "black") * 2]
+    assert "opponent" in outcomes and "board" in outcomes, repr(outcomes)
+
+
+def test_contest_errors(dev):
+    fresh(dev)
+    assert say(dev, "@0+") == ["! turn"]                   # no colour yet
+    assert say(dev, "-B") == []
+    assert say(dev, "A1+") == ["! first-move"]
+    assert say(dev, "@0") == ["! syntax"]
+    game = Game()
+    game.play("@0/")
+    reply = format_move(first_legal(game))
+    assert say(dev, "@0/") == [reply]
+    game.play(reply)
+    assert say(dev, "Z9/") == ["! range"]
+    mv = format_move(game.legal_moves()[0])
+    assert say(dev, f":play {mv}")[0].startswith("= ok")   # engine mode moves for White ...
+    assert say(dev, format_move(first_legal(game))) == ["! turn"]   # ... so not White's turn
+    assert say(dev, ":undo")[0].startswith("= ok")
+    assert say(dev, "-W") == ["@0+"]
+    assert say(dev, ":reset") == ["= trax"]                # engine reset: no colour
+    assert say(dev, "@0+") == ["! turn"]
+    assert status(dev) == "= trax 0 0 0 - - -"
