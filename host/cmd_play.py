@@ -47,7 +47,7 @@ def play_session(game, opponent, human, read=input, write=print):
     sent an illegal move).
     """
     from .render import ascii_board
-    from .trax import Illegal, format_move
+    from .trax import Illegal, format_move, parse_move
 
     write(f"Trax ({game.variant}): you play {human}, {opponent.name} plays "
           f"{'black' if human == 'white' else 'white'}. Type 'help' for help.")
@@ -100,7 +100,14 @@ def play_session(game, opponent, human, read=input, write=print):
         try:
             step = game.play(line)
         except Illegal as e:
-            write(f"Not played: {e}")
+            hint = ""
+            if e.code == "syntax" and line.upper() != line:
+                try:
+                    parse_move(line.upper())
+                    hint = f" (did you mean {line.upper()}?)"
+                except Illegal:
+                    pass
+            write(f"Not played: {e}{hint}")
             continue
         forced = f" (+{step.placed - 1} forced)" if step.placed > 1 else ""
         write(f"you play {step.move}{forced}")

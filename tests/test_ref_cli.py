@@ -216,7 +216,7 @@ def test_play_session_scripted():
                       write=out.append)
     text = "\n".join(out)
     assert rc == 0
-    assert "Not played: syntax:" in text
+    assert "Not played: syntax:" in text and "(did you mean B1+?)" in text
     assert "@0+ @0/" in text                      # the legal first moves
     assert "you play @0/" in text and "reference AI plays" in text
     assert "Nothing to take back." in text
