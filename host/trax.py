@@ -190,11 +190,14 @@ def row_name(row: int) -> str:
     return str(row + 1)
 
 
+#: Longest column (letters) or row (digits) accepted; far beyond any real game.
+_MAX_PART = 64
 _MOVE_RE = re.compile(r"(@|[A-Z]+)(0|[1-9][0-9]*)([+/\\])")
 
 
 def _syntax(text, why):
-    return Illegal("syntax", f"{text!r} is not a move: {why}.", text)
+    shown = text if not isinstance(text, str) or len(text) <= 40 else text[:40] + "..."
+    return Illegal("syntax", f"{shown!r} is not a move: {why}.", text)
 
 
 def parse_move(text: str) -> Move:
@@ -213,6 +216,9 @@ def parse_move(text: str) -> Move:
     m = _MOVE_RE.fullmatch(text)
     if m:
         letters, digits, tile = m.groups()
+        if len(letters) > _MAX_PART or len(digits) > _MAX_PART:
+            raise _syntax(text, f"a column or row longer than {_MAX_PART} characters "
+                          f"is not accepted")
         if letters == "@":
             col = -1
         else:

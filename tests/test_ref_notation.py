@@ -76,3 +76,11 @@ def test_parse_is_total(text):
         assert e.code == "syntax"
     else:
         assert format_move(m) == text
+
+
+def test_absurdly_long_coordinates_are_syntax_errors():
+    for text in ("A" + "1" * 5000 + "/", "A" * 5000 + "1/"):
+        with pytest.raises(Illegal) as info:
+            parse_move(text)
+        assert info.value.code == "syntax" and len(str(info.value)) < 200
+    assert parse_move("A" + "9" * 64 + "+").row == 10 ** 64 - 2
