@@ -233,36 +233,50 @@ class Engine(wiring.Component):
         pcol = [Mux(pmask[d], Colour.WHITE, Colour.BLACK) for d in DIRS]
 
         # The two ends of the path each colour's track of P joins.
+        # One path-end unit per colour, shared in time by P's two sides of that colour:
+        # `cur_s` picks the side; the unit gives the neighbour across it and the far
+        # end of the path that P joins there.  Results are kept in `ends`/`eflags`.
+        cur_s = Signal()
+        m.d.comb += cur_s.eq(step[0])
         ends = [[Signal(EndL, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
+        cur_d, cur_xy, cur_occ, end_now = [], [], [], []
         loop_now = Signal(2)
         line_now = Signal(2)
-        for c in range(2):
-            for s in range(2):
-                d = sides[c][s]
-                nx, ny = nb_xy(d)
-                ncell = nb[d]
-                occ = ncell.occ
-                nmask = ncell.white if c == 0 else (~ncell.white)[:4]
-                other = _one_hot_dir((nmask & ~(Const(1, 4) << (d ^ 2)))[:4])
-                raw = fr[c][s]
-                selfp = (raw.x == nx) & (raw.y == ny)
-                m.d.comb += [
-                    ends[c][s].x.eq(Mux(occ, Mux(selfp, nx, raw.x), px)),
-                    ends[c][s].y.eq(Mux(occ, Mux(selfp, ny, raw.y), py)),
-                    ends[c][s].d.eq(Mux(occ, Mux(selfp, other, raw.d), d)),
-                ]
-            a, b = sides[c]
-            bx, by = nb_xy(b)
-            ea, eb = ends[c]
-            m.d.comb += loop_now[c].eq(nb[a].occ & nb[b].occ &
-                                       (ea.x == bx) & (ea.y == by) & (ea.d == (b ^ 2)))
 
-            def edge_flags(e):
-                return {"w": (e.d == 3) & (e.x == minx), "e": (e.d == 1) & (e.x == maxx),
-                        "n": (e.d == 0) & (e.y == miny), "s": (e.d == 2) & (e.y == maxy)}
-            fa, fb = edge_flags(ea), edge_flags(eb)
-            horiz = ((fa["w"] & fb["e"]) | (fa["e"] & fb["w"])) & (width >= 8)
-            vert = ((fa["n"] & fb["s"]) | (fa["s"] & fb["n"])) & (height >= 8)
+        def edge_flags(e):
+            """Which outermost edge of the area the end lies on: W, E, N, S."""
+            return Cat((e.d == 3) & (e.x == minx), (e.d == 1) & (e.x == maxx),
+                       (e.d == 0) & (e.y == miny), (e.d == 2) & (e.y == maxy))
+
+        for c in range(2):
+            d = Signal(2, name=f"cur_d{c}")
+            m.d.comb += d.eq(Mux(cur_s, sides[c][1], sides[c][0]))
+            nx, ny = nb_xy(d)
+            ncell = nb[d]
+            occ = ncell.occ
+            nmask = ncell.white if c == 0 else (~ncell.white)[:4]
+            other = _one_hot_dir((nmask & ~(Const(1, 4) << (d ^ 2)))[:4])
+            raw = Mux(cur_s, fr[c][1], fr[c][0])
+            raw = raw if isinstance(raw, data.View) else data.View(EndL, raw)
+            selfp = (raw.x == nx) & (raw.y == ny)
+            e = Signal(EndL, name=f"end_now{c}")
+            m.d.comb += [
+                e.x.eq(Mux(occ, Mux(selfp, nx, raw.x), px)),
+                e.y.eq(Mux(occ, Mux(selfp, ny, raw.y), py)),
+                e.d.eq(Mux(occ, Mux(selfp, other, raw.d), d)),
+            ]
+            cur_d.append(d)
+            cur_xy.append((nx, ny))
+            cur_occ.append(occ)
+            end_now.append(e)
+            # With side b current: the path from side a comes back to the neighbour
+            # across b, at its edge facing P -- a loop.
+            ea = ends[c][0]
+            m.d.comb += loop_now[c].eq(occ & (ea.x == nx) & (ea.y == ny) & (ea.d == (d ^ 2)))
+            # A line: from the registered ends, once both are known.
+            fa, fb = edge_flags(ends[c][0]), edge_flags(ends[c][1])
+            horiz = ((fa[0] & fb[1]) | (fa[1] & fb[0])) & (width >= 8)
+            vert = ((fa[2] & fb[3]) | (fa[3] & fb[2])) & (height >= 8)
             m.d.comb += line_now[c].eq(horiz | vert)
 
         # Neighbours after P is placed: their new words and whether they become forced.
@@ -458,17 +472,29 @@ class Engine(wiring.Component):
                         m.d.comb += cells.addr.eq(Cat(nx, ny))
                     with m.If(step == i + 1):
                         m.d.sync += nb[i].eq(cells.rdata)
+                with m.If(step < 2):                     # cur_s = step
+                    for c in range(2):
+                        m.d.comb += far[c].addr.eq(Cat(*cur_xy[c]))
                 for s_ in range(2):
-                    with m.If(step == s_):
-                        for c in range(2):
-                            nx, ny = nb_xy(sides[c][s_])
-                            m.d.comb += far[c].addr.eq(Cat(nx, ny))
                     with m.If(step == s_ + 1):
                         for c in range(2):
                             m.d.sync += fr[c][s_].eq(far[c].rdata)
                 with m.If(step == 4):
-                    m.next = "TILE_WRITE"
+                    m.next = "TILE_ENDS"
                     m.d.sync += step.eq(0)
+
+            with m.State("TILE_ENDS"):
+                # step 0: side a of each colour; step 1: side b and loops (lines follow
+                # from the registered ends in TILE_WRITE).
+                m.d.sync += step.eq(step + 1)
+                for c in range(2):
+                    with m.If(step == 0):
+                        m.d.sync += ends[c][0].eq(end_now[c])
+                    with m.Else():
+                        m.d.sync += ends[c][1].eq(end_now[c])
+                with m.If(step == 1):
+                    m.d.sync += [loop.eq(loop | loop_now), step.eq(0)]
+                    m.next = "TILE_WRITE"
 
             with m.State("TILE_WRITE"):
                 m.d.sync += step.eq(step + 1)
@@ -494,7 +520,7 @@ class Engine(wiring.Component):
                         m.d.comb += [far[c].addr.eq(Cat(ea.x, ea.y)), far[c].wdata.eq(eb),
                                      far[c].we.eq(1)]
                     m.d.sync += log_push()
-                    m.d.sync += [k.eq(k + 1), loop.eq(loop | loop_now), line.eq(line | line_now)]
+                    m.d.sync += [k.eq(k + 1), line.eq(line | line_now)]
                     with m.If(three):
                         m.d.sync += fault.eq(Status.THREE_TRACKS)
                 with m.If(step == 1):
@@ -659,16 +685,14 @@ class Engine(wiring.Component):
                                  cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
                                  cells.we.eq(1)]
                 # Path ends: the far end of each joined side points back at that side again.
-                for s_ in range(2):
-                    with m.If(step == s_):
-                        for c in range(2):
-                            d = sides[c][s_]
-                            nx, ny = nb_xy(d)
-                            e = entry.u.tile.e[2 * c + s_]
-                            m.d.comb += [far[c].addr.eq(Cat(e.x, e.y)),
-                                         far[c].wdata.x.eq(nx), far[c].wdata.y.eq(ny),
-                                         far[c].wdata.d.eq(d ^ 2),
-                                         far[c].we.eq(nb[d].occ)]
+                with m.If(step < 2):                     # cur_s = step
+                    for c in range(2):
+                        e = entry.u.tile.e[2 * c + step[0]]
+                        nx, ny = cur_xy[c]
+                        m.d.comb += [far[c].addr.eq(Cat(e.x, e.y)),
+                                     far[c].wdata.x.eq(nx), far[c].wdata.y.eq(ny),
+                                     far[c].wdata.d.eq(cur_d[c] ^ 2),
+                                     far[c].we.eq(cur_occ[c])]
                 for i in range(4):
                     with m.If(step == i + 1):
                         nx, ny = nbr_pos(i)
