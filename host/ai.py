@@ -92,11 +92,13 @@ def _potential(game: Game, c: int):
         bx, by = b & _XMASK, b >> _SHIFT
         dx, dy = abs(ax - bx), abs(ay - by)
         dist = dx + dy
-        wgt = _END_WEIGHT.get(dist)
-        if wgt is not None and n > 1:
-            score += wgt
-            if dist == 1:
-                attacks += 1
+        if dist == 1:              # ends in adjacent spaces: a loop attack
+            score += _END_WEIGHT[1]
+            attacks += 1
+        elif dx == 1 and dy == 1:  # ends in diagonal spaces: a corner (a single curve at least)
+            score += _END_WEIGHT[2]
+        elif n > 1 and dist in _END_WEIGHT:  # a little further: connectable pairs and the like
+            score += _END_WEIGHT[dist] * (0.5 if dist == 2 else 1.0)
         if lines:
             span = max(dx - 1, dy - 1)
             if span >= 3:
