@@ -12,8 +12,9 @@
 3. **Otherwise, a heuristic** from the FAQ's strategy section (E2: count
    corners and connectable pairs): for every open path of a colour, the closer
    its two ends are, the more attacking potential it has (ends pointing into
-   adjacent spaces are a loop attack, a little further apart a corner or a
-   connectable pair); long paths stretching across the area count as line
+   adjacent spaces are a loop attack, into diagonal spaces a corner, a single
+   curve included, a little further apart a connectable pair or the like);
+   long paths stretching across the area count as line
    potential (not in Loop Trax).  The score of a move is the mover's potential
    minus the opponent's after it, with a bonus for making two attacks at once
    (the opponent can only stop one).
