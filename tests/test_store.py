@@ -1,3 +1,4 @@
+# amaranth: UnusedElaboratable=no
 """The single-port RAM wrapper (simulated as a Memory; the SPRAM variant elaborates)."""
 
 import random
