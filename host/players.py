@@ -1,0 +1,685 @@
+"""Contest players for the referee, behind one interface.
+
+A player is opened from a *spec* string (:func:`open_player`):
+
+``ref``
+    the reference AI (:func:`traxfpga.host.ai.choose_move`), seeded;
+``random``
+    a uniformly random legal move, seeded;
+``sim`` (``sim:cxxrtl``, ``sim:pysim``)
+    the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
+    line; its answers are timed in *simulated* time (clock cycles / clock frequency);
+``serial:PORT`` (``serial:PORT@BAUD``)
+    a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
+    ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
+``cmd:COMMAND``
+    any program speaking the contest protocol on its stdin and stdout (split like a shell
+    command line, run without a shell), e.g. another team's contest client.
+
+Every player has:
+
+``start(colour, *, limit=None) -> str | None``
+    begin a new game in which the player is ``colour`` (``"white"`` or ``"black"``); as
+    White it returns its first move, as Black ``None``;
+``reply(move, *, limit=None) -> str``
+    the opponent's move (already checked by the referee); returns the player's answer line
+    exactly as it came (the referee checks it);
+``last_time``
+    seconds the last answer took: wall clock, or simulated time for ``sim``;
+``clock``
+    ``"wall"`` or ``"simulated"``;
+``name``, ``ident``
+    the spec, and what the player calls itself (its answer to ``-T``);
+``seed(n)``
+    reseed (players without randomness ignore it);
+``close()``
+    release the program, port or simulator (also a context manager).
+
+``limit`` is the time limit in seconds: a protocol player waits that long (in its own
+clock) for the answer and raises :class:`Fault` with kind ``"timeout"`` when none came.
+:class:`Fault` is raised for every protocol failure that is the player's doing: no answer,
+a closed program or port, a line sent when no answer was due.
+
+The three protocol-speaking players (``sim``, ``serial``, ``cmd``) are one
+:class:`ProtocolPlayer` over a line transport (:class:`SimTransport`,
+:class:`SerialTransport`, :class:`ProcessTransport`).  The contest protocol: ``-T`` is
+answered with a player ID line (sent once when the player is opened, and again after a
+restart); ``-W`` starts a game as White and is answered with the first move; ``-B`` starts a
+game as Black and is answered with nothing; every opponent move line is answered with the
+player's move line.  A line starting with ``!`` is an error line.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import os
+import queue
+import random
+import shlex
+import subprocess
+import threading
+import time
+
+__all__ = ["PLAYER_KINDS", "open_player", "Player", "ProtocolPlayer", "EnginePlayer",
+           "Fault", "PlayerError", "SpecError", "OpenError",
+           "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
+
+#: Spec names, for messages and ``--help``.
+PLAYER_KINDS = ("ref", "random", "sim", "serial:PORT[@BAUD]", "cmd:COMMAND")
+
+#: Wait this long (in the player's clock) for the answer to ``-T`` when opening a player.
+STARTUP_TIMEOUT = 10.0
+#: Wait this long for an answer when no limit is given.
+DEFAULT_WAIT = 10.0
+DEFAULT_BAUD = 115200
+#: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
+MAX_LINE = 4096
+
+
+class PlayerError(Exception):
+    """Base class of the player errors."""
+
+
+class SpecError(PlayerError, ValueError):
+    """A spec that names no player, or a malformed one."""
+
+
+class OpenError(PlayerError):
+    """The player could not be started: no program, no port, no answer to ``-T``."""
+
+
+class Fault(PlayerError):
+    """A protocol failure that loses the game for the player.
+
+    Attributes
+    ----------
+    kind : str
+        ``"timeout"`` (no answer in time, the program or port closed) or ``"illegal"`` (a
+        line sent when no answer was due).
+    detail : str
+        What happened, in a sentence.
+    """
+
+    def __init__(self, kind, detail):
+        assert kind in ("timeout", "illegal"), kind
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+def _decode(raw):
+    return raw.decode("utf-8", errors="replace")
+
+
+# ---------------------------------------------------------------- transports
+
+class LineTransport:
+    """Lines to and from a protocol-speaking player, with the time each answer took.
+
+    Subclasses implement:
+
+    ``send_line(text)``
+        send one line (LF added) and start the answer clock;
+    ``read_line(timeout) -> (text, seconds)``
+        the next line received since the last send (without its line end) and the time from
+        that send to its arrival; waits until ``timeout`` seconds after the send; raises
+        :class:`Fault` (``"timeout"``) when there is none by then or the other end closed;
+    ``settle()``
+        after a line that expects no answer: let the other end act on it (the simulation
+        runs until the device falls quiet; real lines need nothing);
+    ``pending() -> list[str]``
+        lines that arrived and were not read (non-blocking);
+    ``resync() -> bool``
+        bring the other end back to a clean state after a failure; True when it was
+        restarted from scratch (so its ``-T`` must be asked again);
+    ``close()``.
+    """
+
+    clock = "wall"
+    description = ""
+
+    def settle(self):
+        pass
+
+    def close(self):
+        pass
+
+
+class SimTransport(LineTransport):
+    """The simulated board: :class:`~traxfpga.sim.device.DeviceSim` on its simulated serial
+    line.  Times are simulated: clock cycles from the first bit of the line sent to the
+    last bit of the answer's LF, divided by the clock frequency.  The simulation only runs
+    as far as the deadline, so a device that never answers costs at most ``timeout``
+    seconds of simulated time."""
+
+    clock = "simulated"
+
+    def __init__(self, backend="auto", **sim_args):
+        from ..sim.device import DeviceSim
+        self._factory = lambda: DeviceSim(backend=backend, **sim_args)
+        self.sim = self._factory()
+        self.clk_freq = self.sim.clk_freq
+        self.description = f"simulated board ({self.sim.backend}, {self.clk_freq / 1e6:g} MHz)"
+        self._tx = b""
+        self._rx = bytearray()
+        self._lines = collections.deque()     # (text, arrival cycle)
+        self._start = self.sim.cycles
+
+    def _run(self, *, stop, limit):
+        """Send what is queued and run; complete lines go to ``_lines``.  Returns True when
+        the device fell quiet (rather than stopping at ``stop`` or the limit)."""
+        from ..sim.device import SimTimeout
+        data, self._tx = self._tx, b""
+        try:
+            got = self.sim.run(data, stop=stop, limit=max(1, limit))
+        except SimTimeout:
+            return False
+        self._rx += got
+        while b"\n" in self._rx:
+            i = self._rx.index(b"\n")
+            raw = bytes(self._rx[:i]).rstrip(b"\r")
+            del self._rx[:i + 1]
+            self._lines.append((_decode(raw[:MAX_LINE]), self.sim.cycles))
+        return not (stop is not None and got.endswith(bytes([stop])))
+
+    def send_line(self, text):
+        self._tx += text.encode("latin-1", errors="replace") + b"\n"
+        self._start = self.sim.cycles
+
+    def read_line(self, timeout):
+        deadline = self._start + max(1, math.ceil(timeout * self.clk_freq))
+        while not self._lines:
+            remaining = deadline - self.sim.cycles
+            if remaining <= 0:
+                raise Fault("timeout", f"no answer within {timeout:g} s of simulated time")
+            quiet = self._run(stop=ord("\n"), limit=remaining)
+            if quiet and not self._lines:
+                if self._rx:
+                    part = _decode(bytes(self._rx[:80]))
+                    raise Fault("timeout", f"no answer: the device sent {part!r} without a "
+                                           f"line end and fell quiet")
+                if self.sim.cycles < deadline:
+                    raise Fault("timeout", "no answer: the device fell quiet")
+        text, at = self._lines.popleft()
+        if not self._lines:
+            # Let the device finish (it should be quiet right after its answer); anything
+            # more it says is kept for pending().
+            self._run(stop=None, limit=self.clk_freq)
+        return text, (at - self._start) / self.clk_freq
+
+    def settle(self):
+        self._run(stop=None, limit=self.clk_freq)
+
+    def pending(self):
+        if self._tx:
+            self.settle()
+        out = [text for text, _ in self._lines]
+        self._lines.clear()
+        return out
+
+    def resync(self):
+        """End any partial line, let the device answer it and fall quiet; a device that
+        does not fall quiet within a simulated second is simulated afresh."""
+        self._tx = b"\n"
+        quiet = self._run(stop=None, limit=self.clk_freq)
+        self._lines.clear()
+        self._rx.clear()
+        if not quiet:
+            self.sim.close()
+            self.sim = self._factory()
+            return True
+        return False
+
+    @property
+    def cycles(self):
+        return self.sim.cycles
+
+    def close(self):
+        self.sim.close()
+
+
+class SerialTransport(LineTransport):
+    """A real board (or anything else) behind a pyserial URL; wall-clock times."""
+
+    def __init__(self, url, baud=DEFAULT_BAUD):
+        import serial
+        try:
+            self.ser = serial.serial_for_url(url, baudrate=baud, timeout=0.05, write_timeout=2.0)
+        except (serial.SerialException, ValueError, OSError) as e:
+            raise OpenError(f"cannot open serial port {url!r}: {e}") from None
+        self.description = f"serial port {url} at {baud} baud"
+        self._buf = bytearray()
+        self._lines = collections.deque()     # (text, arrival time)
+        self._start = time.monotonic()
+
+    def _split(self, now):
+        while b"\n" in self._buf:
+            i = self._buf.index(b"\n")
+            raw = bytes(self._buf[:i]).rstrip(b"\r")
+            del self._buf[:i + 1]
+            self._lines.append((_decode(raw[:MAX_LINE]), now))
+        if len(self._buf) > MAX_LINE:         # a line without end: keep it bounded
+            self._lines.append((_decode(bytes(self._buf[:MAX_LINE])), now))
+            self._buf.clear()
+
+    def _read(self, timeout):
+        """Read what arrives within ``timeout`` seconds; Fault when the port fails."""
+        import serial
+        try:
+            self.ser.timeout = max(0.0, timeout)
+            data = self.ser.read(max(1, self.ser.in_waiting))
+        except (serial.SerialException, OSError) as e:
+            raise Fault("timeout", f"no answer: the port failed ({e})") from None
+        if data:
+            self._buf += data
+            self._split(time.monotonic())
+        return data
+
+    def send_line(self, text):
+        import serial
+        self._start = time.monotonic()
+        try:
+            self.ser.write(text.encode("latin-1", errors="replace") + b"\n")
+            self.ser.flush()
+        except (serial.SerialException, OSError) as e:
+            raise Fault("timeout", f"the port failed while sending {text!r} ({e})") from None
+
+    def read_line(self, timeout):
+        deadline = self._start + timeout
+        while not self._lines:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise Fault("timeout", f"no answer within {timeout:g} s")
+            self._read(min(remaining, 0.25))
+        text, at = self._lines.popleft()
+        return text, at - self._start
+
+    def pending(self):
+        while self._read(0):
+            pass
+        out = [text for text, _ in self._lines]
+        self._lines.clear()
+        return out
+
+    def resync(self, quiet=0.2, limit=3.0):
+        """Send a LF (ending any partial line) and discard what comes back until the line
+        has been quiet for ``quiet`` seconds (at most ``limit`` seconds in all)."""
+        end = time.monotonic() + limit
+        try:
+            self.send_line("")
+            last = time.monotonic()
+            while time.monotonic() < end and time.monotonic() - last < quiet:
+                if self._read(0.05):
+                    last = time.monotonic()
+        except Fault:
+            pass
+        self._lines.clear()
+        self._buf.clear()
+        return False
+
+    def close(self):
+        try:
+            self.ser.close()
+        except Exception:       # noqa: BLE001 - closing a failed port must not fail
+            pass
+
+
+class ProcessTransport(LineTransport):
+    """A program on stdin/stdout, in its own process group (so a shell script's children
+    go too); wall-clock times.  Its standard error is kept (the last lines) for messages."""
+
+    def __init__(self, argv):
+        self.argv = list(argv)
+        self.description = f"program {shlex.join(self.argv)}"
+        self.proc = None
+        self._spawn()
+
+    def _spawn(self):
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        try:
+            self.proc = subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, bufsize=0, start_new_session=True, env=env)
+        except OSError as e:
+            raise OpenError(f"cannot run {shlex.join(self.argv)}: {e}") from None
+        self._queue = queue.Queue()           # (arrival time, text or None at EOF)
+        self._stderr = collections.deque(maxlen=20)
+        self._eof = False
+        self._start = time.monotonic()
+        proc, q, err = self.proc, self._queue, self._stderr
+
+        def pump_out():
+            try:
+                while True:
+                    raw = proc.stdout.readline(MAX_LINE)
+                    if not raw:
+                        break
+                    q.put((time.monotonic(), _decode(raw.rstrip(b"\n").rstrip(b"\r"))))
+            except (OSError, ValueError):
+                pass
+            q.put((time.monotonic(), None))
+
+        def pump_err():
+            try:
+                for raw in iter(lambda: proc.stderr.readline(MAX_LINE), b""):
+                    err.append(_decode(raw.rstrip()))
+            except (OSError, ValueError):
+                pass
+
+        self._threads = [threading.Thread(target=pump_out, daemon=True),
+                         threading.Thread(target=pump_err, daemon=True)]
+        for t in self._threads:
+            t.start()
+
+    def _closed_detail(self):
+        try:
+            code = self.proc.wait(timeout=1.0)
+            how = (f"was killed by signal {-code}" if code < 0 else f"exited with status {code}")
+        except subprocess.TimeoutExpired:
+            how = "closed its output"
+        for t in self._threads[1:]:
+            t.join(timeout=0.5)
+        tail = [line for line in self._stderr if line.strip()][-3:]
+        return f"the program {how}" + (f" (stderr: {' | '.join(tail)})" if tail else "")
+
+    def send_line(self, text):
+        self._start = time.monotonic()
+        try:
+            self.proc.stdin.write(text.encode("utf-8") + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            self._eof = True
+
+    def read_line(self, timeout):
+        deadline = self._start + timeout
+        while True:
+            if self._eof:
+                raise Fault("timeout", f"no answer: {self._closed_detail()}")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise Fault("timeout", f"no answer within {timeout:g} s")
+            try:
+                at, text = self._queue.get(timeout=remaining)
+            except queue.Empty:
+                continue
+            if text is None:
+                self._eof = True
+                continue
+            return text, at - self._start
+
+    def pending(self):
+        out = []
+        while True:
+            try:
+                _, text = self._queue.get_nowait()
+            except queue.Empty:
+                return out
+            if text is None:
+                self._eof = True
+            else:
+                out.append(text)
+
+    def resync(self):
+        """Restart the program (the only way to be sure it is not still thinking)."""
+        self._stop()
+        self._spawn()
+        return True
+
+    def _stop(self):
+        proc = self.proc
+        if proc is None:
+            return
+        for stream in (proc.stdin,):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        if proc.poll() is None:
+            try:
+                os.killpg(proc.pid, 15)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                proc.wait(timeout=2.0)
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(proc.pid, 9)
+                except (ProcessLookupError, PermissionError):
+                    pass
+                proc.wait()
+        else:
+            try:    # the program is gone; take any children it left in its group with it
+                os.killpg(proc.pid, 9)
+            except (ProcessLookupError, PermissionError):
+                pass
+        for t in self._threads:
+            t.join(timeout=1.0)
+        for stream in (proc.stdout, proc.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        self.proc = None
+
+    def close(self):
+        self._stop()
+
+
+# ---------------------------------------------------------------- players
+
+class Player:
+    """The interface (see the module docstring)."""
+
+    name = ""
+    ident = ""
+    clock = "wall"
+    last_time = 0.0
+
+    def start(self, colour, *, limit=None):
+        raise NotImplementedError
+
+    def reply(self, move, *, limit=None):
+        raise NotImplementedError
+
+    def seed(self, n):
+        pass
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.name!r}>"
+
+
+class EnginePlayer(Player):
+    """An in-process player on its own reference game: the reference AI (``ref``) or a
+    uniformly random legal move (``random``).  Timed by the wall clock."""
+
+    def __init__(self, kind, seed=0):
+        if kind not in ("ref", "random"):
+            raise SpecError(f"no in-process player {kind!r}")
+        self.name = kind
+        self.ident = "reference AI" if kind == "ref" else "random legal moves"
+        self.kind = kind
+        self.rng = random.Random(seed)
+        self.game = None
+
+    def seed(self, n):
+        self.rng.seed(n)
+
+    def _move(self):
+        from .ai import choose_move
+        from .trax import format_move
+        t0 = time.perf_counter()
+        if self.kind == "ref":
+            mv = choose_move(self.game, self.rng)
+        else:
+            mv = self.rng.choice(self.game.legal_moves())
+        text = format_move(mv)
+        self.game.play(text)
+        self.last_time = time.perf_counter() - t0
+        return text
+
+    def start(self, colour, *, limit=None):
+        from .trax import Game
+        if colour not in ("white", "black"):
+            raise ValueError(f"colour must be 'white' or 'black', not {colour!r}")
+        self.game = Game()
+        self.last_time = 0.0
+        return self._move() if colour == "white" else None
+
+    def reply(self, move, *, limit=None):
+        if self.game is None:
+            raise RuntimeError("reply() before start()")
+        self.game.play(move)        # checked by the referee: an Illegal here is a bug
+        return self._move()
+
+
+class ProtocolPlayer(Player):
+    """A player speaking the contest protocol over a :class:`LineTransport`."""
+
+    def __init__(self, name, transport, *, startup=STARTUP_TIMEOUT):
+        self.name = name
+        self.transport = transport
+        self.clock = transport.clock
+        self.startup = startup
+        self._dirty = False
+        self.ident = self._hello()
+
+    def _hello(self):
+        t = self.transport
+        t.pending()
+        t.send_line("-T")
+        try:
+            text, _ = self._read(self.startup)
+        except Fault as e:
+            raise OpenError(f"{self.name}: no answer to -T ({e.detail})") from None
+        if text.startswith("!"):
+            raise OpenError(f"{self.name}: answered -T with the error line {text!r}")
+        return text
+
+    def _read(self, timeout):
+        """The next non-blank line and its time (blank lines are skipped)."""
+        while True:
+            text, seconds = self.transport.read_line(timeout)
+            if text.strip():
+                return text.strip(), seconds
+
+    def _answer(self, limit):
+        try:
+            text, seconds = self._read(DEFAULT_WAIT if limit is None else limit)
+        except Fault:
+            self._dirty = True
+            raise
+        if seconds < 0:
+            self._dirty = True
+            raise Fault("illegal", f"sent {text!r} when no answer was due")
+        self.last_time = seconds
+        return text
+
+    def _clean(self):
+        """Before a game: restart or drain after a failure, drop stale lines."""
+        if self._dirty:
+            if self.transport.resync():
+                try:
+                    self.ident = self._hello()
+                except OpenError as e:      # still dirty: the next game tries again
+                    raise Fault("timeout", f"restarted after a failure, but {e}") from None
+            self._dirty = False
+        self.transport.pending()
+
+    def start(self, colour, *, limit=None):
+        if colour not in ("white", "black"):
+            raise ValueError(f"colour must be 'white' or 'black', not {colour!r}")
+        self._clean()
+        self.last_time = 0.0
+        if colour == "white":
+            self.transport.send_line("-W")
+            return self._answer(limit)
+        self.transport.send_line("-B")
+        self.transport.settle()
+        return None
+
+    def reply(self, move, *, limit=None):
+        stale = [s for s in self.transport.pending() if s.strip()]
+        if stale:
+            self._dirty = True
+            raise Fault("illegal", f"sent {stale[0]!r} when no answer was due")
+        self.transport.send_line(move)
+        return self._answer(limit)
+
+    def close(self):
+        self.transport.close()
+
+
+# ---------------------------------------------------------------- specs
+
+def _parse_serial(arg):
+    url, baud = arg, DEFAULT_BAUD
+    head, sep, tail = arg.rpartition("@")
+    if sep and tail.isdigit():
+        url, baud = head, int(tail)
+        if baud <= 0:
+            raise SpecError(f"bad baud rate in 'serial:{arg}'")
+    if not url:
+        raise SpecError("serial needs a port: serial:PORT or serial:PORT@BAUD, e.g. "
+                        "serial:/dev/ttyUSB1 or serial:socket://127.0.0.1:7000")
+    return url, baud
+
+
+def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
+    """Open the player described by ``spec`` (see the module docstring).
+
+    Raises
+    ------
+    SpecError
+        The spec names no player or is malformed.
+    OpenError
+        The player could not be started (program or port missing, no answer to ``-T``).
+    """
+    if not isinstance(spec, str) or not spec:
+        raise SpecError(f"empty player spec; expected one of: {', '.join(PLAYER_KINDS)}")
+    kind, sep, arg = spec.partition(":")
+    if kind in ("ref", "random"):
+        if sep:
+            raise SpecError(f"player {kind!r} takes no argument (got {spec!r})")
+        return EnginePlayer(kind, seed)
+    if kind == "sim":
+        backend = arg or "auto"
+        from ..sim.device import BACKENDS
+        if backend not in BACKENDS:
+            raise SpecError(f"unknown simulation backend in {spec!r} "
+                            f"(expected sim, sim:{', sim:'.join(BACKENDS)})")
+        try:
+            transport = SimTransport(backend)
+        except Exception as e:      # noqa: BLE001 - a compiler or simulator failure
+            raise OpenError(f"cannot start the simulated board: {type(e).__name__}: {e}") \
+                from None
+        return _protocol(spec, transport, startup)
+    if kind == "serial":
+        url, baud = _parse_serial(arg)
+        return _protocol(spec, SerialTransport(url, baud), startup)
+    if kind == "cmd":
+        try:
+            argv = shlex.split(arg)
+        except ValueError as e:
+            raise SpecError(f"cannot split the command in {spec!r}: {e}") from None
+        if not argv:
+            raise SpecError("cmd needs a command: cmd:COMMAND, e.g. 'cmd:python3 client.py'")
+        return _protocol(spec, ProcessTransport(argv), startup)
+    raise SpecError(f"unknown player {spec!r}; expected one of: {', '.join(PLAYER_KINDS)}")
+
+
+def _protocol(spec, transport, startup):
+    try:
+        return ProtocolPlayer(spec, transport, startup=startup)
+    except BaseException:
+        transport.close()
+        raise
