@@ -17,6 +17,7 @@ COMMANDS = {
     "play":      ("traxfpga.host.cmd_play",    "play Trax in the terminal"),
     "bench":     ("traxfpga.host.cmd_bench",   "benchmarks that print figures"),
     "demo":      ("traxfpga.host.cmd_demo",    "the main job: replay a recorded game and show the board"),
+    "referee":   ("traxfpga.host.cmd_referee", "contest games between two players, every move checked"),
     "build":     ("traxfpga.boards.cmd_build", "synthesize, place and route the device for a board (YoWASP)"),
     "flash":     ("traxfpga.boards.cmd_flash", "program a board with a built bitstream"),
 }

@@ -1,0 +1,145 @@
+"""``trax-fpga referee``: play contest games between two players and check every move.
+
+Contract::
+
+    trax-fpga referee --white SPEC --black SPEC [--games N] [--time 1.0] [--seed S]
+                      [--max-moves 400] [--json] [--record DIR]
+
+SPEC: ``ref``, ``random``, ``sim``, ``serial:PORT[@BAUD]`` or ``cmd:COMMAND`` (see
+:mod:`traxfpga.host.players`).  ``--white`` plays White in games 1, 3, ..., ``--black`` in
+games 2, 4, ...  With ``--json`` one object is printed::
+
+    {"games": N,
+     "players": {"<spec>": {"wins": .., "losses": .., "illegal": .., "timeouts": ..,
+                            "draws": .., "games": .., "as_white": .., "moves": ..,
+                            "mean_time": .., "max_time": .., "id": "..", "clock": ".."},
+                 "<other spec>": {...}},
+     "results": [{"white", "black", "white_id", "black_id", "winner", "reason", "moves",
+                  "times", "size", "fault"}, ...]}
+
+(``losses`` include ``illegal`` and ``timeouts``; when both specs are the same string
+the keys are ``SPEC#1`` for ``--white`` and ``SPEC#2`` for ``--black``.)  ``--record DIR``
+writes ``game-001.txt``, ... in notation with a header of comments.  Exit status 0 when the
+games were played (whatever their results), 1 for unusable arguments or a player that cannot
+be started.
+"""
+
+
+def add_arguments(parser):
+    parser.add_argument("--white", required=True, metavar="SPEC",
+                        help="the player White in the first game: ref, random, sim, "
+                             "serial:PORT[@BAUD] or cmd:COMMAND")
+    parser.add_argument("--black", required=True, metavar="SPEC",
+                        help="the player Black in the first game (colours swap each game)")
+    parser.add_argument("--games", type=int, default=1, metavar="N",
+                        help="number of games, colours swapped between games (default: 1)")
+    parser.add_argument("--time", type=float, default=1.0, metavar="SECONDS",
+                        help="time limit per answer; simulated time for 'sim' (default: 1.0)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="seed for the in-process players (default: 0)")
+    parser.add_argument("--max-moves", type=int, default=400, metavar="N",
+                        help="a game still going after N moves is a draw (default: 400)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
+    parser.add_argument("--record", metavar="DIR",
+                        help="write each game to DIR/game-NNN.txt in notation")
+
+
+def _usage_problem(args):
+    import math
+    if args.games < 1:
+        return "--games must be at least 1"
+    if not (args.time > 0 and math.isfinite(args.time)):
+        return "--time must be a positive number of seconds"
+    if args.max_moves < 1:
+        return "--max-moves must be at least 1"
+    return None
+
+
+def run(args):
+    import json
+    import sys
+    from pathlib import Path
+
+    from rich import box
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.table import Table
+
+    from .players import PlayerError, SpecError
+    from .referee import run_match
+
+    err = Console(stderr=True)
+    out = Console(highlight=False)
+
+    def fail(message):
+        print(f"trax-fpga referee: {message}", file=sys.stderr)
+        return 1
+
+    problem = _usage_problem(args)
+    if problem:
+        return fail(problem)
+    record_dir = None
+    if args.record:
+        record_dir = Path(args.record)
+        try:
+            record_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            return fail(f"cannot create the record directory {args.record!r}: {e}")
+        if not record_dir.is_dir():
+            return fail(f"{args.record!r} is not a directory")
+
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        console=err, transient=True, disable=not err.is_terminal)
+    task = progress.add_task("opening players", total=args.games)
+    written = []
+
+    def on_start(i, white, black):
+        progress.update(task, description=f"game {i + 1}: {white} (White) v {black} (Black)")
+
+    def on_game(i, rec):
+        progress.advance(task)
+        if record_dir is not None:
+            path = record_dir / f"game-{i + 1:03}.txt"
+            path.write_text(rec.notation(f"trax-fpga referee: game {i + 1} of {args.games}"))
+            written.append(path)
+        if not args.json:
+            out.print(f"game {i + 1:>3}: {rec.result_code:<7} {rec.summary()}",
+                      markup=False, soft_wrap=True)
+
+    try:
+        with progress:
+            match = run_match(args.white, args.black, games=args.games, seed=args.seed,
+                              time_limit=args.time, max_moves=args.max_moves,
+                              on_game=on_game, on_start=on_start)
+    except SpecError as e:
+        return fail(str(e))
+    except PlayerError as e:
+        return fail(str(e))
+    except OSError as e:
+        return fail(f"{type(e).__name__}: {e}")
+
+    data = match.to_dict()
+    if args.json:
+        print(json.dumps(data))
+        return 0
+
+    table = Table(title=f"{args.games} game{'s' if args.games != 1 else ''}, "
+                        f"{args.time:g} s per answer, seed {args.seed}", box=box.SIMPLE_HEAD,
+                  pad_edge=False)
+    for col in ("player", "won", "lost", "drawn", "illegal", "timeout", "answers",
+                "mean ms", "max ms"):
+        table.add_column(col, justify="left" if col == "player" else "right", no_wrap=True)
+    notes = []
+    for label, s in data["players"].items():
+        short = label if len(label) <= 24 else label[:21] + "..."
+        table.add_row(short, str(s["wins"]), str(s["losses"]), str(s["draws"]),
+                      str(s["illegal"]), str(s["timeouts"]), str(s["moves"]),
+                      f"{1000 * s['mean_time']:.1f}", f"{1000 * s['max_time']:.1f}")
+        notes.append(f"  {label}: {s['id'] or '?'} ({s['clock']} clock)")
+    out.print(table)
+    for note in notes:
+        out.print(note, markup=False, highlight=False)
+    if written:
+        out.print(f"{len(written)} game{'s' if len(written) != 1 else ''} written to "
+                  f"{record_dir}/", markup=False)
+    return 0
