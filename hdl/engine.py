@@ -173,6 +173,7 @@ class Engine(wiring.Component):
 
         # -- command in progress ----------------------------------------------------
         undoing = Signal()                # UNDO (else PLACE) while rolling back
+        wild = Signal()                   # a coordinate far outside any area
         tile = Signal(Shape)
         saved = Signal(Trailer)           # the area before this move (k unused)
         k = Signal(KW)                    # tiles placed so far / left to take back
@@ -339,14 +340,19 @@ class Engine(wiring.Component):
                     m.next = "IDLE"
 
             with m.State("IDLE"):
+                # Only register the command: nothing here depends combinationally on
+                # the payload beyond a shallow "does it fit" test, so whatever drives
+                # `cmd` does not share a timing path with the checks.
                 m.d.comb += self.cmd.ready.eq(1)
                 p = self.cmd.payload
+
+                def fits(v):                 # representable in prx/pry without loss
+                    top = v[L + 2:]
+                    return (top == 0) | (top == (1 << len(top)) - 1)
                 with m.If(self.cmd.valid):
-                    # Columns -1 .. width and rows -1 .. height, as one unsigned compare each.
-                    col_ok = (p.col + 1)[:16] <= width + 1
-                    row_ok = (p.row + 1)[:16] <= height + 1
                     m.d.sync += [
                         prx.eq(p.col), pry.eq(p.row), tile.eq(p.tile),
+                        wild.eq(~fits(p.col) | ~fits(p.row)),
                         undoing.eq(p.op == Op.UNDO), k.eq(0), fault.eq(Status.OK),
                     ]
                     with m.Switch(p.op):
@@ -359,24 +365,26 @@ class Engine(wiring.Component):
                         with m.Case(Op.UNDO):
                             m.next = "UNDO"
                         with m.Case(Op.PLACE):
-                            with m.If(over):
-                                finish(Status.GAME_OVER)
-                            with m.Elif(ply == 0):
-                                with m.If((p.col != -1) | (p.row != -1) |
-                                          (p.tile == Shape.BACKSLASH)):
-                                    finish(Status.FIRST_MOVE)
-                                with m.Else():
-                                    m.d.sync += [
-                                        pcell.eq(0),
-                                        pmask.eq(Mux(p.tile == Shape.PLUS,
-                                                     SHAPE_MASKS[Shape.PLUS][0],
-                                                     SHAPE_MASKS[Shape.SLASH][0])),
-                                    ]
-                                    m.next = "PLACE_GROW"
-                            with m.Elif(~col_ok | ~row_ok):
-                                finish(Status.RANGE)
-                            with m.Else():
-                                m.next = "PLACE"
+                            m.next = "CHECK"
+
+            with m.State("CHECK"):
+                with m.If(over):
+                    finish(Status.GAME_OVER)
+                with m.Elif(ply == 0):
+                    with m.If(wild | (prx != -1) | (pry != -1) | (tile == Shape.BACKSLASH)):
+                        finish(Status.FIRST_MOVE)
+                    with m.Else():
+                        m.d.sync += [
+                            pcell.eq(0),
+                            pmask.eq(Mux(tile == Shape.PLUS, SHAPE_MASKS[Shape.PLUS][0],
+                                         SHAPE_MASKS[Shape.SLASH][0])),
+                        ]
+                        m.next = "PLACE_GROW"
+                # Columns -1 .. width and rows -1 .. height.
+                with m.Elif(wild | (prx < -1) | (prx > width) | (pry < -1) | (pry > height)):
+                    finish(Status.RANGE)
+                with m.Else():
+                    m.next = "PLACE"
 
             # -- reset: clear the area and its border ring, then an empty game -------------
             with m.State("RESET"):
