@@ -192,7 +192,9 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
 
     env = yowasp_env()
     platform = board.platform()
-    plan = platform.prepare(top, name=NAME,
+    # emit_src=False: no source paths in the netlist, so the same design places and routes
+    # the same (same cells, same Fmax) from any checkout.
+    plan = platform.prepare(top, name=NAME, emit_src=False,
                             nextpnr_opts=["--report", REPORT_FILE, "--timing-allow-fail"],
                             add_constraints=pcf_clock_constraint(f_mhz * 1e6))
     out_dir.mkdir(parents=True, exist_ok=True)
