@@ -1,60 +1,37 @@
-"""The serial protocol: reads a line, acts on it with the engine (and the player), prints the answer.
+"""The protocol sequencer: runs the protocol's microcode against the line buffer, the engine
+and the UART transmitter.
 
-See ``docs/protocol.md`` for the protocol itself.  :class:`Protocol` is one sequential FSM:
+The protocol's control (dispatching lines, matching keywords, checking the notation's
+grammar, sequencing engine commands, printing answers, choosing the board's move) is the
+program of :mod:`traxfpga.firmware.program`, held in block RAM.  What is left in logic is
+the datapath those instructions drive:
 
-1. take a line from the :class:`~traxfpga.hdl.linebuf.LineBuffer` (or its error);
-2. read it a character per cycle: ``-X`` contest commands, ``:word`` engine commands (the
-   word matched against the keyword ROM), or a move for the
-   :class:`~traxfpga.hdl.notation.MoveParser`; then only spaces may follow;
-3. run the engine command, or hand the engine to the player while it thinks;
-4. print the answer with the :class:`~traxfpga.firmware.printer.Printer`, holding the
-   engine's result meanwhile so the printer reads its fields straight from it;
-5. release the line.  Bytes arriving during 2-5 make busy lines (see the line buffer).
+* ``pc`` and one return address; the next instruction is read at ``pc_next`` so that the
+  word of ``pc`` is always at hand (a stalled instruction simply keeps ``pc``);
+* the line pointer ``ptr``, also read at its next value, so ``c`` is always ``line[ptr]``;
+* the move registers ``col``, ``acc`` (the row), ``tile``: filled by the notation
+  accumulator (:func:`~traxfpga.hdl.notation.accumulate`) or by the player's scan, given
+  to the engine, and printed by :class:`~traxfpga.hdl.notation.NumberText`;
+* the game's context: ``role`` (contest colour), ``variant``, the side to move and whether
+  the game is won (both taken from every engine result), the error code, two flags;
+* registered handshakes towards the other modules (see below), for timing.
+
+Instruction semantics are in :mod:`traxfpga.firmware.isa`.
 """
 
-from amaranth.hdl import Cat, Module, Mux, Signal
-from amaranth.lib import enum, stream, wiring
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
+from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.engine import CellOut, Command, Op, Result
+from ..hdl.engine import CellOut, Command, Result
 from ..hdl.linebuf import LineError, LineInfo
-from ..hdl.notation import MoveParser
-from ..hdl.tiles import Status, Variant, Winner
-from . import text
-from .player import PlayerPort
-from .printer import Printer
+from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
+from ..hdl.tiles import Shape, Status, Variant, Winner
+from .isa import Cond, Idx, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
+from .program import IDLE, program
 
-__all__ = ["Protocol", "Role"]
-
-
-class Role(enum.Enum, shape=2):
-    """The colour the board plays in contest mode (encoded as Winner, for the name table)."""
-    NONE  = 0
-    WHITE = 1
-    BLACK = 2
-
-
-class _Act(enum.Enum, shape=4):
-    ID = 0
-    WHITE = 1
-    BLACK = 2
-    CONTEST_MOVE = 3
-    PLAY = 4
-    BOARD = 5
-    RESET = 6
-    UNDO = 7
-    VERSION = 8
-    STATUS = 9
-    MOVE = 10
-
-
-# keyword slot -> action, for the engine commands
-_COMMAND_ACTS = {"play": _Act.PLAY, "board": _Act.BOARD, "reset": _Act.RESET, "undo": _Act.UNDO,
-                 "version": _Act.VERSION, "status": _Act.STATUS, "move": _Act.MOVE}
-
-_LINE_ERRORS = {LineError.OVERLONG: text.E_OVERLONG, LineError.FRAMING: text.E_FRAMING,
-                LineError.BUSY: text.E_BUSY}
+__all__ = ["Protocol"]
 
 
 class Protocol(wiring.Component):
@@ -63,7 +40,7 @@ class Protocol(wiring.Component):
     Parameters
     ----------
     capacity : int
-        Board size N of the engine (printed by ``:version``).
+        Board size N of the engine (``:version``; the notation accumulator's width).
     player_id : str
         Answer to ``-T``.
     line_depth : int
@@ -77,19 +54,21 @@ class Protocol(wiring.Component):
         Bytes of the answers.
     engine_cmd, engine_res, engine_cells :
         To the engine.
-    player, player_cmd, player_res :
-        To the player; while it thinks (``thinking``) its streams are the engine's.
     idle : Out(1)
-        Waiting for a line.
+        Waiting for a line, with no byte left in the output buffer.
     thinking : Out(1)
+        Choosing the board's move.
     error : Out(1)
-        Pulses when an error line is started.
+        The last line was answered with an error (until the next line is read).
     """
 
     def __init__(self, *, capacity=128, player_id="trax-fpga", line_depth=128):
         self.capacity = capacity
         self.line_depth = line_depth
-        self.text_image, self.layout = text.text_rom(player_id=player_id, capacity=capacity)
+        self.asm = program(player_id=player_id, capacity=capacity)
+        self.depth = 1 << max(8, (len(self.asm.code) - 1).bit_length())
+        assert self.depth <= 1 << PC_BITS, "the program does not fit the pc"
+        self.words = self.asm.assemble(self.depth)
         super().__init__({
             "line":         In(stream.Signature(LineInfo(line_depth))),
             "line_addr":    Out(range(line_depth)),
@@ -98,9 +77,6 @@ class Protocol(wiring.Component):
             "engine_cmd":   Out(stream.Signature(Command)),
             "engine_res":   In(stream.Signature(Result)),
             "engine_cells": In(stream.Signature(CellOut)),
-            "player":       Out(PlayerPort),
-            "player_cmd":   In(stream.Signature(Command)),
-            "player_res":   Out(stream.Signature(Result)),
             "idle":         Out(1),
             "thinking":     Out(1),
             "error":        Out(1),
@@ -108,338 +84,227 @@ class Protocol(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        T = self.layout.addr
+        bits = max(4, self.capacity.bit_length())      # saturation 2**bits - 1 > N
+        m.submodules.rom = rom = Memory(shape=WORD_BITS, depth=self.depth, init=self.words)
+        fetch = rom.read_port(domain="sync")
+        m.submodules.num = num = NumberText()
 
-        m.submodules.printer = printer = Printer(self.text_image)
-        m.submodules.parser = parser = MoveParser()
-        m.submodules.keywords = kw_rom = Memory(shape=8, depth=len(text.keyword_rom()),
-                                                init=text.keyword_rom())
-        kw = kw_rom.read_port(domain="sync")
+        # -- the instruction -----------------------------------------------------------------
+        pc = Signal(PC_BITS)
+        pc_next = Signal(PC_BITS)
+        ret = Signal(PC_BITS)
+        m.d.comb += fetch.addr.eq(pc_next)
+        m.d.sync += pc.eq(pc_next)
+        f = {name: fetch.data[lo:hi] for name, (lo, hi) in field_slices().items()}
+        op, imm = f["op"], f["imm"]
 
-        # -- state ----------------------------------------------------------------------
-        role = Signal(Role)
-        variant = Signal(Variant)
-        new_variant = Signal(Variant)
-        side = Signal()                 # ply parity: 1 when Black is to move
-        over = Signal()                 # the game has a winner
-        err = Signal(5)
-        act = Signal(_Act)
-        engine_mode = Signal()          # the move being read is a :play (else contest)
-        template = Signal(range(len(self.text_image)))
-        hold = Signal()                 # release the engine's result after printing
-        op = Signal(Op)
-
-        # Line read pointer, addressed by its next value: `c` is always line[ptr].
+        # -- registers -----------------------------------------------------------------------
         ptr = Signal(range(self.line_depth))
         ptr_next = Signal(range(self.line_depth))
-        wstart = Signal(range(self.line_depth))
-        m.d.comb += [ptr_next.eq(ptr), self.line_addr.eq(ptr_next)]
+        m.d.comb += self.line_addr.eq(ptr_next)
         m.d.sync += ptr.eq(ptr_next)
+        col = Signal(signed(bits + 1))
+        acc = Signal(signed(bits + 1))
+        tile = Signal(Shape)
+        role = Signal(2)                # 0 none, 1 white, 2 black (as Winner)
+        variant = Signal(Variant)
+        new_variant = Signal(Variant)
+        err = Signal(5)
+        flags = Signal(2)
+        side = Signal()                 # the result's ply is odd: Black to move
+        won = Signal()                  # the result has a winner
+        num_go = Signal()               # a NUM has started its number
+        num_kick = Signal()             # ... in the previous cycle: start the printer
+
         c = self.line_data
-        at_end = ptr == self.line.payload.length
-        word_end = at_end | (c == ord(" "))
-
-        # Keyword ROM: slot and offset, addressed by their next values.
-        slot = Signal(4)
-        slot_next = Signal(4)
-        koff = Signal(4)
-        koff_next = Signal(4)
-        last_slot = Signal(4)
-        m.d.comb += [slot_next.eq(slot), koff_next.eq(koff),
-                     kw.addr.eq(Cat(koff_next, slot_next))]
-        m.d.sync += [slot.eq(slot_next), koff.eq(koff_next)]
-        k = kw.data
-
-        # -- the engine: ours, or the player's while it thinks -------------------------------
-        cmd = Signal.like(self.engine_cmd.payload)
-        m.d.comb += [
-            cmd.op.eq(op),
-            cmd.col.eq(parser.col),
-            cmd.row.eq(parser.row),
-            cmd.tile.eq(parser.tile),
-            cmd.variant.eq(new_variant),
-        ]
-        cmd_valid = Signal()
-        res_ready = Signal()
-        with m.If(self.thinking):
-            m.d.comb += [
-                self.engine_cmd.payload.eq(self.player_cmd.payload),
-                self.engine_cmd.valid.eq(self.player_cmd.valid),
-                self.player_cmd.ready.eq(self.engine_cmd.ready),
-                self.engine_res.ready.eq(self.player_res.ready),
-            ]
-        with m.Else():
-            m.d.comb += [
-                self.engine_cmd.payload.eq(cmd),
-                self.engine_cmd.valid.eq(cmd_valid),
-                self.engine_res.ready.eq(res_ready),
-            ]
-        m.d.comb += [
-            self.player_res.payload.eq(self.engine_res.payload),
-            self.player_res.valid.eq(self.engine_res.valid & self.thinking),
-        ]
         res = self.engine_res.payload
-        with m.If(self.engine_res.valid & self.engine_res.ready):
-            m.d.sync += [side.eq(res.ply[0]), over.eq(res.winner != Winner.NONE)]
+        cell = self.engine_cells.payload
 
-        # -- printer --------------------------------------------------------------------
+        # Outgoing handshakes are registered, to keep the sequencer's decisions off the
+        # other modules' paths: a one-byte buffer in front of the transmitter, and `ready`s
+        # raised the cycle after the instruction that takes something.  Meanwhile that
+        # something still shows as offered, so the conditions mask it.
+        obuf = Signal(8)
+        ofull = Signal()
+        res_taken = Signal()
+        cell_taken = Signal()
+        line_taken = Signal()
         m.d.comb += [
-            printer.template.eq(template),
-            printer.result.eq(res),
-            printer.variant.eq(variant),
-            printer.role.eq(role),
-            printer.error.eq(err),
-            printer.move_col.eq(self.player.col),
-            printer.move_row.eq(self.player.row),
-            printer.move_tile.eq(self.player.tile),
-            printer.cell.eq(self.engine_cells.payload),
+            self.tx.valid.eq(ofull),
+            self.tx.payload.eq(obuf),
+            self.engine_res.ready.eq(res_taken),
+            self.engine_cells.ready.eq(cell_taken),
+            self.line.ready.eq(line_taken),
         ]
-        wiring.connect(m, printer.out, wiring.flipped(self.tx))
+        res_offered = self.engine_res.valid & ~res_taken
+        cell_offered = self.engine_cells.valid & ~cell_taken
+        line_offered = self.line.valid & ~line_taken
+        at_end = ptr == self.line.payload.length
+        status = res.status
 
-        def fail(code):
-            m.d.sync += err.eq(code)
-            m.next = "ERROR"
+        # The scan's bounds, registered to keep the comparators off the guard's path: valid
+        # from the second cycle of a result (the scan tests them later than that).
+        row_last = Signal()
+        col_last = Signal()
+        m.d.sync += [row_last.eq(acc >= res.height), col_last.eq(col >= res.width)]
 
-        def answer(name, keep=False):
-            m.d.sync += [template.eq(T[name]), hold.eq(keep)]
-            m.next = "PRINT"
+        # -- conditions ---------------------------------------------------------------------
+        conds = {
+            Cond.ALWAYS:     Const(1),
+            Cond.EQ:         c == imm,
+            Cond.AT_END:     at_end,
+            Cond.WORD_END:   at_end | (c == ord(" ")),
+            Cond.LETTER:     is_letter(c),
+            Cond.DIGIT:      is_digit(c),
+            Cond.NONZERO:    is_digit(c) & (c != ord("0")),
+            Cond.TILE:       is_tile(c),
+            Cond.LINE:       line_offered,
+            Cond.LINE_BAD:   self.line.payload.error != LineError.NONE,
+            Cond.RES:        res_offered,
+            Cond.RES_OK:     status == Status.OK,
+            Cond.RES_WON:    res.winner != Winner.NONE,
+            Cond.RES_OVER:   status == Status.GAME_OVER,
+            Cond.RES_SQUARE: ((status == Status.OCCUPIED) | (status == Status.NOT_ADJACENT) |
+                              (status == Status.RANGE) | (status == Status.CAPACITY) |
+                              (status == Status.BOUNDS) | (status == Status.FIRST_MOVE) |
+                              (tile == Shape.BACKSLASH)),
+            Cond.ROW_LAST:   row_last,
+            Cond.COL_LAST:   col_last,
+            Cond.CELL:       cell_offered,
+            Cond.CELL_OCC:   cell.occ,
+            Cond.CELL_EOL:   cell.eol,
+            Cond.TURN:       (role != 0) & (won | Mux(role == 1, side, ~side)),
+            Cond.FLAG0:      flags[0],
+            Cond.FLAG1:      flags[1],
+        }
+        table = [Const(0)] * 32
+        for cond, value in conds.items():
+            table[cond] = value
+        guard = Signal()
+        m.d.comb += guard.eq(Array(table)[f["cond"]] ^ f["neg"])
 
-        def command(operation, then):
-            m.d.sync += op.eq(operation)
-            m.next = then
+        def is_op(*ops):
+            return Cat(*(op == o for o in ops)).any()
 
-        def match_keywords(first, last):
-            m.d.comb += [slot_next.eq(first), koff_next.eq(0)]
-            m.d.sync += [wstart.eq(ptr_next), last_slot.eq(last)]
+        # -- waiting ops and the output bytes ------------------------------------------------
+        w = cell.white
+        cell1 = Mux(w[0], ord("N"), Mux(w[1], ord("E"), Mux(w[2], ord("S"), ord("W"))))
+        cell2 = Mux(w[3], ord("W"), Mux(w[2], ord("S"), Mux(w[1], ord("E"), ord("N"))))
+        tile_char = Mux(tile == Shape.PLUS, TILE_CHARS[Shape.PLUS],
+                        Mux(tile == Shape.SLASH, TILE_CHARS[Shape.SLASH],
+                            TILE_CHARS[Shape.BACKSLASH]))
+        special = Mux(imm == Src.CELL1, cell1, Mux(imm == Src.CELL2, cell2, tile_char))
 
-        # -- the FSM --------------------------------------------------------------------
-        with m.FSM():
-            with m.State("IDLE"):
-                m.d.comb += [self.idle.eq(1), ptr_next.eq(0)]
-                with m.If(self.line.valid):
-                    with m.Switch(self.line.payload.error):
-                        for line_error, code in _LINE_ERRORS.items():
-                            with m.Case(line_error):
-                                fail(code)
-                        with m.Default():
-                            with m.If(self.line.payload.length == 0):
-                                m.next = "RELEASE"          # an empty line: nothing to do
-                            with m.Else():
-                                m.next = "DISPATCH"
+        emitting = guard & (op == Op.EMIT)
+        numbering = guard & (op == Op.NUM)
+        commanding = op == Op.ENGINE                     # never guarded (see isa.Asm.i)
+        num_streaming = numbering & num_go
+        room = ~ofull | self.tx.ready                    # the buffer can take a byte
+        m.d.comb += num.out.ready.eq(num_streaming & room)
+        with m.If(emitting & room):
+            m.d.sync += [obuf.eq(Mux(imm[7], special, imm)), ofull.eq(1)]
+        with m.Elif(num.out.valid & num.out.ready):
+            m.d.sync += [obuf.eq(num.out.payload), ofull.eq(1)]
+        with m.Elif(self.tx.ready):
+            m.d.sync += ofull.eq(0)
+        m.d.comb += [
+            self.engine_cmd.valid.eq(commanding),
+            self.engine_cmd.payload.op.eq(imm[:2]),
+            self.engine_cmd.payload.col.eq(col),
+            self.engine_cmd.payload.row.eq(acc),
+            self.engine_cmd.payload.tile.eq(tile),
+            self.engine_cmd.payload.variant.eq(new_variant),
+        ]
+        stall = ((emitting & ~room) | (numbering & ~(num_go & ~num_kick & ~num.busy)) |
+                 (commanding & ~self.engine_cmd.ready))
+        fire = Signal()
+        m.d.comb += fire.eq(guard & ~stall)
 
-            with m.State("DISPATCH"):
-                with m.If(c == ord("-")):
-                    m.d.comb += ptr_next.eq(1)
-                    m.next = "DASH"
-                with m.Elif(c == ord(":")):
-                    m.d.comb += ptr_next.eq(1)
-                    match_keywords(0, len(text.COMMANDS) - 1)
-                    m.next = "COMMAND"
-                with m.Else():
-                    m.d.comb += parser.start.eq(1)
-                    m.d.sync += engine_mode.eq(0)
-                    m.next = "MOVE"
+        # NUM: start the number (from a register, off the guard's path), stream it, go on.
+        value = Array([res.placed, res.width, res.height, res.ply, col, acc + 1,
+                       Const(0), Const(0)])[imm[:3]]
+        m.d.comb += [num.start.eq(num_kick), num.value.eq(value), num.column.eq(imm == Num.COL)]
+        m.d.sync += num_kick.eq(numbering & ~num_go)
+        with m.If(numbering & ~num_go):
+            m.d.sync += num_go.eq(1)
+        with m.If(numbering & num_go & ~num_kick & ~num.busy):
+            m.d.sync += num_go.eq(0)
 
-            # -T -W -B -R
-            with m.State("DASH"):
-                m.d.comb += ptr_next.eq(2)
-                m.next = "DASH_END"
-                with m.If(at_end):
-                    fail(text.E_UNKNOWN)
-                with m.Elif(c == ord("T")):
-                    m.d.sync += act.eq(_Act.ID)
-                with m.Elif(c == ord("W")):
-                    m.d.sync += act.eq(_Act.WHITE)
-                with m.Elif((c == ord("B")) | (c == ord("R"))):
-                    m.d.sync += act.eq(_Act.BLACK)
-                with m.Else():
-                    fail(text.E_UNKNOWN)
-            with m.State("DASH_END"):
-                with m.If(word_end):
-                    m.next = "END"
-                with m.Else():
-                    fail(text.E_UNKNOWN)
+        # -- next instruction, line pointer -------------------------------------------------------
+        index = Array([Const(0), err, res.winner.as_value(), res.reason.as_value(),
+                       variant.as_value(), role, self.line.payload.error.as_value(),
+                       Const(0)])[imm[:3]]
+        target = f["target"]
+        with m.If(stall):
+            m.d.comb += pc_next.eq(pc)
+        with m.Elif(~guard):
+            m.d.comb += pc_next.eq(pc + 1)
+        with m.Elif(op == Op.RET):
+            m.d.comb += pc_next.eq(ret)
+        with m.Elif(is_op(Op.JUMP, Op.CALL)):
+            m.d.comb += pc_next.eq(target | index)
+        with m.Else():
+            m.d.comb += pc_next.eq(target)
 
-            # Keyword matching, for the command word and the :reset variant: compare the
-            # word with one keyword slot at a time.
-            for state in ("COMMAND", "VARIANT"):
-                with m.State(state):
-                    with m.If((k == 0) & word_end):
-                        if state == "COMMAND":
-                            with m.Switch(slot):
-                                for name, a in _COMMAND_ACTS.items():
-                                    with m.Case(text.COMMANDS.index(name)):
-                                        m.d.sync += act.eq(a)
-                            m.next = "ARGS"
-                        else:
-                            m.d.sync += new_variant.eq(slot[:2])
-                            m.next = "END"
-                    with m.Elif((k != 0) & ~word_end & (k == c)):
-                        m.d.comb += [ptr_next.eq(ptr + 1), koff_next.eq(koff + 1)]
-                    with m.Elif(slot == last_slot):
-                        fail(text.E_UNKNOWN if state == "COMMAND" else text.E_SYNTAX)
-                    with m.Else():
-                        m.d.comb += [ptr_next.eq(wstart), slot_next.eq(slot + 1),
-                                     koff_next.eq(0)]
+        # (the increment is computed from the register alone, off the guard's path)
+        ptr_plus = Signal.like(ptr)
+        m.d.comb += ptr_plus.eq(ptr + 1)
+        advance = Mux(guard, fire & f["inc"], f["inc_else"])
+        release = fire & (op == Op.RELEASE)
+        m.d.comb += ptr_next.eq(Mux(release, 0, Mux(advance, ptr_plus, ptr)))
 
-            with m.State("ARGS"):
-                # After the command word: skip spaces, then its argument (if any).
-                with m.If((c == ord(" ")) & ~at_end):
-                    m.d.comb += ptr_next.eq(ptr + 1)
-                with m.Elif(act == _Act.PLAY):
-                    m.d.comb += parser.start.eq(1)
-                    m.d.sync += engine_mode.eq(1)
-                    m.next = "MOVE"
-                with m.Elif((act == _Act.RESET) & ~at_end):
-                    match_keywords(text.VARIANT_SLOT, text.VARIANT_SLOT + len(text.VARIANTS) - 1)
-                    m.next = "VARIANT"
-                with m.Else():
+        # -- the other ops --------------------------------------------------------------------
+        m.d.sync += [
+            res_taken.eq(fire & is_op(Op.ACK, Op.ERR_STATUS, Op.NEXT_TILE, Op.NEXT_ROW,
+                                      Op.NEXT_COL)),
+            cell_taken.eq(fire & (op == Op.ACK_CELL)),
+            line_taken.eq(release),
+        ]
+        with m.If(self.engine_res.valid & self.engine_res.ready):
+            m.d.sync += [side.eq(res.ply[0]), won.eq(res.winner != Winner.NONE)]
+
+        with m.If(fire):
+            with m.Switch(op):
+                with m.Case(Op.CALL):
+                    m.d.sync += ret.eq(pc + 1)
+                with m.Case(Op.ACC_LETTER):
+                    m.d.sync += acc.eq(c - ord("A"))
+                with m.Case(Op.ACC_M1):
+                    m.d.sync += acc.eq(-1)
+                with m.Case(Op.ACC_MUL):
+                    m.d.sync += acc.eq(accumulate(m, acc, c, imm[0], bits))
+                with m.Case(Op.COL_M1):
+                    m.d.sync += [col.eq(acc), acc.eq(-1)]
+                with m.Case(Op.COL_DIGIT):
+                    m.d.sync += [col.eq(acc), acc.eq(c - ord("1"))]
+                with m.Case(Op.TILE_C):
+                    m.d.sync += tile.eq(tile_of(c))
+                with m.Case(Op.SET_ROLE):
+                    m.d.sync += role.eq(imm)
+                with m.Case(Op.SET_VAR):
+                    m.d.sync += new_variant.eq(imm)
+                with m.Case(Op.KEEP_VAR):
                     m.d.sync += new_variant.eq(variant)
-                    m.next = "END"
-
-            with m.State("MOVE"):
-                with m.If(parser.error):
-                    fail(text.E_SYNTAX)
-                with m.Elif(parser.done):
-                    m.d.sync += act.eq(Mux(engine_mode, _Act.PLAY, _Act.CONTEST_MOVE))
-                    m.next = "END"
-                with m.Else():
-                    m.d.comb += [parser.valid.eq(1), parser.char.eq(c), parser.end.eq(word_end)]
-                    with m.If(~word_end):
-                        m.d.comb += ptr_next.eq(ptr + 1)
-
-            with m.State("END"):
-                # Only spaces may follow.
-                with m.If(at_end):
-                    m.next = "EXEC"
-                with m.Elif(c == ord(" ")):
-                    m.d.comb += ptr_next.eq(ptr + 1)
-                with m.Else():
-                    fail(text.E_SYNTAX)
-
-            with m.State("EXEC"):
-                with m.Switch(act):
-                    with m.Case(_Act.ID):
-                        answer("id")
-                    with m.Case(_Act.VERSION):
-                        answer("version")
-                    with m.Case(_Act.WHITE, _Act.BLACK):
-                        m.d.sync += [new_variant.eq(variant),
-                                     role.eq(Mux(act == _Act.WHITE, Role.WHITE, Role.BLACK))]
-                        command(Op.RESET, "RESET")
-                    with m.Case(_Act.RESET):
-                        m.d.sync += role.eq(Role.NONE)
-                        command(Op.RESET, "RESET")
-                    with m.Case(_Act.CONTEST_MOVE):
-                        theirs = Mux(role == Role.WHITE, side, ~side)
-                        with m.If((role == Role.NONE) | ~(theirs | over)):
-                            fail(text.E_TURN)
-                        with m.Else():
-                            command(Op.PLACE, "APPLY")
-                    with m.Case(_Act.PLAY):
-                        command(Op.PLACE, "APPLY")
-                    with m.Case(_Act.UNDO):
-                        command(Op.UNDO, "APPLY")
-                    with m.Case(_Act.BOARD):
-                        command(Op.DUMP, "BOARD")
-                    with m.Case(_Act.STATUS):
-                        m.d.sync += template.eq(T["status"])
-                        command(Op.DUMP, "QUERY")
-                    with m.Case(_Act.MOVE):
-                        m.next = "THINK"
-
-            # -- engine commands ------------------------------------------------------------
-            with m.State("RESET"):
-                m.d.comb += cmd_valid.eq(1)
-                with m.If(self.engine_cmd.ready):
-                    m.next = "RESET_DONE"
-            with m.State("RESET_DONE"):
-                m.d.comb += res_ready.eq(1)
-                with m.If(self.engine_res.valid):
+                with m.Case(Op.COMMIT_VAR):
                     m.d.sync += variant.eq(new_variant)
-                    with m.Switch(act):
-                        with m.Case(_Act.WHITE):
-                            m.next = "THINK"
-                        with m.Case(_Act.BLACK):
-                            m.next = "RELEASE"
-                        with m.Default():
-                            answer("reset")
+                with m.Case(Op.SET_ERR):
+                    m.d.sync += err.eq(imm)
+                with m.Case(Op.ERR_STATUS):
+                    m.d.sync += err.eq(status)
+                with m.Case(Op.SET_FLAGS):
+                    m.d.sync += flags.eq(imm)
+                with m.Case(Op.SCAN_START):
+                    m.d.sync += [col.eq(-1), acc.eq(-1), tile.eq(Shape.PLUS)]
+                with m.Case(Op.NEXT_TILE):
+                    m.d.sync += tile.eq(tile.as_value() + 1)
+                with m.Case(Op.NEXT_ROW):
+                    m.d.sync += [acc.eq(acc + 1), tile.eq(Shape.PLUS)]
+                with m.Case(Op.NEXT_COL):
+                    m.d.sync += [col.eq(col + 1), acc.eq(-1), tile.eq(Shape.PLUS)]
 
-            with m.State("APPLY"):                  # PLACE or UNDO
-                m.d.comb += cmd_valid.eq(1)
-                with m.If(self.engine_cmd.ready):
-                    m.next = "APPLIED"
-            with m.State("APPLIED"):
-                with m.If(self.engine_res.valid):
-                    with m.If(res.status != Status.OK):
-                        m.d.comb += res_ready.eq(1)
-                        fail(res.status.as_value())
-                    with m.Elif(act == _Act.CONTEST_MOVE):
-                        m.d.comb += res_ready.eq(1)
-                        with m.If(res.winner != Winner.NONE):
-                            m.next = "RELEASE"     # the opponent's move ended the game
-                        with m.Else():
-                            m.next = "THINK"
-                    with m.Else():
-                        answer("result", keep=True)
-
-            with m.State("BOARD"):
-                m.d.comb += cmd_valid.eq(1)
-                m.d.sync += template.eq(T["cell"])        # ready before the first square
-                with m.If(self.engine_cmd.ready):
-                    m.next = "BOARD_CELLS"
-            with m.State("BOARD_CELLS"):
-                with m.If(self.engine_res.valid):
-                    answer("board_end", keep=True)
-                with m.Elif(self.engine_cells.valid):
-                    m.d.comb += printer.start.eq(1)
-                    m.next = "BOARD_CELL"
-            with m.State("BOARD_CELL"):
-                # The engine holds the square until it is taken: print it, then take it.
-                with m.If(~printer.busy):
-                    m.d.comb += self.engine_cells.ready.eq(1)
-                    m.next = "BOARD_CELLS"
-
-            # :status: a DUMP whose squares are dropped, for the result's numbers.
-            with m.State("QUERY"):
-                m.d.comb += cmd_valid.eq(1)
-                with m.If(self.engine_cmd.ready):
-                    m.next = "QUERY_WAIT"
-            with m.State("QUERY_WAIT"):
-                m.d.comb += self.engine_cells.ready.eq(1)
-                with m.If(self.engine_res.valid):
-                    m.d.sync += hold.eq(1)
-                    m.next = "PRINT"
-
-            # -- the player ---------------------------------------------------------------
-            with m.State("THINK"):
-                m.d.comb += self.player.start.eq(1)
-                m.next = "THINKING"
-            with m.State("THINKING"):
-                m.d.comb += self.thinking.eq(1)
-                with m.If(self.player.done):
-                    # The engine still offers the result of the player's move.
-                    with m.If(self.player.found):
-                        with m.If(act == _Act.MOVE):
-                            answer("move_result", keep=True)
-                        with m.Else():
-                            answer("move", keep=True)
-                    with m.Else():
-                        fail(Mux(self.player.over, Status.GAME_OVER.value, text.E_NOMOVE))
-
-            # -- answers --------------------------------------------------------------------
-            with m.State("ERROR"):
-                m.d.comb += self.error.eq(1)
-                answer("error")
-            with m.State("PRINT"):
-                m.d.comb += printer.start.eq(1)
-                m.next = "PRINTING"
-            with m.State("PRINTING"):
-                with m.If(~printer.busy):
-                    m.d.comb += res_ready.eq(hold)
-                    m.next = "RELEASE"
-            with m.State("RELEASE"):
-                m.d.comb += self.line.ready.eq(1)
-                m.next = "IDLE"
-
+        m.d.comb += [
+            self.idle.eq((pc == self.asm.labels[IDLE]) & ~ofull),
+            self.thinking.eq(f["think"]),
+            self.error.eq(err != 0),
+        ]
         return m

@@ -1,18 +1,18 @@
 """The device: a Trax board that speaks the serial protocol.
 
-UART receiver -> line buffer -> protocol (parser, engine commands, player, printer) -> UART
-transmitter, with three status LEDs.  Everything runs in the ``sync`` domain; nothing here is
-platform specific unless ``spram`` asks for the iCE40UP5K's SPRAM blocks.
+UART receiver -> line buffer -> protocol sequencer (microcode: parser, engine commands,
+player, printer) -> UART transmitter, with three status LEDs.  Everything runs in the
+``sync`` domain; nothing here is platform specific unless ``spram`` asks for the
+iCE40UP5K's SPRAM blocks.
 """
 
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
-from .player import FirstLegalPlayer
 from .protocol import Protocol
 from .text import LINE_MAX
 
@@ -46,7 +46,8 @@ class Device(wiring.Component):
         Serial output.
     leds : Out(3)
         Bit 0 ready (waiting for a line, nothing left to send), bit 1 thinking (the player
-        owns the engine), bit 2 error (lit for a quarter of a second after each error line).
+        chooses its move), bit 2 error (the last line was answered with an error; cleared when
+        the next line is read).
     """
 
     rx:   In(1, init=1)
@@ -74,7 +75,6 @@ class Device(wiring.Component):
         m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
         m.submodules.engine = engine = Engine(log2n=self.log2n, clear_on_start=self.spram,
                                               spram=self.spram)
-        m.submodules.player = player = FirstLegalPlayer(capacity=self.capacity)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth)
@@ -87,21 +87,10 @@ class Device(wiring.Component):
         wiring.connect(m, proto.engine_cmd, engine.cmd)
         wiring.connect(m, engine.res, proto.engine_res)
         wiring.connect(m, engine.cells, proto.engine_cells)
-        wiring.connect(m, proto.player, player.control)
-        wiring.connect(m, player.cmd, proto.player_cmd)
-        wiring.connect(m, proto.player_res, player.res)
-
-        # The error LED: lit for a quarter of a second after each error line.
-        stretch = max(int(self.clk_freq) // 4, 1)
-        error_timer = Signal(range(stretch + 1))
-        with m.If(proto.error):
-            m.d.sync += error_timer.eq(stretch)
-        with m.Elif(error_timer != 0):
-            m.d.sync += error_timer.eq(error_timer - 1)
 
         m.d.comb += [
             self.leds[LED_READY].eq(proto.idle & ~tx.busy),
             self.leds[LED_THINKING].eq(proto.thinking),
-            self.leds[LED_ERROR].eq(error_timer != 0),
+            self.leds[LED_ERROR].eq(proto.error),
         ]
         return m

@@ -11,7 +11,7 @@ One error per bad line, decided at its LF, in this order of precedence:
 ``BUSY``
     A byte of the line arrived while the previous line was still being handled (offered and
     not yet taken).  Such a line is not stored; the buffer counts finished busy lines (up to
-    255) and offers one ``BUSY`` line per count once the consumer is free again.
+    :data:`BUSY_MAX`) and offers one ``BUSY`` line per count once the consumer is free again.
 ``FRAMING``
     A byte of the line had a framing error (its stop bit was low: a break, noise, a wrong
     baud rate).
@@ -29,10 +29,12 @@ from amaranth.lib.wiring import In, Out
 
 from .uart import RxByte
 
-__all__ = ["LineError", "LineInfo", "LineBuffer"]
+__all__ = ["LineError", "LineInfo", "LineBuffer", "BUSY_MAX"]
 
 LF = 0x0A
 CR = 0x0D
+#: Busy lines counted at most while a line is being handled (more get no error of their own).
+BUSY_MAX = 15
 
 
 class LineError(enum.Enum, shape=2):
@@ -63,8 +65,6 @@ class LineBuffer(wiring.Component):
     rd_addr : In(range(depth))
     rd_data : Out(8)
         The character at the ``rd_addr`` of the previous cycle.
-    partial : Out(1)
-        Part of a line has been received (no LF yet).
     """
 
     def __init__(self, depth=128):
@@ -75,7 +75,6 @@ class LineBuffer(wiring.Component):
             "line":    Out(stream.Signature(LineInfo(depth))),
             "rd_addr": In(range(depth)),
             "rd_data": Out(8),
-            "partial": Out(1),
         })
 
     def elaborate(self, platform):
@@ -90,8 +89,7 @@ class LineBuffer(wiring.Component):
         wptr = Signal(range(depth + 1))     # characters stored of the line being received
         cr = Signal()                       # the last one stored was a CR
         err = Signal(LineError)             # error of the line being received
-        started = Signal()                  # a byte of it has arrived
-        nbusy = Signal(8)                   # finished busy lines not yet offered
+        nbusy = Signal(range(BUSY_MAX + 1))  # finished busy lines not yet offered
 
         offered = self.line.valid
         # While a line is offered, or busy lines still wait to be offered, every byte that
@@ -106,15 +104,14 @@ class LineBuffer(wiring.Component):
             take.eq((~offered | self.line.ready) & (nbusy != 0)),
             self.rx.ready.eq(1),
             self.line.payload.length.eq(wptr),
-            self.partial.eq(started),
         ]
 
         byte = self.rx.payload.data
         with m.If(self.rx.valid):
             with m.If((byte == LF) & ~self.rx.payload.framing_error):
-                m.d.sync += [err.eq(LineError.NONE), cr.eq(0), started.eq(0)]
+                m.d.sync += [err.eq(LineError.NONE), cr.eq(0)]
                 with m.If(engaged):
-                    m.d.comb += busy_done.eq(nbusy != 0xFF)
+                    m.d.comb += busy_done.eq(nbusy != BUSY_MAX)
                 with m.Else():
                     m.d.sync += [
                         offered.eq(1),
@@ -122,7 +119,6 @@ class LineBuffer(wiring.Component):
                         wptr.eq(wptr - cr),
                     ]
             with m.Else():
-                m.d.sync += started.eq(1)
                 with m.If(engaged):
                     m.d.sync += err.eq(LineError.BUSY)
                 with m.Elif(self.rx.payload.framing_error):

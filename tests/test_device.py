@@ -292,9 +292,10 @@ def test_leds(dev):
     fresh(dev)
     assert dev.leds & 0b011 == 0b001                      # ready, not thinking
     assert say(dev, ":nope") == ["! unknown"]
-    assert dev.leds & 0b100                               # error lit ...
-    dev.idle(dev.clk_freq // 4 + 10)
-    assert not dev.leds & 0b100                           # ... for a quarter of a second
+    dev.idle(100_000)
+    assert dev.leds & 0b111 == 0b101                      # error lit ...
+    assert say(dev, "-T") == ["trax-fpga"]
+    assert dev.leds & 0b111 == 0b001                      # ... until the next line
 
 
 # -- contest mode -------------------------------------------------------------------------------
