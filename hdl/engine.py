@@ -174,6 +174,7 @@ class Engine(wiring.Component):
         # -- command in progress ----------------------------------------------------
         undoing = Signal()                # UNDO (else PLACE) while rolling back
         wild = Signal()                   # a coordinate far outside any area
+        eol = Signal()                    # DUMP: the square read is the last of its row
         tile = Signal(Shape)
         saved = Signal(Trailer)           # the area before this move (k unused)
         k = Signal(KW)                    # tiles placed so far / left to take back
@@ -405,6 +406,7 @@ class Engine(wiring.Component):
                     finish(Status.OK)
                 with m.Else():
                     m.d.comb += cells.addr.eq(phys(ux, uy))
+                    m.d.sync += eol.eq(ux == width - 1)      # registered: a stream output
                     m.next = "DUMP_OUT"
             with m.State("DUMP_OUT"):
                 m.d.comb += cells.addr.eq(phys(ux, uy))   # hold the read data
@@ -412,10 +414,10 @@ class Engine(wiring.Component):
                     self.cells.valid.eq(1),
                     self.cells.payload.occ.eq(cells.rdata.occ),
                     self.cells.payload.white.eq(cells.rdata.white),
-                    self.cells.payload.eol.eq(ux == width - 1),
+                    self.cells.payload.eol.eq(eol),
                 ]
                 with m.If(self.cells.ready):
-                    with m.If(ux == width - 1):
+                    with m.If(eol):
                         m.d.sync += [ux.eq(0), uy.eq(uy + 1)]
                     with m.Else():
                         m.d.sync += ux.eq(ux + 1)
