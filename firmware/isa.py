@@ -35,7 +35,7 @@ class Op(enum.IntEnum):
                     # always unconditional
     ACK = 4         # take the engine's result
     ACK_CELL = 5    # take the engine's square
-    RELEASE = 6     # done with the line
+    RELEASE = 6     # done with the line; always unconditional
     CALL = 7        # ret = next; go to target | index
     JUMP = 8        # go to target | index
     RET = 9         # go to ret
@@ -70,16 +70,18 @@ class Cond(enum.IntEnum):
     LINE = 8        # a line (or a bad line) is offered
     LINE_BAD = 9    # ... with an error
     RES = 10        # the engine offers a result
+    # The conditions on the offered result or square are registered: valid from the second
+    # cycle of the offer, that is after an instruction that waited for it.
     RES_OK = 11     # ... with status OK
     RES_WON = 12    # ... with a winner
     RES_OVER = 13   # ... with status GAME_OVER
     RES_SQUARE = 14  # ... refused for its square (occupied, not adjacent, range, capacity,
                      #     bounds, first move), or the tile is \ (last of the square's tiles)
-    ROW_LAST = 15   # acc >= the result's height  } registered: valid from the second
-    COL_LAST = 16   # col >= the result's width   } cycle a result is offered
+    ROW_LAST = 15   # acc >= the result's height
+    COL_LAST = 16   # col >= the result's width
     CELL = 17       # the engine offers a square
-    CELL_OCC = 18   # ... holding a tile
-    CELL_EOL = 19   # ... last of its row
+    CELL_OCC = 18   # ... holding a tile (registered)
+    CELL_EOL = 19   # ... last of its row (registered)
     TURN = 20       # a contest move may be played: a colour is chosen and it is the
                     # opponent's turn (or the game is over, for the engine to say so)
     FLAG0 = 21      # flags bit 0
@@ -169,8 +171,9 @@ class Asm:
         if isinstance(imm, str):
             assert len(imm) == 1
             imm = ord(imm)
-        # The engine sees ENGINE ops regardless of the guard (a shorter path to it).
-        assert op != Op.ENGINE or (cond == Cond.ALWAYS and not neg), "ENGINE must be unconditional"
+        # ENGINE and RELEASE act regardless of the guard (shorter paths to the other modules).
+        assert op not in (Op.ENGINE, Op.RELEASE) or (cond == Cond.ALWAYS and not neg), \
+            f"{op.name} must be unconditional"
         self.code.append(dict(op=op, cond=cond, neg=neg, imm=imm, target=to, inc=inc,
                               inc_else=inc_else, think=self.think))
 

@@ -142,11 +142,26 @@ class Protocol(wiring.Component):
         at_end = ptr == self.line.payload.length
         status = res.status
 
-        # The scan's bounds, registered to keep the comparators off the guard's path: valid
-        # from the second cycle of a result (the scan tests them later than that).
-        row_last = Signal()
-        col_last = Signal()
-        m.d.sync += [row_last.eq(acc >= res.height), col_last.eq(col >= res.width)]
+        # Everything tested about a result or a square is registered, to keep the engine's
+        # outputs off the guard's path: valid from the second cycle something is offered
+        # (the program tests them only after waiting for the offer).
+        registered = {
+            Cond.RES_OK:     status == Status.OK,
+            Cond.RES_WON:    res.winner != Winner.NONE,
+            Cond.RES_OVER:   status == Status.GAME_OVER,
+            Cond.RES_SQUARE: ((status == Status.OCCUPIED) | (status == Status.NOT_ADJACENT) |
+                              (status == Status.RANGE) | (status == Status.CAPACITY) |
+                              (status == Status.BOUNDS) | (status == Status.FIRST_MOVE) |
+                              (tile == Shape.BACKSLASH)),
+            Cond.ROW_LAST:   acc >= res.height,
+            Cond.COL_LAST:   col >= res.width,
+            Cond.CELL_OCC:   cell.occ,
+            Cond.CELL_EOL:   cell.eol,
+        }
+        sampled = {}
+        for cond, value in registered.items():
+            sampled[cond] = Signal(name=f"cond_{cond.name.lower()}")
+            m.d.sync += sampled[cond].eq(value)
 
         # -- conditions ---------------------------------------------------------------------
         conds = {
@@ -161,18 +176,8 @@ class Protocol(wiring.Component):
             Cond.LINE:       line_offered,
             Cond.LINE_BAD:   self.line.payload.error != LineError.NONE,
             Cond.RES:        res_offered,
-            Cond.RES_OK:     status == Status.OK,
-            Cond.RES_WON:    res.winner != Winner.NONE,
-            Cond.RES_OVER:   status == Status.GAME_OVER,
-            Cond.RES_SQUARE: ((status == Status.OCCUPIED) | (status == Status.NOT_ADJACENT) |
-                              (status == Status.RANGE) | (status == Status.CAPACITY) |
-                              (status == Status.BOUNDS) | (status == Status.FIRST_MOVE) |
-                              (tile == Shape.BACKSLASH)),
-            Cond.ROW_LAST:   row_last,
-            Cond.COL_LAST:   col_last,
             Cond.CELL:       cell_offered,
-            Cond.CELL_OCC:   cell.occ,
-            Cond.CELL_EOL:   cell.eol,
+            **sampled,
             Cond.TURN:       (role != 0) & (won | Mux(role == 1, side, ~side)),
             Cond.FLAG0:      flags[0],
             Cond.FLAG1:      flags[1],
@@ -215,10 +220,14 @@ class Protocol(wiring.Component):
             self.engine_cmd.payload.tile.eq(tile),
             self.engine_cmd.payload.variant.eq(new_variant),
         ]
-        stall = ((emitting & ~room) | (numbering & ~(num_go & ~num_kick & ~num.busy)) |
-                 (commanding & ~self.engine_cmd.ready))
+        # Whether the op would have to wait, computed without the guard (an ENGINE op is never
+        # guarded), so that the guard comes last in everything below.
+        waits = Signal()
+        m.d.comb += waits.eq(((op == Op.EMIT) & ~room) |
+                             ((op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy)) |
+                             (commanding & ~self.engine_cmd.ready))
         fire = Signal()
-        m.d.comb += fire.eq(guard & ~stall)
+        m.d.comb += fire.eq(guard & ~waits)
 
         # NUM: start the number (from a register, off the guard's path), stream it, go on.
         value = Array([res.placed, res.width, res.height, res.ply, col, acc + 1,
@@ -235,22 +244,16 @@ class Protocol(wiring.Component):
                        variant.as_value(), role, self.line.payload.error.as_value(),
                        Const(0)])[imm[:3]]
         target = f["target"]
-        with m.If(stall):
-            m.d.comb += pc_next.eq(pc)
-        with m.Elif(~guard):
-            m.d.comb += pc_next.eq(pc + 1)
-        with m.Elif(op == Op.RET):
-            m.d.comb += pc_next.eq(ret)
-        with m.Elif(is_op(Op.JUMP, Op.CALL)):
-            m.d.comb += pc_next.eq(target | index)
-        with m.Else():
-            m.d.comb += pc_next.eq(target)
+        taken = Signal(PC_BITS)         # where the instruction goes when its guard holds
+        m.d.comb += taken.eq(Mux(waits, pc,
+                                 Mux(op == Op.RET, ret,
+                                     Mux(is_op(Op.JUMP, Op.CALL), target | index, target))))
+        m.d.comb += pc_next.eq(Mux(guard, taken, pc + 1))
 
-        # (the increment is computed from the register alone, off the guard's path)
         ptr_plus = Signal.like(ptr)
         m.d.comb += ptr_plus.eq(ptr + 1)
-        advance = Mux(guard, fire & f["inc"], f["inc_else"])
-        release = fire & (op == Op.RELEASE)
+        advance = Mux(guard, ~waits & f["inc"], f["inc_else"])
+        release = op == Op.RELEASE                      # never guarded (see isa.Asm.i)
         m.d.comb += ptr_next.eq(Mux(release, 0, Mux(advance, ptr_plus, ptr)))
 
         # -- the other ops --------------------------------------------------------------------
@@ -263,22 +266,38 @@ class Protocol(wiring.Component):
         with m.If(self.engine_res.valid & self.engine_res.ready):
             m.d.sync += [side.eq(res.ply[0]), won.eq(res.winner != Winner.NONE)]
 
+        # The move registers: each op's new value is computed from the op and the data alone,
+        # and `fire` only enables the write (no adder behind the guard).
+        col_new = Signal.like(col)
+        acc_new = Signal.like(acc)
+        tile_new = Signal(Shape)
+        m.d.comb += [col_new.eq(col), acc_new.eq(acc), tile_new.eq(tile)]
+        with m.Switch(op):
+            with m.Case(Op.ACC_LETTER):
+                m.d.comb += acc_new.eq(c - ord("A"))
+            with m.Case(Op.ACC_M1):
+                m.d.comb += acc_new.eq(-1)
+            with m.Case(Op.ACC_MUL):
+                m.d.comb += acc_new.eq(accumulate(m, acc, c, imm[0], bits))
+            with m.Case(Op.COL_M1):
+                m.d.comb += [col_new.eq(acc), acc_new.eq(-1)]
+            with m.Case(Op.COL_DIGIT):
+                m.d.comb += [col_new.eq(acc), acc_new.eq(c - ord("1"))]
+            with m.Case(Op.TILE_C):
+                m.d.comb += tile_new.eq(tile_of(c))
+            with m.Case(Op.SCAN_START):
+                m.d.comb += [col_new.eq(-1), acc_new.eq(-1), tile_new.eq(Shape.PLUS)]
+            with m.Case(Op.NEXT_TILE):
+                m.d.comb += tile_new.eq(tile.as_value() + 1)
+            with m.Case(Op.NEXT_ROW):
+                m.d.comb += [acc_new.eq(acc + 1), tile_new.eq(Shape.PLUS)]
+            with m.Case(Op.NEXT_COL):
+                m.d.comb += [col_new.eq(col + 1), acc_new.eq(-1), tile_new.eq(Shape.PLUS)]
         with m.If(fire):
+            m.d.sync += [col.eq(col_new), acc.eq(acc_new), tile.eq(tile_new)]
             with m.Switch(op):
                 with m.Case(Op.CALL):
                     m.d.sync += ret.eq(pc + 1)
-                with m.Case(Op.ACC_LETTER):
-                    m.d.sync += acc.eq(c - ord("A"))
-                with m.Case(Op.ACC_M1):
-                    m.d.sync += acc.eq(-1)
-                with m.Case(Op.ACC_MUL):
-                    m.d.sync += acc.eq(accumulate(m, acc, c, imm[0], bits))
-                with m.Case(Op.COL_M1):
-                    m.d.sync += [col.eq(acc), acc.eq(-1)]
-                with m.Case(Op.COL_DIGIT):
-                    m.d.sync += [col.eq(acc), acc.eq(c - ord("1"))]
-                with m.Case(Op.TILE_C):
-                    m.d.sync += tile.eq(tile_of(c))
                 with m.Case(Op.SET_ROLE):
                     m.d.sync += role.eq(imm)
                 with m.Case(Op.SET_VAR):
@@ -293,14 +312,6 @@ class Protocol(wiring.Component):
                     m.d.sync += err.eq(status)
                 with m.Case(Op.SET_FLAGS):
                     m.d.sync += flags.eq(imm)
-                with m.Case(Op.SCAN_START):
-                    m.d.sync += [col.eq(-1), acc.eq(-1), tile.eq(Shape.PLUS)]
-                with m.Case(Op.NEXT_TILE):
-                    m.d.sync += tile.eq(tile.as_value() + 1)
-                with m.Case(Op.NEXT_ROW):
-                    m.d.sync += [acc.eq(acc + 1), tile.eq(Shape.PLUS)]
-                with m.Case(Op.NEXT_COL):
-                    m.d.sync += [col.eq(col + 1), acc.eq(-1), tile.eq(Shape.PLUS)]
 
         m.d.comb += [
             self.idle.eq((pc == self.asm.labels[IDLE]) & ~ofull),

@@ -29,12 +29,19 @@ __all__ = ["TILE_CHARS", "is_letter", "is_digit", "is_tile", "tile_of", "accumul
 TILE_CHARS = {Shape.PLUS: ord("+"), Shape.SLASH: ord("/"), Shape.BACKSLASH: ord("\\")}
 
 
+# The character classes are written as logic on the bits rather than as comparisons, which
+# synthesis would build as carry chains (slow, and on the protocol's critical path).
+
 def is_letter(c):
-    return (c >= ord("A")) & (c <= ord("Z"))
+    """``A``..``Z``: 0x41..0x5A, that is 0b010xxxxx with the low five bits 1..26."""
+    low = c[:5]
+    over = low[4] & low[3] & (low[2] | (low[1] & low[0]))           # 27..31
+    return (c[5:8] == 0b010) & (low != 0) & ~over
 
 
 def is_digit(c):
-    return (c >= ord("0")) & (c <= ord("9"))
+    """``0``..``9``: 0x30..0x39, that is 0b0011xxxx with the low four bits 0..9."""
+    return (c[4:8] == 0b0011) & ~(c[3] & (c[2] | c[1]))
 
 
 def is_tile(c):
