@@ -62,6 +62,8 @@ ENGINES: dict[str, Callable] = {"ref": _open_ref}
 #: name -> module that calls :func:`register_engine` for it.
 LAZY_ENGINES: dict[str, str] = {
     "core": "traxfpga.sim.core",          # the hardware move engine alone, in simulation
+    "sim": "traxfpga.host.client",        # the whole device, simulated, over its serial line
+    "serial": "traxfpga.host.client",     # a device on a serial port: serial:PORT[@BAUD]
 }
 
 
