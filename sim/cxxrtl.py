@@ -45,7 +45,10 @@ extern "C" void tb_tick(cxxrtl_handle h, cxxrtl_object *clk, size_t n) {
 
 // Pump two byte streams for at most `limit` edges: feed `in_buf` into the design's input
 // stream (in_valid/in_ready/in_payload) and collect its output stream (always ready) into
-// `out_buf`.  Handshakes are sampled before each edge, as a testbench would.  Stops early
+// `out_buf`.  Handshakes are sampled before each edge, as a testbench would; `in_ready`,
+// `out_valid`, `out_payload` and `quiet` must not depend combinationally on the inputs the
+// pump drives (true of registered stream ends such as a UART's), so they are read from the
+// state the previous edge left, and each cycle costs what `tb_tick` does.  Stops early
 // after the edge that transfers a `stop` value out (stop < 0: never), when `out_buf` is full,
 // or once the input is used up and `quiet` (may be NULL) has been high for `quiet_edges`
 // edges in a row.  `*in_pos` and `*out_len` advance; returns the edges taken.
@@ -70,12 +73,11 @@ extern "C" size_t tb_pump(cxxrtl_handle h, cxxrtl_object *clk,
         bool feeding = *in_pos < in_len;
         in_valid->next[0] = feeding ? 1 : 0;
         if (feeding) in_payload->next[0] = in_buf[*in_pos];
-        clk->next[0] = 0; cxxrtl_step(h); cxxrtl_eval(h);     // settle the new inputs
         bool in_fire = feeding && (tb_read(in_ready) & 1);
         bool out_fire = tb_read(out_valid) & 1;
         uint32_t value = out_fire ? (uint32_t)tb_read(out_payload) : 0;
         bool is_quiet = !feeding && quiet && (tb_read(quiet) & 1);
-        clk->next[0] = 1; cxxrtl_step(h); cxxrtl_eval(h);     // the edge
+        tb_cycle(h, clk);                               // the inputs are seen by this edge
         if (in_fire) (*in_pos)++;
         if (out_fire) {
             out_buf[(*out_len)++] = value;
