@@ -17,6 +17,8 @@ COMMANDS = {
     "play":      ("traxfpga.host.cmd_play",    "play Trax in the terminal"),
     "bench":     ("traxfpga.host.cmd_bench",   "benchmarks that print figures"),
     "demo":      ("traxfpga.host.cmd_demo",    "the main job: replay a recorded game and show the board"),
+    "serve-sim": ("traxfpga.host.cmd_serve_sim", "serve the simulated device on a TCP socket or a pseudo-terminal"),
+    "compare":   ("traxfpga.host.cmd_compare", "check a device (simulated or on a port) against the reference engine"),
     "referee":   ("traxfpga.host.cmd_referee", "contest games between two players, every move checked"),
     "build":     ("traxfpga.boards.cmd_build", "synthesize, place and route the device for a board (YoWASP)"),
     "flash":     ("traxfpga.boards.cmd_flash", "program a board with a built bitstream"),
