@@ -1,0 +1,145 @@
+"""The simulated device served on a TCP socket and on a pseudo-terminal, used through pyserial
+exactly like a board; and ``trax-fpga compare`` over the simulated device."""
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import serial
+
+from traxfpga.host import cli
+from traxfpga.host.client import DeviceClient, open_client
+from traxfpga.host.corpus import load_corpus
+from traxfpga.host.trax import Game
+
+#: Recorded games compared in the corpus test; TRAX_COMPARE_GAMES=300 for all of them.
+COMPARE_GAMES = int(os.environ.get("TRAX_COMPARE_GAMES", "40"))
+
+
+class Server:
+    """``trax-fpga serve-sim`` in a subprocess; ``where`` is what it announced."""
+
+    def __init__(self, *args):
+        self.proc = subprocess.Popen([sys.executable, "-m", "traxfpga.host.cli", "serve-sim",
+                                      *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        line = self.proc.stdout.readline()
+        if not line:
+            self.stop()
+            pytest.fail(f"serve-sim did not start: {self.proc.stderr.read()}")
+        self.where = line.rsplit(" ", 1)[-1].strip()
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def tcp_server():
+    server = Server("--tcp", "0")
+    assert re.fullmatch(r"socket://127\.0\.0\.1:\d+", server.where)
+    yield server
+    server.stop()
+
+
+def play_reference_game(client, moves):
+    game = Game()
+    for mv in moves:
+        assert client.play(mv) == game.play(mv)
+    assert client.board_rows() == game.board_rows()
+
+
+def test_tcp_serve_sim_like_a_board(tcp_server):
+    g = load_corpus()[2]
+    with open_client(tcp_server.where) as client:
+        assert client.version()["capacity"] == 128
+        play_reference_game(client, g["moves"])
+    # The device keeps its state between connections, like a board on a cable.
+    port = serial.serial_for_url(tcp_server.where, timeout=5)
+    try:
+        port.write(b":status\r\n")
+        assert port.read_until(b"\n").startswith(b"= trax 5 5 12 white loop")
+        port.write(b"-T\n:status\n")             # the second line comes while -T is answered
+        assert port.read_until(b"\n") == b"trax-fpga\n"
+        assert port.read_until(b"\n") == b"! busy\n"
+    finally:
+        port.close()
+
+
+def test_replay_over_serial_spec(tcp_server, tmp_path):
+    g = load_corpus()[4]
+    path = tmp_path / "game.txt"
+    path.write_text(" ".join(g["moves"]))
+    run = subprocess.run([sys.executable, "-m", "traxfpga.host.cli", "replay", "--engine",
+                          f"serial:{tcp_server.where}", "--json", str(path)],
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert f'"board": {str(g["expect"]["board"]).replace(chr(39), chr(34))}' in run.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="pseudo-terminals: Linux")
+def test_pty_serve_sim():
+    server = Server("--pty")
+    try:
+        assert server.where.startswith("/dev/")
+        port = serial.serial_for_url(server.where, baudrate=115200, timeout=5)
+        with DeviceClient(port) as client:
+            play_reference_game(client, ["@0/", "A2+", "A3/", "@2/"])
+            assert client.status()["ply"] == 4
+    finally:
+        server.stop()
+
+
+# -- compare ------------------------------------------------------------------------------------
+
+def test_compare_agrees_on_a_corpus_sample_and_random_games(capsys):
+    status = cli.main(["compare", "--sample", str(COMPARE_GAMES), "--games", "4", "--seed", "11",
+                       "--no-progress"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert re.search(r"mismatches\s*│\s*0\b", out)
+    assert re.search(rf"games \(recorded \+ random\)\s*│\s*{COMPARE_GAMES + 4} ", out)
+
+
+def test_compare_reports_a_mismatch_with_a_reproducer(capsys, monkeypatch):
+    """A device that miscounts forced tiles once: compare must catch it."""
+    from traxfpga.host import client as client_module
+
+    real = client_module.open_client
+
+    class Liar:
+        def __init__(self, port):
+            self.port, self.singles = port, 0
+            self.sim = port.sim
+
+        def read_until(self, expected=b"\n", size=None):
+            got = self.port.read_until(expected, size)
+            if got.startswith(b"= ok 1 "):
+                self.singles += 1
+                if self.singles == 10:                  # the tenth single-tile move
+                    return b"= ok 2 " + got[len(b"= ok 1 "):]
+            return got
+
+        def __getattr__(self, name):
+            return getattr(self.port, name)
+
+    def lying_client(spec, *args, **kwargs):
+        c = real(spec, *args, **kwargs)
+        c.port = Liar(c.port)
+        return c
+
+    monkeypatch.setattr(client_module, "open_client", lying_client)
+    status = cli.main(["compare", "--sample", "3", "--games", "0", "--seed", "3",
+                       "--no-progress"])
+    out = capsys.readouterr().out
+    assert status == 1
+    assert re.search(r"mismatches\s*│\s*1\b", out)
+    assert "First mismatch" in out and "to reproduce on the device, send:" in out
+    assert re.search(r"expected: \('ok', 1,", out) and re.search(r"got:\s+\('ok', 2,", out)
