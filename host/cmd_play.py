@@ -1,10 +1,11 @@
 """``trax-fpga play``: a person plays Trax against an opponent in the terminal.
 
 The opponent is any object with ``name`` and ``reply(game) -> move text``
-(and optionally ``close()``); today it is the reference AI
-(:class:`~traxfpga.host.ai.AIOpponent`).  :data:`OPPONENTS` maps the
-``--opponent`` choices to factories ``factory(args) -> opponent``, so a serial
-device can be added as another choice.
+(and optionally ``close()``): the reference AI
+(:class:`~traxfpga.host.ai.AIOpponent`, the default) or the board (``--opponent board``:
+the simulated device, or the one on ``--port``, through the host client).
+:data:`OPPONENTS` maps the ``--opponent`` choices to factories ``factory(args) -> opponent``.
+With ``--auto`` the reference AI plays your side too.
 
 At the prompt type a move in notation (e.g. ``B2/``), or ``moves`` (list the
 legal moves), ``undo`` (take back your last move and the reply), ``board``,
@@ -25,8 +26,30 @@ def _ai_opponent(args):
     return AIOpponent(seed=args.seed)
 
 
+class BoardOpponent:
+    """The device as an opponent: brought to the game's position, then asked for its move."""
+
+    def __init__(self, client, name):
+        self.client = client
+        self.name = name
+
+    def reply(self, game):
+        self.client.sync(game.variant, list(game.moves))
+        return self.client.board_move().move
+
+    def close(self):
+        self.client.close()
+
+
+def _board_opponent(args):
+    from .client import open_client
+    if args.port:
+        return BoardOpponent(open_client(args.port, args.variant), f"the board on {args.port}")
+    return BoardOpponent(open_client("sim", args.variant), "the simulated board")
+
+
 #: --opponent choice -> factory(args) -> opponent with .name and .reply(game)
-OPPONENTS = {"ai": _ai_opponent}
+OPPONENTS = {"ai": _ai_opponent, "board": _board_opponent}
 
 
 def add_arguments(parser):
@@ -35,8 +58,14 @@ def add_arguments(parser):
     parser.add_argument("--seed", type=int, default=0, help="random seed of the AI (default 0)")
     parser.add_argument("--variant", choices=("trax", "8x8", "looptrax"), default="trax",
                         help="rules variant (default: trax)")
-    parser.add_argument("--opponent", choices=sorted(OPPONENTS), default="ai",
-                        help="who you play against (default: the reference AI)")
+    parser.add_argument("--opponent", choices=sorted(OPPONENTS), default=None,
+                        help="who you play against: the reference AI (default) or the board "
+                             "(the simulated device unless --port)")
+    parser.add_argument("--port", metavar="PORT", default=None,
+                        help="play the board on this serial port or pyserial URL, optionally "
+                             "PORT@BAUD (implies --opponent board)")
+    parser.add_argument("--auto", action="store_true",
+                        help="the reference AI plays your side (a game to watch)")
 
 
 def play_session(game, opponent, human, read=input, write=print):
@@ -121,11 +150,37 @@ def play_session(game, opponent, human, read=input, write=print):
 
 
 def run(args):
+    import sys
+
     from .trax import Game
 
-    opponent = OPPONENTS[args.opponent](args)
+    choice = args.opponent or ("board" if args.port else "ai")
+    if args.port and choice != "board":
+        print("trax-fpga play: --port is for --opponent board", file=sys.stderr)
+        return 1
     try:
-        return play_session(Game(args.variant), opponent, args.side)
+        opponent = OPPONENTS[choice](args)
+    except Exception as e:          # a port that cannot be opened, a device that does not answer
+        print(f"trax-fpga play: cannot use the board: {e}", file=sys.stderr)
+        return 1
+    game = Game(args.variant)
+    read = input
+    if args.auto:
+        from .ai import AIOpponent
+        me = AIOpponent(seed=args.seed + 1)
+
+        def read(prompt):
+            move = me.reply(game.copy())
+            print(f"{prompt}{move}")
+            return move
+    try:
+        return play_session(game, opponent, args.side, read=read)
+    except Exception as e:
+        from .client import DeviceError
+        if not isinstance(e, DeviceError):
+            raise
+        print(f"trax-fpga play: the board failed: {e}", file=sys.stderr)
+        return 1
     finally:
         close = getattr(opponent, "close", None)
         if close:
