@@ -229,6 +229,20 @@ class DeviceClient:
         self.moves.append(move)
         return Step(move, placed, (width, height), _none(match.group(5)), _none(match.group(6)))
 
+    def sync(self, variant, moves):
+        """Bring the device to the game ``moves`` of ``variant`` with as few commands as
+        possible: undo back to the common prefix, then play the rest (Illegal if the device
+        refuses one of them)."""
+        if variant != self.variant:
+            self.reset(variant)
+        common = 0
+        while common < min(len(moves), len(self.moves)) and moves[common] == self.moves[common]:
+            common += 1
+        while len(self.moves) > common:
+            self.undo()
+        for move in moves[common:]:
+            self.play(move)
+
     def board_move(self):
         """Let the device choose and play a move for the side to move; its Step."""
         match, error = self._command(":move", _MOVE_RESULT, errors={"game-over", "nomove"},

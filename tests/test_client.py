@@ -4,6 +4,7 @@ resynchronisation after garbage, lost or corrupted answers and changes behind it
 
 import json
 import random
+import re
 
 import pytest
 
@@ -174,3 +175,35 @@ def test_replay_engine_sim_matches_ref(tmp_path, capsys):
             if report["illegal"]:
                 report["illegal"]["reason"] = report["illegal"]["reason"].split(":")[0]
         assert out["sim"] == out["ref"]
+
+
+def test_sync_undoes_and_replays(sim):
+    client = DeviceClient(SimSerial(sim))
+    game = Game()
+    for mv in ["@0/", "A2+", "A3/", "@2/"]:
+        game.play(mv)
+    client.sync("trax", game.moves)
+    commands = client.commands
+    client.sync("trax", game.moves[:2] + ["B1+"])       # two undos, one move
+    assert client.commands - commands == 3
+    game.undo(), game.undo()
+    game.play("B1+")
+    assert client.board_rows() == game.board_rows()
+    client.sync("8x8", ["@0+"])
+    assert client.status()["variant"] == "8x8" and client.moves == ["@0+"]
+
+
+def test_play_command_against_the_board(capsys):
+    """`trax-fpga play --opponent board --auto`: the AI against the simulated board, every
+    board move checked by the session's own reference game."""
+    status = cli.main(["play", "--opponent", "board", "--auto", "--as", "black", "--seed", "2"])
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "the simulated board plays @0+" in out
+    assert re.search(r"(You win|The simulated board wins): (white|black) (loop|line)", out), out
+
+
+def test_play_command_bad_port(capsys):
+    status = cli.main(["play", "--port", "socket://127.0.0.1:1"])
+    assert status == 1
+    assert "cannot use the board" in capsys.readouterr().err
