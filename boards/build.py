@@ -213,6 +213,14 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         result = subprocess.run(["sh", f"{plan.script}.sh"], cwd=out_dir, env=env,
                                 stdout=log_file, stderr=subprocess.STDOUT)
     if result.returncode != 0:
+        text = log_path.read_text(errors="replace")
+        full = re.search(r"no BELs remaining to implement cell type '(\w+)'", text)
+        if full:
+            kind = {"ICESTORM_RAM": "block RAMs", "ICESTORM_LC": "logic cells",
+                    "ICESTORM_SPRAM": "SPRAMs"}.get(full.group(1), full.group(1))
+            raise BuildError(f"the design needs more {kind} than the {board.device} has; "
+                             f"try a smaller --capacity (board default {board.capacity}); "
+                             f"full output in {log_path}")
         details = _tail(log_path)
         if (out_dir / f"{NAME}.tim").exists():
             details += "\n--- nextpnr log (end) ---\n" + _tail(out_dir / f"{NAME}.tim")

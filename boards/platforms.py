@@ -93,7 +93,9 @@ BOARDS = {
         platform_path="amaranth_boards.ice40_hx8k_b_evn:ICE40HX8KBEVNPlatform",
         device="iCE40HX8K", package="CT256",
         logic_cells=7680, bram=32, spram=0,
-        osc_mhz=12.0, clock_mhz=36.0, capacity=64,
+        # 32: the board store, path ends and undo log take 27 of the 32 block RAMs (64
+        # would need about 45: the HX parts have no SPRAM).
+        osc_mhz=12.0, clock_mhz=36.0, capacity=32,
         # The 12 MHz oscillator arrives on J3, a global buffer input that is not a PLL pad:
         # the PLL takes the clock from the global network (SB_PLL40_CORE).
         pll_primitive="SB_PLL40_CORE",
