@@ -73,7 +73,7 @@ class Cond(enum.IntEnum):
     # The conditions on the offered result or square are registered: valid from the second
     # cycle of the offer, that is after an instruction that waited for it.
     RES_OK = 11     # ... with status OK
-    RES_WON = 12    # ... with a winner
+    RES_ENDED = 12  # ... of a game that has ended (a winner, or an 8x8 draw)
     RES_OVER = 13   # ... with status GAME_OVER
     RES_SQUARE = 14  # ... refused for its square (occupied, not adjacent, range, capacity,
                      #     bounds, first move), or the tile is \ (last of the square's tiles)
@@ -83,7 +83,7 @@ class Cond(enum.IntEnum):
     CELL_OCC = 18   # ... holding a tile (registered)
     CELL_EOL = 19   # ... last of its row (registered)
     TURN = 20       # a contest move may be played: a colour is chosen and it is the
-                    # opponent's turn (or the game is over, for the engine to say so)
+                    # opponent's turn (or the game has ended, for the engine to say so)
     FLAG0 = 21      # flags bit 0
     FLAG1 = 22      # flags bit 1
 

@@ -265,7 +265,7 @@ def program(*, player_id="trax-fpga", capacity=128):
     a.i(Op.ENGINE, imm=EngineOp.PLACE.value)
     a.wait(Cond.RES)
     a.i(Op.ERR_STATUS, cond=Cond.RES_OK, neg=True, to="error")
-    a.i(Op.ACK, cond=Cond.RES_WON, to="release")        # it ended the game: no answer
+    a.i(Op.ACK, cond=Cond.RES_ENDED, to="release")      # it ended the game: no answer
     a.i(Op.ACK, to="think")
 
     # -- the board's own move -------------------------------------------------------------------

@@ -13,7 +13,7 @@ the datapath those instructions drive:
   accumulator (:func:`~traxfpga.hdl.notation.accumulate`) or by the player's scan, given
   to the engine, and printed by :class:`~traxfpga.hdl.notation.NumberText`;
 * the game's context: ``role`` (contest colour), ``variant``, the side to move and whether
-  the game is won (both taken from every engine result), the error code, two flags;
+  the game has ended (both taken from every engine result), the error code, two flags;
 * registered handshakes towards the other modules (see below), for timing.
 
 Instruction semantics are in :mod:`traxfpga.firmware.isa`.
@@ -27,7 +27,7 @@ from amaranth.lib.wiring import In, Out
 from ..hdl.engine import CellOut, Command, Result
 from ..hdl.linebuf import LineError, LineInfo
 from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
-from ..hdl.tiles import Shape, Status, Variant, Winner
+from ..hdl.tiles import Reason, Shape, Status, Variant
 from .isa import Cond, Idx, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
 from .program import IDLE, program
 
@@ -112,7 +112,7 @@ class Protocol(wiring.Component):
         err = Signal(5)
         flags = Signal(2)
         side = Signal()                 # the result's ply is odd: Black to move
-        won = Signal()                  # the result has a winner
+        ended = Signal()                # the result's game has ended
         num_go = Signal()               # a NUM has started its number
         num_kick = Signal()             # ... in the previous cycle: start the printer
 
@@ -147,7 +147,7 @@ class Protocol(wiring.Component):
         # (the program tests them only after waiting for the offer).
         registered = {
             Cond.RES_OK:     status == Status.OK,
-            Cond.RES_WON:    res.winner != Winner.NONE,
+            Cond.RES_ENDED:  res.reason != Reason.NONE,
             Cond.RES_OVER:   status == Status.GAME_OVER,
             Cond.RES_SQUARE: ((status == Status.OCCUPIED) | (status == Status.NOT_ADJACENT) |
                               (status == Status.RANGE) | (status == Status.CAPACITY) |
@@ -178,7 +178,7 @@ class Protocol(wiring.Component):
             Cond.RES:        res_offered,
             Cond.CELL:       cell_offered,
             **sampled,
-            Cond.TURN:       (role != 0) & (won | Mux(role == 1, side, ~side)),
+            Cond.TURN:       (role != 0) & (ended | Mux(role == 1, side, ~side)),
             Cond.FLAG0:      flags[0],
             Cond.FLAG1:      flags[1],
         }
@@ -264,7 +264,7 @@ class Protocol(wiring.Component):
             line_taken.eq(release),
         ]
         with m.If(self.engine_res.valid & self.engine_res.ready):
-            m.d.sync += [side.eq(res.ply[0]), won.eq(res.winner != Winner.NONE)]
+            m.d.sync += [side.eq(res.ply[0]), ended.eq(res.reason != Reason.NONE)]
 
         # The move registers: each op's new value is computed from the op and the data alone,
         # and `fire` only enables the write (no adder behind the guard).

@@ -370,3 +370,24 @@ def test_contest_errors(dev):
     assert say(dev, ":reset") == ["= trax"]                # engine reset: no colour
     assert say(dev, "@0+") == ["! turn"]
     assert status(dev) == "= trax 0 0 0 - - -"
+
+
+def test_contest_draw_in_8x8(dev):
+    """The opponent's move that draws an 8x8 game gets no answer, like a winning one."""
+    game_moves = ["@0/", "@1+", "C1\\", "@1+", "C2/", "@1+", "D3\\", "@1+", "A0/", "@1+",
+                  "B3/", "@1+", "F1/", "A0+", "G6+", "A0+", "B1+", "A0+", "F3\\", "A5+", "D3+",
+                  "A6+", "A7\\", "A8+", "B8+", "B1+", "H4+", "C1+", "E6+", "C7+", "D8+", "D1+",
+                  "E2+", "E7+", "H8+", "F1+", "G2\\", "H1+", "H6+"]
+    fresh(dev, "8x8")
+    assert say(dev, "-B") == []                           # the game keeps the variant
+    game = Game("8x8")
+    for opponent, board in zip(game_moves[::2], game_moves[1::2] + [None]):
+        game.play(opponent)
+        if board is None:
+            assert game.reason == "draw"
+            assert say(dev, opponent) == []
+        else:
+            assert say(dev, opponent) == [board] == [format_move(first_legal(game))]
+            game.play(board)
+    assert say(dev, "A1+") == ["! game-over"]
+    assert status(dev) == f"= 8x8 8 8 {len(game_moves)} - draw black"
