@@ -302,8 +302,7 @@ def open_client(spec, variant="trax", *, timeout=DEFAULT_TIMEOUT, sim_args=None)
     URL or device path, optionally ``PORT@BAUD``."""
     if spec == "sim":
         from ..sim.device import DeviceSim, SimSerial
-        port = SimSerial(DeviceSim(**(sim_args or {})))
-        port.close = lambda: port.sim.close()
+        port = SimSerial(DeviceSim(**(sim_args or {})), owns_sim=True)
         return DeviceClient(port, variant, name="sim")
     import serial
     url, _, baud = spec.rpartition("@") if "@" in spec else (spec, "", "")

@@ -313,10 +313,12 @@ class DeviceSim:
 class SimSerial:
     """A pyserial-like port over a :class:`DeviceSim`: ``write`` queues bytes, reads run the
     simulation.  A read that cannot be satisfied returns what there is once the device is
-    quiet (a timeout, in simulated time)."""
+    quiet (a timeout, in simulated time).  With ``owns_sim``, closing the port closes the
+    simulation too."""
 
-    def __init__(self, sim, *, timeout=None):
+    def __init__(self, sim, *, timeout=None, owns_sim=False):
         self.sim = sim
+        self.owns_sim = owns_sim
         self.timeout = timeout
         self.port = "sim"
         self.is_open = True
@@ -328,9 +330,9 @@ class SimSerial:
         return len(data)
 
     def flush(self):
-        self._step(collect_only=True)
+        self._step()
 
-    def _step(self, collect_only=False):
+    def _step(self):
         """Send what is pending and run until quiet; True if anything came back."""
         data = bytes(self._pending)
         self._pending.clear()
@@ -375,6 +377,8 @@ class SimSerial:
         self._pending.clear()
 
     def close(self):
+        if self.is_open and self.owns_sim:
+            self.sim.close()
         self.is_open = False
 
     def __enter__(self):
