@@ -330,6 +330,15 @@ class Engine(wiring.Component):
             return [log_wptr.eq(log_wptr + 1),
                     log_avail.eq(Mux(log_avail == self.log_depth, log_avail, log_avail + 1))]
 
+        def read_neighbours():
+            """Steps 0..3 address P's neighbours N, E, S, W; steps 1..4 take their words."""
+            for i in range(4):
+                with m.If(step == i):
+                    nx, ny = nbr_pos(i)
+                    m.d.comb += cells.addr.eq(Cat(nx, ny))
+                with m.If(step == i + 1):
+                    m.d.sync += nb[i].eq(cells.rdata)
+
         # ------------------------------------------------------------------------------
         with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE"):
             with m.State("CLEAR_ALL"):
@@ -476,12 +485,7 @@ class Engine(wiring.Component):
             # -- one tile: read neighbours and path ends, join, write, log, push ----------
             with m.State("TILE"):
                 m.d.sync += step.eq(step + 1)
-                for i in range(4):
-                    with m.If(step == i):
-                        nx, ny = nbr_pos(i)
-                        m.d.comb += cells.addr.eq(Cat(nx, ny))
-                    with m.If(step == i + 1):
-                        m.d.sync += nb[i].eq(cells.rdata)
+                read_neighbours()
                 with m.If(step < 2):                     # cur_s = step
                     for c in range(2):
                         m.d.comb += far[c].addr.eq(Cat(*cur_xy[c]))
@@ -679,12 +683,7 @@ class Engine(wiring.Component):
                 m.d.sync += step.eq(step + 1)
                 with m.If(step == 0):
                     m.d.sync += [pcell.eq(cells.rdata), pmask.eq(cells.rdata.white)]
-                for i in range(4):
-                    with m.If(step == i):
-                        nx, ny = nbr_pos(i)
-                        m.d.comb += cells.addr.eq(Cat(nx, ny))
-                    with m.If(step == i + 1):
-                        m.d.sync += nb[i].eq(cells.rdata)
+                read_neighbours()
                 with m.If(step == 4):
                     m.d.sync += step.eq(0)
                     m.next = "UNTILE_WRITE"
