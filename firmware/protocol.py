@@ -28,7 +28,7 @@ from ..hdl.engine import CellOut, Command, Result
 from ..hdl.linebuf import LineError, LineInfo
 from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
 from ..hdl.tiles import Reason, Shape, Status, Variant
-from .isa import Cond, Idx, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
+from .isa import Cond, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
 from .program import IDLE, program
 
 __all__ = ["Protocol"]

@@ -6,7 +6,7 @@ Plain Python (no Amaranth), shared by the firmware's microcode
 """
 
 __all__ = [
-    "PROTOCOL_VERSION", "LINE_MAX", "ERRORS", "ERROR_CODES", "ENGINE_ERRORS",
+    "PROTOCOL_VERSION", "LINE_MAX", "ERRORS",
     "E_SYNTAX", "E_UNKNOWN", "E_OVERLONG", "E_FRAMING", "E_BUSY", "E_TURN", "E_NOMOVE",
     "COMMANDS", "VARIANTS", "COLOURS", "REASONS", "check_player_id",
 ]
@@ -25,9 +25,6 @@ ERRORS = (
     "mismatch", "bounds", "three-tracks", "no-undo",
     "syntax", "unknown", "overlong", "framing", "busy", "turn", "nomove",
 )
-ERROR_CODES = {name: i for i, name in enumerate(ERRORS)}
-#: The names an engine status can produce.
-ENGINE_ERRORS = frozenset(ERRORS[1:11])
 
 E_SYNTAX, E_UNKNOWN, E_OVERLONG, E_FRAMING, E_BUSY, E_TURN, E_NOMOVE = range(11, 18)
 

@@ -37,9 +37,8 @@ _BOARD_END = re.compile(r"= ok (\d+) (\d+)")
 _ROW = re.compile(r"(?:\.|NE|NS|NW|ES|EW|SW)(?: (?:\.|NE|NS|NW|ES|EW|SW))*")
 _ERROR = re.compile(r"! ([a-z-]+)")
 
-#: Error codes that say the line itself was damaged or mistimed, not the move refused.
-TRANSPORT_ERRORS = frozenset({"busy", "framing", "overlong"})
-#: Error codes a move can get from the device.
+#: Error codes a move can get from the device (any other error, such as busy, framing or
+#: overlong, says the line was damaged or mistimed: the client resynchronises).
 MOVE_ERRORS = frozenset({"syntax", "first-move", "range", "occupied", "not-adjacent", "mismatch",
                          "three-tracks", "bounds", "game-over", "capacity"})
 

@@ -164,8 +164,6 @@ def reproducer(first):
 
 
 def run(args):
-    import sys
-
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, \
         TimeElapsedColumn

@@ -5,10 +5,9 @@ import random
 
 import pytest
 
-from traxfpga.firmware.text import COLOURS, ERRORS, LINE_MAX, REASONS
-from traxfpga.hdl.tiles import STATUS_CODES, Status
+from traxfpga.firmware.text import LINE_MAX
 from traxfpga.host.corpus import engine_variant, load_corpus
-from traxfpga.host.trax import Game, Illegal, Move, column_name, format_move
+from traxfpga.host.trax import Game, Illegal, Move, format_move
 from traxfpga.sim.device import DeviceSim
 
 SEED = 20160211
@@ -49,15 +48,6 @@ def ref_result(step, game):
     name = lambda v: v or "-"          # noqa: E731
     return (f"= ok {step.placed} {step.size[0]} {step.size[1]} {game.ply} "
             f"{name(step.winner)} {name(step.reason)}")
-
-
-# -- the protocol's tables ----------------------------------------------------------------
-
-def test_error_names_are_the_engine_codes():
-    for st in Status:
-        if st != Status.OK:
-            assert ERRORS[st.value] == STATUS_CODES[st]
-    assert COLOURS[1:] == ("white", "black") and REASONS[1:] == ("loop", "line", "draw")
 
 
 # -- identification and engine-mode commands ----------------------------------------------------
