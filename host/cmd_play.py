@@ -1,9 +1,9 @@
 """``trax-fpga play``: a person plays Trax against an opponent in the terminal.
 
 The opponent is any object with ``name`` and ``reply(game) -> move text``
-(and optionally ``close()``): the reference AI
-(:class:`~traxfpga.host.ai.AIOpponent`, the default) or the board (``--opponent board``:
-the simulated device, or the one on ``--port``, through the host client).
+(and optionally ``close()``): the board (the default: the simulated device, or the one
+on ``--port``, through the host client), or the reference AI
+(:class:`~traxfpga.host.ai.AIOpponent`, ``--opponent ai``).
 :data:`OPPONENTS` maps the ``--opponent`` choices to factories ``factory(args) -> opponent``.
 With ``--auto`` the reference AI plays your side too.
 
@@ -59,8 +59,8 @@ def add_arguments(parser):
     parser.add_argument("--variant", choices=("trax", "8x8", "looptrax"), default="trax",
                         help="rules variant (default: trax)")
     parser.add_argument("--opponent", choices=sorted(OPPONENTS), default=None,
-                        help="who you play against: the reference AI (default) or the board "
-                             "(the simulated device unless --port)")
+                        help="who you play against: the board (default: the simulated device, "
+                             "or the one on --port) or the reference AI")
     parser.add_argument("--port", metavar="PORT", default=None,
                         help="play the board on this serial port or pyserial URL, optionally "
                              "PORT@BAUD (implies --opponent board)")
@@ -154,7 +154,7 @@ def run(args):
 
     from .trax import Game
 
-    choice = args.opponent or ("board" if args.port else "ai")
+    choice = args.opponent or "board"
     if args.port and choice != "board":
         print("trax-fpga play: --port is for --opponent board", file=sys.stderr)
         return 1

@@ -246,12 +246,14 @@ def test_play_to_the_end_against_a_scripted_opponent():
 
 
 def test_play_command_eof(capsys, monkeypatch):
-    rc, out, _ = run_cmd("play", ["--as", "black", "--seed", "3"], capsys, "", monkeypatch)
+    rc, out, _ = run_cmd("play", ["--as", "black", "--seed", "3", "--opponent", "ai"], capsys, "",
+                         monkeypatch)
     assert rc == 0 and "reference AI plays @0" in out and "Game abandoned." in out
 
 
 def test_demo_runs(capsys):
-    rc, out, _ = run_cmd("demo", [], capsys)
+    rc, out, _ = run_cmd("demo", [], capsys)          # on the simulated device
+    assert "Every answer and board of the device matched the reference (17 moves)." in out
     assert rc == 0
     assert "Result: White wins with a loop after 17 moves (7x7, 37 tiles)." in out
     assert out.count("@   A") >= 4            # the board is shown as it grows
