@@ -8,14 +8,11 @@ method sends one command through the engine's ``cmd`` stream and waits for its
 to the edge that hands over its result; ``trax-fpga bench engine`` reports them.
 """
 
-import queue
-import threading
 from typing import NamedTuple
-
-from amaranth.sim import Simulator
 
 from ..hdl.engine import CellOut, Command, Engine, Op, Result
 from . import cxxrtl
+from .threaded import ThreadedSimulator
 from ..hdl.tiles import STATUS_CODES, Reason, Shape, Status, Variant, Winner, mask_name
 
 __all__ = ["CoreResult", "CoreSim", "SHAPES", "VARIANTS", "BACKENDS"]
@@ -64,60 +61,35 @@ class CoreSim:
         self.backend = backend
         self.engine = Engine(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
                              clear_on_start=clear_on_start)
-        self._error = None
         if backend == "cxxrtl":
             self._cx = cxxrtl.CxxrtlSim(self.engine, name="engine")
             self._cx.set("res__ready", 1)
             self._cx.set("cells__ready", 1)
-            self._thread = None
             return
-        self._requests = queue.Queue()
-        self._replies = queue.Queue()
-        sim = Simulator(self.engine)
-        sim.add_clock(1e-6)
-        sim.add_testbench(self._testbench)
-        self._sim = sim
-        self._vcd = vcd
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        self._sim = ThreadedSimulator(self.engine, self._serve, vcd=vcd)
 
-    def _run(self):
-        try:
-            if self._vcd:
-                with self._sim.write_vcd(self._vcd):
-                    self._sim.run()
-            else:
-                self._sim.run()
-        except BaseException as exc:      # surfaced to the caller by _call
-            self._error = exc
-            self._replies.put(None)
-
-    async def _testbench(self, ctx):
+    async def _serve(self, ctx, request):
         eng = self.engine
+        ctx.set(eng.cmd.payload, request)
+        ctx.set(eng.cmd.valid, 1)
+        await ctx.tick().until(eng.cmd.ready)
+        ctx.set(eng.cmd.valid, 0)
+        cycles = 0
+        cells = []
+        ctx.set(eng.res.ready, 1)
+        ctx.set(eng.cells.ready, 1)
         while True:
-            request = self._requests.get()
-            if request is None:
-                return
-            ctx.set(eng.cmd.payload, request)
-            ctx.set(eng.cmd.valid, 1)
-            await ctx.tick().until(eng.cmd.ready)
-            ctx.set(eng.cmd.valid, 0)
-            cycles = 0
-            cells = []
-            ctx.set(eng.res.ready, 1)
-            ctx.set(eng.cells.ready, 1)
-            while True:
-                _, _, res_valid, res, cell_valid, cell = \
-                    await ctx.tick().sample(eng.res.valid, eng.res.payload,
-                                            eng.cells.valid, eng.cells.payload)
-                cycles += 1
-                if cell_valid:
-                    cells.append((cell.occ, cell.white, cell.eol))
-                if res_valid:
-                    break
-            ctx.set(eng.res.ready, 0)
-            ctx.set(eng.cells.ready, 0)
-            self._replies.put((self._result(res, cycles), cells))
+            _, _, res_valid, res, cell_valid, cell = \
+                await ctx.tick().sample(eng.res.valid, eng.res.payload,
+                                        eng.cells.valid, eng.cells.payload)
+            cycles += 1
+            if cell_valid:
+                cells.append((cell.occ, cell.white, cell.eol))
+            if res_valid:
+                break
+        ctx.set(eng.res.ready, 0)
+        ctx.set(eng.cells.ready, 0)
+        return self._result(res, cycles), cells
 
     @staticmethod
     def _result(res, cycles):
@@ -146,18 +118,12 @@ class CoreSim:
         return self._result(res, cycles + 1), cells
 
     def _call(self, **fields):
-        if self._error is not None:
-            raise RuntimeError("the simulation has stopped") from self._error
         payload = {"op": Op.PLACE, "col": 0, "row": 0, "tile": Shape.PLUS,
                    "variant": Variant.TRAX}
         payload.update(fields)
         if self.backend == "cxxrtl":
             return self._call_cxxrtl(payload)
-        self._requests.put(payload)
-        reply = self._replies.get()
-        if reply is None:
-            raise RuntimeError("the simulation failed") from self._error
-        return reply
+        return self._sim.call(payload)
 
     # -- commands -----------------------------------------------------------------------
     def reset(self, variant="trax"):
@@ -185,9 +151,8 @@ class CoreSim:
     def close(self):
         if self.backend == "cxxrtl":
             self._cx.close()
-        elif self._thread.is_alive():
-            self._requests.put(None)
-            self._thread.join()
+        else:
+            self._sim.close()
 
     def __enter__(self):
         return self

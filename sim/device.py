@@ -14,17 +14,15 @@ input with nothing left to send), so a "timeout" is decided in simulated time an
 depends on the host machine's speed.
 """
 
-import queue
-import threading
 
 from amaranth.hdl import Module
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
-from amaranth.sim import Simulator
 
 from ..firmware.top import LED_READY, Device
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl
+from .threaded import ThreadedSimulator
 
 __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSim", "SimSerial",
            "SimTimeout"]
@@ -91,79 +89,49 @@ class _Pysim:
     def __init__(self, harness, vcd):
         self.harness = harness
         self.cycles = 0
-        self._requests = queue.Queue()
-        self._replies = queue.Queue()
-        self._error = None
-        sim = Simulator(harness)
-        sim.add_clock(1e-6)
-        sim.add_testbench(self._bench)
-        self._sim = sim
-        self._vcd = vcd
-        self._thread = threading.Thread(target=self._run, daemon=True)
-        self._thread.start()
+        self._sim = ThreadedSimulator(harness, self._serve, vcd=vcd)
 
-    def _run(self):
-        try:
-            if self._vcd:
-                with self._sim.write_vcd(self._vcd):
-                    self._sim.run()
-            else:
-                self._sim.run()
-        except BaseException as exc:        # surfaced by _call
-            self._error = exc
-            self._replies.put(None)
-
-    async def _bench(self, ctx):
+    async def _serve(self, ctx, request):
         h = self.harness
-        ctx.set(h.recv.ready, 1)
-        while True:
-            req = self._requests.get()
-            if req is None:
-                return
-            kind, args = req
-            if kind == "set":
-                ctx.set(getattr(h, args[0]), args[1])
-                self._replies.put(None)
-            elif kind == "get":
-                self._replies.put(ctx.get(getattr(h, args[0])))
-            elif kind == "tick":
-                await ctx.tick().repeat(args[0])
-                self._replies.put(None)
-            elif kind == "pump":
-                data, limit, stop, quiet_edges, max_out = args
-                pos, out, n, quiet_run = 0, [], 0, 0
-                while n < limit:
-                    feeding = pos < len(data)
-                    ctx.set(h.send.valid, feeding)
-                    if feeding:
-                        ctx.set(h.send.payload, data[pos])
-                    in_fire = feeding and ctx.get(h.send.ready)
-                    out_fire = ctx.get(h.recv.valid)
-                    if out_fire:
-                        payload = ctx.get(h.recv.payload)
-                        value = payload.data | payload.framing_error << 8
-                    is_quiet = not feeding and ctx.get(h.quiet)
-                    await ctx.tick()
-                    n += 1
-                    pos += in_fire
-                    if out_fire:
-                        out.append(value)
-                        if value == stop or len(out) >= max_out:
-                            break
-                    quiet_run = quiet_run + 1 if is_quiet else 0
-                    if quiet_edges and quiet_run >= quiet_edges:
-                        break
-                ctx.set(h.send.valid, 0)
-                self._replies.put((pos, out, n))
+        ctx.set(h.recv.ready, 1)            # the host side always takes what comes
+        kind, args = request
+        if kind == "set":
+            ctx.set(getattr(h, args[0]), args[1])
+            return None
+        if kind == "get":
+            return ctx.get(getattr(h, args[0]))
+        if kind == "tick":
+            await ctx.tick().repeat(args[0])
+            return None
+        assert kind == "pump", kind
+        data, limit, stop, quiet_edges, max_out = args
+        pos, out, n, quiet_run = 0, [], 0, 0
+        while n < limit:
+            feeding = pos < len(data)
+            ctx.set(h.send.valid, feeding)
+            if feeding:
+                ctx.set(h.send.payload, data[pos])
+            in_fire = feeding and ctx.get(h.send.ready)
+            out_fire = ctx.get(h.recv.valid)
+            if out_fire:
+                payload = ctx.get(h.recv.payload)
+                value = payload.data | payload.framing_error << 8
+            is_quiet = not feeding and ctx.get(h.quiet)
+            await ctx.tick()
+            n += 1
+            pos += in_fire
+            if out_fire:
+                out.append(value)
+                if value == stop or len(out) >= max_out:
+                    break
+            quiet_run = quiet_run + 1 if is_quiet else 0
+            if quiet_edges and quiet_run >= quiet_edges:
+                break
+        ctx.set(h.send.valid, 0)
+        return pos, out, n
 
     def _call(self, kind, *args):
-        if self._error is not None:
-            raise RuntimeError("the simulation has stopped") from self._error
-        self._requests.put((kind, args))
-        reply = self._replies.get()
-        if reply is None and self._error is not None:
-            raise RuntimeError("the simulation failed") from self._error
-        return reply
+        return self._sim.call((kind, args))
 
     def set(self, name, value):
         self._call("set", name, value)
@@ -183,9 +151,7 @@ class _Pysim:
         return consumed, out, n
 
     def close(self):
-        if self._thread.is_alive():
-            self._requests.put(None)
-            self._thread.join()
+        self._sim.close()
 
 
 class DeviceSim:
