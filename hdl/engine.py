@@ -26,7 +26,7 @@ from amaranth.lib.wiring import In, Out
 
 from .store import SinglePortRAM
 
-from .tiles import (DIRS, OFFSETS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
+from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
                     Variant, Winner, opposite)
 
 __all__ = ["Op", "Command", "Result", "CellOut", "Engine"]
@@ -190,15 +190,14 @@ class Engine(wiring.Component):
         # current square P: absolute and relative coordinates, tile, cell word
         px = Signal(L)
         py = Signal(L)
-        prx = Signal(signed(L + 3))
-        pry = Signal(signed(L + 3))
+        # (also the scans of RESET, DUMP and the 8x8 draw test)
+        prx = Signal(signed(L + 2))
+        pry = Signal(signed(L + 2))
         pmask = Signal(4)
         pcell = Signal(Cell)
         nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)      # neighbour cells
         fr = [[Signal(EndL, name=f"far{c}{s}") for s in range(2)] for c in range(2)]
         step = Signal(3)
-        ux = Signal(signed(L + 3))        # reset-clear / dump scan
-        uy = Signal(signed(L + 3))
 
         # The undo log is always read at its newest entry; the pointer moves only
         # after an entry has been taken back, so the read data stays put meanwhile.
@@ -219,10 +218,6 @@ class Engine(wiring.Component):
         def popcount(v):
             return sum((v[i] for i in range(len(v))), Const(0, 3))
 
-        def nbr_pos(d):
-            dx, dy = OFFSETS[d]
-            return wrap(px + dx), wrap(py + dy)
-
         def nb_xy(d_sig):
             """Absolute position of P's neighbour across the (signal) edge d."""
             x = Mux(d_sig == 1, wrap(px + 1), Mux(d_sig == 3, wrap(px - 1), px))
@@ -232,7 +227,6 @@ class Engine(wiring.Component):
         # -- per-tile combinational evaluation ---------------------------------------
         cmask = [pmask, (~pmask)[:4]]                  # edges of each colour on P
         sides = [_colour_edges(cm) for cm in cmask]    # (a, b) per colour
-        pcol = [Mux(pmask[d], Colour.WHITE, Colour.BLACK) for d in DIRS]
 
         # The two ends of the path each colour's track of P joins.
         # One path-end unit per colour, shared in time by P's two sides of that colour:
@@ -242,6 +236,7 @@ class Engine(wiring.Component):
         m.d.comb += cur_s.eq(step[0])
         ends = [[Signal(EndL, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
         cur_d, cur_xy, cur_occ, end_now = [], [], [], []
+        flags_a = [Signal(4, name=f"flags_a{c}") for c in range(2)]
         loop_now = Signal(2)
         line_now = Signal(2)
 
@@ -275,25 +270,37 @@ class Engine(wiring.Component):
             # across b, at its edge facing P -- a loop.
             ea = ends[c][0]
             m.d.comb += loop_now[c].eq(occ & (ea.x == nx) & (ea.y == ny) & (ea.d == (d ^ 2)))
-            # A line: from the registered ends, once both are known.
-            fa, fb = edge_flags(ends[c][0]), edge_flags(ends[c][1])
+            # A line: side a's flags were registered with its end; side b's are current.
+            fa, fb = flags_a[c], edge_flags(e)
             horiz = ((fa[0] & fb[1]) | (fa[1] & fb[0])) & (width >= 8)
             vert = ((fa[2] & fb[3]) | (fa[3] & fb[2])) & (height >= 8)
             m.d.comb += line_now[c].eq(horiz | vert)
 
-        # Neighbours after P is placed: their new words and whether they become forced.
-        nb_new = [Signal(Cell, name=f"nb_new{d}") for d in DIRS]
-        push = Signal(4)
-        three_bits = []
-        for d in DIRS:
-            m.d.comb += nb_new[d].eq(nb[d])
-            m.d.comb += nb_new[d].inc[opposite(d)].eq(pcol[d])
-            # A square outside the area touches at most one tile: it never counts two.
-            white, black = counts([nb_new[d].inc[i] for i in DIRS])
-            live = ~nb[d].occ
-            m.d.comb += push[d].eq(live & ((popcount(white) == 2) | (popcount(black) == 2)))
-            three_bits.append(live & ((popcount(white) >= 3) | (popcount(black) >= 3)))
-        three = Cat(*three_bits).any()
+        # The neighbours are visited one at a time: steps 0..3 of the tile states address
+        # the neighbour across edge `ndir` (step 4: P itself).  `nb_addr` is the one
+        # store address of all these states.
+        ndir = Signal(2)
+        m.d.comb += ndir.eq(step[:2])
+        nb_x = Mux(ndir == 1, wrap(px + 1), Mux(ndir == 3, wrap(px - 1), px))
+        nb_y = Mux(step[2], py, Mux(ndir == 0, wrap(py - 1), Mux(ndir == 2, wrap(py + 1), py)))
+        nb_addr = Cat(nb_x, nb_y)
+
+        # The neighbour across `ndir` after P is placed (or, with `untiling`, taken
+        # back): its new word, and whether it becomes forced or over-full.
+        untiling = Signal()
+        nsel = Signal(Cell)
+        nb_new = Signal(Cell)
+        m.d.comb += [nsel.eq(nb[ndir]), nb_new.eq(nsel)]
+        new_col = Mux(untiling, Colour.NONE, Mux(pmask.bit_select(ndir, 1), Colour.WHITE,
+                                                  Colour.BLACK))
+        for j in DIRS:
+            with m.If(ndir == opposite(j)):
+                m.d.comb += nb_new.inc[j].eq(new_col)
+        # A square outside the area touches at most one tile: it never counts two.
+        white, black = counts([nb_new.inc[i] for i in DIRS])
+        live = ~nsel.occ
+        push = live & ((popcount(white) == 2) | (popcount(black) == 2))
+        three = live & ((popcount(white) >= 3) | (popcount(black) >= 3))
 
         # The colours entering P.
         p_inc = [pcell.inc[d] for d in DIRS]
@@ -332,10 +339,8 @@ class Engine(wiring.Component):
 
         def read_neighbours():
             """Steps 0..3 address P's neighbours N, E, S, W; steps 1..4 take their words."""
+            m.d.comb += cells.addr.eq(nb_addr)
             for i in range(4):
-                with m.If(step == i):
-                    nx, ny = nbr_pos(i)
-                    m.d.comb += cells.addr.eq(Cat(nx, ny))
                 with m.If(step == i + 1):
                     m.d.sync += nb[i].eq(cells.rdata)
 
@@ -357,7 +362,7 @@ class Engine(wiring.Component):
                 p = self.cmd.payload
 
                 def fits(v):                 # representable in prx/pry without loss
-                    top = v[L + 2:]
+                    top = v[L + 1:]
                     return (top == 0) | (top == (1 << len(top)) - 1)
                 with m.If(self.cmd.valid):
                     m.d.sync += [
@@ -367,10 +372,10 @@ class Engine(wiring.Component):
                     ]
                     with m.Switch(p.op):
                         with m.Case(Op.RESET):
-                            m.d.sync += [ux.eq(-1), uy.eq(-1), variant.eq(p.variant)]
+                            m.d.sync += [prx.eq(-1), pry.eq(-1), variant.eq(p.variant)]
                             m.next = "RESET"
                         with m.Case(Op.DUMP):
-                            m.d.sync += [ux.eq(0), uy.eq(0)]
+                            m.d.sync += [prx.eq(0), pry.eq(0)]
                             m.next = "DUMP"
                         with m.Case(Op.UNDO):
                             m.next = "UNDO"
@@ -398,27 +403,27 @@ class Engine(wiring.Component):
 
             # -- reset: clear the area and its border ring, then an empty game -------------
             with m.State("RESET"):
-                m.d.comb += [cells.addr.eq(phys(ux, uy)), cells.wdata.eq(0), cells.we.eq(1)]
-                with m.If(ux >= width):
-                    m.d.sync += [ux.eq(-1), uy.eq(uy + 1)]
-                    with m.If(uy >= height):
+                m.d.comb += [cells.addr.eq(phys(prx, pry)), cells.wdata.eq(0), cells.we.eq(1)]
+                with m.If(prx >= width):
+                    m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
+                    with m.If(pry >= height):
                         m.d.sync += [ply.eq(0), over.eq(0), winner.eq(Winner.NONE),
                                      reason.eq(Reason.NONE), width.eq(0), height.eq(0),
                                      log_avail.eq(0)]
                         finish(Status.OK)
                 with m.Else():
-                    m.d.sync += ux.eq(ux + 1)
+                    m.d.sync += prx.eq(prx + 1)
 
             # -- dump: the area's squares, row by row ------------------------------------
             with m.State("DUMP"):
-                with m.If((width == 0) | (uy >= height)):
+                with m.If((width == 0) | (pry >= height)):
                     finish(Status.OK)
                 with m.Else():
-                    m.d.comb += cells.addr.eq(phys(ux, uy))
-                    m.d.sync += eol.eq(ux == width - 1)      # registered: a stream output
+                    m.d.comb += cells.addr.eq(phys(prx, pry))
+                    m.d.sync += eol.eq(prx == width - 1)      # registered: a stream output
                     m.next = "DUMP_OUT"
             with m.State("DUMP_OUT"):
-                m.d.comb += cells.addr.eq(phys(ux, uy))   # hold the read data
+                m.d.comb += cells.addr.eq(phys(prx, pry))   # hold the read data
                 m.d.comb += [
                     self.cells.valid.eq(1),
                     self.cells.payload.occ.eq(cells.rdata.occ),
@@ -427,9 +432,9 @@ class Engine(wiring.Component):
                 ]
                 with m.If(self.cells.ready):
                     with m.If(eol):
-                        m.d.sync += [ux.eq(0), uy.eq(uy + 1)]
+                        m.d.sync += [prx.eq(0), pry.eq(pry + 1)]
                     with m.Else():
-                        m.d.sync += ux.eq(ux + 1)
+                        m.d.sync += prx.eq(prx + 1)
                     m.next = "DUMP"
 
             # -- place: the checks on the placed tile ------------------------------------
@@ -470,11 +475,11 @@ class Engine(wiring.Component):
                 m.d.sync += [saved.minx.eq(minx), saved.miny.eq(miny),
                              saved.width.eq(width), saved.height.eq(height)]
                 with m.If(prx == -1):
-                    m.d.sync += [minx.eq(minx - 1), width.eq(width + 1), prx.eq(0)]
+                    m.d.sync += [minx.eq(minx - 1), width.eq(width + 1)]
                 with m.Elif(prx == width):
                     m.d.sync += width.eq(width + 1)
                 with m.If(pry == -1):
-                    m.d.sync += [miny.eq(miny - 1), height.eq(height + 1), pry.eq(0)]
+                    m.d.sync += [miny.eq(miny - 1), height.eq(height + 1)]
                 with m.Elif(pry == height):
                     m.d.sync += height.eq(height + 1)
                 with m.If(ply == 0):
@@ -503,23 +508,27 @@ class Engine(wiring.Component):
                 m.d.sync += step.eq(step + 1)
                 for c in range(2):
                     with m.If(step == 0):
-                        m.d.sync += ends[c][0].eq(end_now[c])
+                        m.d.sync += [ends[c][0].eq(end_now[c]), flags_a[c].eq(edge_flags(end_now[c]))]
                     with m.Else():
                         m.d.sync += ends[c][1].eq(end_now[c])
                 with m.If(step == 1):
-                    m.d.sync += [loop.eq(loop | loop_now), step.eq(0)]
+                    m.d.sync += [loop.eq(loop | loop_now), line.eq(line | line_now), step.eq(0)]
                     m.next = "TILE_WRITE"
 
             with m.State("TILE_WRITE"):
                 m.d.sync += step.eq(step + 1)
-                with m.If(step == 0):
-                    # P itself, the log entry, the first path-end write of each colour.
+                m.d.comb += cells.addr.eq(nb_addr)
+                with m.If(step == 4):
+                    # P itself.
                     m.d.comb += [
-                        cells.addr.eq(Cat(px, py)),
                         cells.wdata.eq(pcell),
                         cells.wdata.occ.eq(1),
                         cells.wdata.white.eq(pmask),
                         cells.we.eq(1),
+                    ]
+                with m.If(step == 0):
+                    # The log entry, the first path-end write of each colour.
+                    m.d.comb += [
                         log_wr.addr.eq(log_wptr),
                         log_wr.data.trailer.eq(0),
                         log_wr.data.u.tile.p.x.eq(px),
@@ -534,27 +543,25 @@ class Engine(wiring.Component):
                         m.d.comb += [far[c].addr.eq(Cat(ea.x, ea.y)), far[c].wdata.eq(eb),
                                      far[c].we.eq(1)]
                     m.d.sync += log_push()
-                    m.d.sync += [k.eq(k + 1), line.eq(line | line_now)]
-                    with m.If(three):
-                        m.d.sync += fault.eq(Status.THREE_TRACKS)
+                    m.d.sync += k.eq(k + 1)
                 with m.If(step == 1):
                     for c in range(2):
                         ea, eb = ends[c]
                         m.d.comb += [far[c].addr.eq(Cat(eb.x, eb.y)), far[c].wdata.eq(ea),
                                      far[c].we.eq(1)]
-                # Steps 1..4: the neighbours' entering colours, and the forced pushes.
-                for i in range(4):
-                    with m.If(step == i + 1):
-                        nx, ny = nbr_pos(i)
-                        m.d.comb += [cells.addr.eq(Cat(nx, ny)), cells.wdata.eq(nb_new[i]),
-                                     cells.we.eq(~nb[i].occ)]
-                        with m.If(push[i]):
-                            with m.If(sp == self.stack_depth):
-                                m.d.sync += fault.eq(Status.CAPACITY)
-                            with m.Else():
-                                m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.x.eq(nx),
-                                             stk_wr.data.y.eq(ny), stk_wr.en.eq(1)]
-                                m.d.sync += sp.eq(sp + 1)
+                # Steps 0..3: the neighbours' entering colours, and the forced pushes.
+                # (A move both over-full and over capacity is refused with `capacity`.)
+                with m.If(~step[2]):
+                    m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
+                    with m.If(three & (fault != Status.CAPACITY)):
+                        m.d.sync += fault.eq(Status.THREE_TRACKS)
+                    with m.If(push):
+                        with m.If(sp == self.stack_depth):
+                            m.d.sync += fault.eq(Status.CAPACITY)
+                        with m.Else():
+                            m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.eq(nb_addr),
+                                         stk_wr.en.eq(1)]
+                            m.d.sync += sp.eq(sp + 1)
                 with m.If(step == 4):
                     m.d.sync += step.eq(0)
                     with m.If(fault != Status.OK):
@@ -620,7 +627,7 @@ class Engine(wiring.Component):
                 m.d.sync += ply.eq(ply + 1)
                 with m.If((variant == Variant.EIGHT) & ~mine & ~theirs):
                     # 8x8: drawn if no legal move remains.  Try placements until one fits.
-                    m.d.sync += [placed.eq(k), trial.eq(1), found.eq(0), ux.eq(-1), uy.eq(-1),
+                    m.d.sync += [placed.eq(k), trial.eq(1), found.eq(0), prx.eq(-1), pry.eq(-1),
                                  tile.eq(0)]
                     m.next = "SCAN"
                 with m.Else():
@@ -628,20 +635,20 @@ class Engine(wiring.Component):
 
             # -- 8x8: is there any legal move left? ------------------------------------------
             with m.State("SCAN"):
-                with m.If(uy > height):
+                with m.If(pry > height):
                     m.d.sync += [trial.eq(0), over.eq(1), winner.eq(Winner.NONE),
                                  reason.eq(Reason.DRAW), status.eq(Status.OK)]
                     m.next = "RESULT"
                 with m.Else():
-                    m.d.sync += [prx.eq(ux), pry.eq(uy), k.eq(0), fault.eq(Status.OK)]
+                    m.d.sync += [k.eq(0), fault.eq(Status.OK)]
                     m.next = "PLACE"
             with m.State("SCAN_NEXT"):
                 with m.If(tile == Shape.BACKSLASH):
                     m.d.sync += tile.eq(0)
-                    with m.If(ux >= width):
-                        m.d.sync += [ux.eq(-1), uy.eq(uy + 1)]
+                    with m.If(prx >= width):
+                        m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
                     with m.Else():
-                        m.d.sync += ux.eq(ux + 1)
+                        m.d.sync += prx.eq(prx + 1)
                 with m.Else():
                     m.d.sync += tile.eq(tile.as_value() + 1)
                 m.next = "SCAN"
@@ -689,8 +696,9 @@ class Engine(wiring.Component):
                     m.next = "UNTILE_WRITE"
             with m.State("UNTILE_WRITE"):
                 m.d.sync += step.eq(step + 1)
-                with m.If(step == 0):
-                    m.d.comb += [cells.addr.eq(Cat(px, py)), cells.wdata.eq(pcell),
+                m.d.comb += [cells.addr.eq(nb_addr), untiling.eq(1)]
+                with m.If(step == 4):
+                    m.d.comb += [cells.wdata.eq(pcell),
                                  cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
                                  cells.we.eq(1)]
                 # Path ends: the far end of each joined side points back at that side again.
@@ -702,12 +710,8 @@ class Engine(wiring.Component):
                                      far[c].wdata.x.eq(nx), far[c].wdata.y.eq(ny),
                                      far[c].wdata.d.eq(cur_d[c] ^ 2),
                                      far[c].we.eq(cur_occ[c])]
-                for i in range(4):
-                    with m.If(step == i + 1):
-                        nx, ny = nbr_pos(i)
-                        m.d.comb += [cells.addr.eq(Cat(nx, ny)), cells.wdata.eq(nb[i]),
-                                     cells.wdata.inc[opposite(i)].eq(Colour.NONE),
-                                     cells.we.eq(~nb[i].occ)]
+                with m.If(~step[2]):
+                    m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
                 with m.If(step == 4):
                     m.d.sync += [step.eq(0), log_wptr.eq(log_wptr - 1),
                                  log_avail.eq(log_avail - 1), k.eq(k - 1)]
