@@ -196,7 +196,6 @@ class Engine(wiring.Component):
         pmask = Signal(4)
         pcell = Signal(Cell)
         nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)      # neighbour cells
-        fr = [[Signal(EndL, name=f"far{c}{s}") for s in range(2)] for c in range(2)]
         step = Signal(3)
 
         # The undo log is always read at its newest entry; the pointer moves only
@@ -218,76 +217,86 @@ class Engine(wiring.Component):
         def popcount(v):
             return sum((v[i] for i in range(len(v))), Const(0, 3))
 
-        def nb_xy(d_sig):
-            """Absolute position of P's neighbour across the (signal) edge d."""
-            x = Mux(d_sig == 1, wrap(px + 1), Mux(d_sig == 3, wrap(px - 1), px))
-            y = Mux(d_sig == 0, wrap(py - 1), Mux(d_sig == 2, wrap(py + 1), py))
-            return x, y
+        # -- per-tile evaluation ------------------------------------------------------
+        # The neighbours are visited one at a time: steps 0..3 of the tile states address
+        # the neighbour across edge `ndir` (step 4: P itself).  `nb_addr` is the one
+        # store address of all these states, and the far-end stores are read there too.
+        ndir = Signal(2)
+        m.d.comb += ndir.eq(step[:2])
+        nb_x = Mux(ndir == 1, wrap(px + 1), Mux(ndir == 3, wrap(px - 1), px))
+        nb_y = Mux(step[2], py, Mux(ndir == 0, wrap(py - 1), Mux(ndir == 2, wrap(py + 1), py)))
+        nb_addr = Signal(PosL)
+        m.d.comb += nb_addr.eq(Cat(nb_x, nb_y))
 
-        # -- per-tile combinational evaluation ---------------------------------------
-        cmask = [pmask, (~pmask)[:4]]                  # edges of each colour on P
-        sides = [_colour_edges(cm) for cm in cmask]    # (a, b) per colour
+        def side_b(d):
+            """Edge d of P is the second (higher) edge of its colour."""
+            pm = pmask
+            return Array([Const(0), pm[0] == pm[1], (pm[0] == pm[2]) | (pm[1] == pm[2]),
+                          Const(1)])[d]
 
-        # The two ends of the path each colour's track of P joins.
-        # One path-end unit per colour, shared in time by P's two sides of that colour:
-        # `cur_s` picks the side; the unit gives the neighbour across it and the far
-        # end of the path that P joins there.  Results are kept in `ends`/`eflags`.
-        cur_s = Signal()
-        m.d.comb += cur_s.eq(step[0])
+        # The two ends of the path each colour's track of P joins.  In TILE, the words
+        # of the neighbour across edge `rdir` (the one addressed the cycle before, at
+        # `rpos`) arrive one per step, with its far-end entries: one path-end unit
+        # works out the far end of the path P joins across that edge (P's own edge
+        # when the neighbour is empty) and whether it closes a loop.
+        rdir = Signal(2)
+        rpos = Signal(PosL)
+        m.d.sync += [rdir.eq(ndir), rpos.eq(nb_addr)]
         ends = [[Signal(EndL, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
-        cur_d, cur_xy, cur_occ, end_now = [], [], [], []
-        flags_a = [Signal(4, name=f"flags_a{c}") for c in range(2)]
-        loop_now = Signal(2)
-        line_now = Signal(2)
+        r_white = pmask.bit_select(rdir, 1)           # edge rdir of P is white
+        r_b = side_b(rdir)
+        ncell = cells.rdata
+        occ = ncell.occ
+        raw = Mux(r_white, far_w.rdata.as_value(), far_b.rdata.as_value())
+        raw = data.View(EndL, raw)
+        nmask = Mux(r_white, ncell.white, ~ncell.white)[:4]
+        other = _one_hot_dir((nmask & ~(Const(1, 4) << (rdir ^ 2)))[:4])
+        # A neighbour whose track of this colour has both ends open points to itself:
+        # the far end is then its other edge of the colour.
+        selfp = (raw.x == rpos.x) & (raw.y == rpos.y)
+        end_now = Signal(EndL)
+        m.d.comb += [
+            end_now.x.eq(Mux(occ, raw.x, px)),
+            end_now.y.eq(Mux(occ, raw.y, py)),
+            end_now.d.eq(Mux(occ, Mux(selfp, other, raw.d), rdir)),
+        ]
+        # Across side b: the path from side a comes back to this neighbour, at its
+        # edge facing P -- a loop.
+        loop_now = Cat(*(occ & (ends[c][0].x == rpos.x) & (ends[c][0].y == rpos.y) &
+                         (ends[c][0].d == (rdir ^ 2)) for c in range(2)))
+
+        # A line, one step later: from the end just registered (`elast`) and, for
+        # side b, the flags registered with side a of the same colour.
+        elast = Signal(EndL)
+        lvalid = Signal()
+        lcol = Signal()                   # 0 white, 1 black
+        lside = Signal()
+        flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
+        m.d.sync += lvalid.eq(0)
 
         def edge_flags(e):
             """Which outermost edge of the area the end lies on: W, E, N, S."""
             return Cat((e.d == 3) & (e.x == minx), (e.d == 1) & (e.x == maxx),
                        (e.d == 0) & (e.y == miny), (e.d == 2) & (e.y == maxy))
 
-        for c in range(2):
-            d = Signal(2, name=f"cur_d{c}")
-            m.d.comb += d.eq(Mux(cur_s, sides[c][1], sides[c][0]))
-            nx, ny = nb_xy(d)
-            ncell = nb[d]
-            occ = ncell.occ
-            nmask = ncell.white if c == 0 else (~ncell.white)[:4]
-            other = _one_hot_dir((nmask & ~(Const(1, 4) << (d ^ 2)))[:4])
-            raw = Mux(cur_s, fr[c][1], fr[c][0])
-            raw = raw if isinstance(raw, data.View) else data.View(EndL, raw)
-            selfp = (raw.x == nx) & (raw.y == ny)
-            e = Signal(EndL, name=f"end_now{c}")
-            m.d.comb += [
-                e.x.eq(Mux(occ, Mux(selfp, nx, raw.x), px)),
-                e.y.eq(Mux(occ, Mux(selfp, ny, raw.y), py)),
-                e.d.eq(Mux(occ, Mux(selfp, other, raw.d), d)),
-            ]
-            cur_d.append(d)
-            cur_xy.append((nx, ny))
-            cur_occ.append(occ)
-            end_now.append(e)
-            # With side b current: the path from side a comes back to the neighbour
-            # across b, at its edge facing P -- a loop.
-            ea = ends[c][0]
-            m.d.comb += loop_now[c].eq(occ & (ea.x == nx) & (ea.y == ny) & (ea.d == (d ^ 2)))
-            # A line: side a's flags were registered with its end; side b's are current.
-            fa, fb = flags_a[c], edge_flags(e)
-            horiz = ((fa[0] & fb[1]) | (fa[1] & fb[0])) & (width >= 8)
-            vert = ((fa[2] & fb[3]) | (fa[3] & fb[2])) & (height >= 8)
-            m.d.comb += line_now[c].eq(horiz | vert)
-
-        # The neighbours are visited one at a time: steps 0..3 of the tile states address
-        # the neighbour across edge `ndir` (step 4: P itself).  `nb_addr` is the one
-        # store address of all these states.
-        ndir = Signal(2)
-        m.d.comb += ndir.eq(step[:2])
-        nb_x = Mux(ndir == 1, wrap(px + 1), Mux(ndir == 3, wrap(px - 1), px))
-        nb_y = Mux(step[2], py, Mux(ndir == 0, wrap(py - 1), Mux(ndir == 2, wrap(py + 1), py)))
-        nb_addr = Cat(nb_x, nb_y)
+        fl = edge_flags(elast)
+        fa = flags_a[lcol]
+        horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (width >= 8)
+        vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (height >= 8)
+        with m.If(lvalid):
+            with m.If(~lside):
+                m.d.sync += flags_a[lcol].eq(fl)
+            with m.Elif(horiz | vert):
+                m.d.sync += line.bit_select(lcol, 1).eq(1)
 
         # The neighbour across `ndir` after P is placed (or, with `untiling`, taken
         # back): its new word, and whether it becomes forced or over-full.
         untiling = Signal()
+        push_r = Signal()                 # the neighbour written last step is forced
+        three_r = Signal()                # ... or over-full
+        over3 = Signal()                  # some neighbour of this tile is over-full
+        push_xy = Signal(PosL)
+        m.d.sync += [push_r.eq(0), three_r.eq(0)]
         nsel = Signal(Cell)
         nb_new = Signal(Cell)
         m.d.comb += [nsel.eq(nb[ndir]), nb_new.eq(nsel)]
@@ -326,11 +335,13 @@ class Engine(wiring.Component):
             self.res.payload.reason.eq(reason),
         ]
 
-        def finish(st, n=None):
+        def finish(st):
+            # (`placed` is cleared on a command's acceptance and set only by DECIDE and
+            # UNDO; `status` may change freely during the 8x8 scan, which sets it last.)
+            m.d.sync += status.eq(st)
             with m.If(trial):
                 m.next = "SCAN_NEXT"      # a trial placement that does not fit
             with m.Else():
-                m.d.sync += [status.eq(st), placed.eq(0 if n is None else n)]
                 m.next = "RESULT"
 
         def log_push():
@@ -368,7 +379,7 @@ class Engine(wiring.Component):
                     m.d.sync += [
                         prx.eq(p.col), pry.eq(p.row), tile.eq(p.tile),
                         wild.eq(~fits(p.col) | ~fits(p.row)),
-                        undoing.eq(p.op == Op.UNDO), k.eq(0), fault.eq(Status.OK),
+                        undoing.eq(p.op == Op.UNDO), k.eq(0), fault.eq(Status.OK), placed.eq(0),
                     ]
                     with m.Switch(p.op):
                         with m.Case(Op.RESET):
@@ -489,31 +500,25 @@ class Engine(wiring.Component):
 
             # -- one tile: read neighbours and path ends, join, write, log, push ----------
             with m.State("TILE"):
+                # Steps 0..3 address the neighbours (cells and both far-end stores);
+                # steps 1..4 take the neighbour words and the path ends across each edge.
                 m.d.sync += step.eq(step + 1)
                 read_neighbours()
-                with m.If(step < 2):                     # cur_s = step
-                    for c in range(2):
-                        m.d.comb += far[c].addr.eq(Cat(*cur_xy[c]))
-                for s_ in range(2):
-                    with m.If(step == s_ + 1):
-                        for c in range(2):
-                            m.d.sync += fr[c][s_].eq(far[c].rdata)
-                with m.If(step == 4):
-                    m.next = "TILE_ENDS"
-                    m.d.sync += step.eq(0)
-
-            with m.State("TILE_ENDS"):
-                # step 0: side a of each colour; step 1: side b and loops (lines follow
-                # from the registered ends in TILE_WRITE).
-                m.d.sync += step.eq(step + 1)
                 for c in range(2):
-                    with m.If(step == 0):
-                        m.d.sync += [ends[c][0].eq(end_now[c]), flags_a[c].eq(edge_flags(end_now[c]))]
-                    with m.Else():
-                        m.d.sync += ends[c][1].eq(end_now[c])
-                with m.If(step == 1):
-                    m.d.sync += [loop.eq(loop | loop_now), line.eq(line | line_now), step.eq(0)]
+                    m.d.comb += far[c].addr.eq(nb_addr)
+                with m.If(step != 0):
+                    m.d.sync += [elast.eq(end_now), lvalid.eq(1), lcol.eq(~r_white),
+                                 lside.eq(r_b)]
+                    for c in range(2):
+                        with m.If(r_white == (c == 0)):
+                            with m.If(~r_b):
+                                m.d.sync += ends[c][0].eq(end_now)
+                            with m.Else():
+                                m.d.sync += [ends[c][1].eq(end_now),
+                                             loop[c].eq(loop[c] | loop_now[c])]
+                with m.If(step == 4):
                     m.next = "TILE_WRITE"
+                    m.d.sync += step.eq(0)
 
             with m.State("TILE_WRITE"):
                 m.d.sync += step.eq(step + 1)
@@ -549,22 +554,31 @@ class Engine(wiring.Component):
                         ea, eb = ends[c]
                         m.d.comb += [far[c].addr.eq(Cat(eb.x, eb.y)), far[c].wdata.eq(ea),
                                      far[c].we.eq(1)]
-                # Steps 0..3: the neighbours' entering colours, and the forced pushes.
-                # (A move both over-full and over capacity is refused with `capacity`.)
+                # Steps 0..3: the neighbours' entering colours; steps 1..4: the forced
+                # push and over-full test of the neighbour written the step before
+                # (registered, for timing).  `fault` is OK on entry.
                 with m.If(~step[2]):
                     m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
-                    with m.If(three & (fault != Status.CAPACITY)):
-                        m.d.sync += fault.eq(Status.THREE_TRACKS)
-                    with m.If(push):
-                        with m.If(sp == self.stack_depth):
-                            m.d.sync += fault.eq(Status.CAPACITY)
-                        with m.Else():
-                            m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.eq(nb_addr),
-                                         stk_wr.en.eq(1)]
-                            m.d.sync += sp.eq(sp + 1)
+                    m.d.sync += [push_r.eq(push), three_r.eq(three), push_xy.eq(nb_addr)]
+                cap_now = push_r & (sp == self.stack_depth)
+                with m.If(push_r):
+                    with m.If(cap_now):
+                        m.d.sync += fault.eq(Status.CAPACITY)
+                    with m.Else():
+                        m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.eq(push_xy),
+                                     stk_wr.en.eq(1)]
+                        m.d.sync += sp.eq(sp + 1)
+                with m.If(step == 0):
+                    m.d.sync += over3.eq(0)
+                with m.Elif(three_r):
+                    m.d.sync += over3.eq(1)
                 with m.If(step == 4):
                     m.d.sync += step.eq(0)
-                    with m.If(fault != Status.OK):
+                    # A tile both over-full and over capacity is refused with `capacity`.
+                    cap = (fault != Status.OK) | cap_now
+                    with m.If(cap | over3 | three_r):
+                        with m.If(~cap):
+                            m.d.sync += fault.eq(Status.THREE_TRACKS)
                         m.next = "ROLLBACK"
                     with m.Else():
                         m.next = "POP"
@@ -624,14 +638,14 @@ class Engine(wiring.Component):
                     log_wr.en.eq(1),
                 ]
                 m.d.sync += log_push()
-                m.d.sync += ply.eq(ply + 1)
+                m.d.sync += [ply.eq(ply + 1), placed.eq(k)]
                 with m.If((variant == Variant.EIGHT) & ~mine & ~theirs):
                     # 8x8: drawn if no legal move remains.  Try placements until one fits.
-                    m.d.sync += [placed.eq(k), trial.eq(1), found.eq(0), prx.eq(-1), pry.eq(-1),
+                    m.d.sync += [trial.eq(1), found.eq(0), prx.eq(-1), pry.eq(-1),
                                  tile.eq(0)]
                     m.next = "SCAN"
                 with m.Else():
-                    finish(Status.OK, k)
+                    finish(Status.OK)
 
             # -- 8x8: is there any legal move left? ------------------------------------------
             with m.State("SCAN"):
@@ -672,7 +686,7 @@ class Engine(wiring.Component):
                     with m.If(undoing):
                         m.d.sync += [ply.eq(ply - 1), over.eq(0), winner.eq(Winner.NONE),
                                      reason.eq(Reason.NONE)]
-                        finish(Status.OK, placed)
+                        finish(Status.OK)
                     with m.Elif(trial & found):
                         # Not a draw: the move's own result (placed kept from DECIDE).
                         m.d.sync += [trial.eq(0), status.eq(Status.OK)]
@@ -702,14 +716,16 @@ class Engine(wiring.Component):
                                  cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
                                  cells.we.eq(1)]
                 # Path ends: the far end of each joined side points back at that side again.
-                with m.If(step < 2):                     # cur_s = step
-                    for c in range(2):
-                        e = entry.u.tile.e[2 * c + step[0]]
-                        nx, ny = cur_xy[c]
-                        m.d.comb += [far[c].addr.eq(Cat(e.x, e.y)),
-                                     far[c].wdata.x.eq(nx), far[c].wdata.y.eq(ny),
-                                     far[c].wdata.d.eq(cur_d[c] ^ 2),
-                                     far[c].we.eq(cur_occ[c])]
+                # Steps 0..3, across edge ndir: the far end P joined there points back at
+                # the neighbour's edge facing P again.
+                w_white = pmask.bit_select(ndir, 1)
+                w_b = side_b(ndir)
+                for c in range(2):
+                    e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
+                    m.d.comb += [far[c].addr.eq(Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))),
+                                 far[c].wdata.x.eq(nb_addr.x), far[c].wdata.y.eq(nb_addr.y),
+                                 far[c].wdata.d.eq(ndir ^ 2),
+                                 far[c].we.eq(~step[2] & nsel.occ & (w_white == (c == 0)))]
                 with m.If(~step[2]):
                     m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
                 with m.If(step == 4):
