@@ -64,13 +64,6 @@ CellOut = data.StructLayout({
 })
 
 
-def _colour_edges(mask):
-    """(a, b): the two edges, lowest first, of a 4-bit two-hot mask."""
-    a = Mux(mask[0], 0, Mux(mask[1], 1, 2))
-    b = Mux(mask[3], 3, Mux(mask[2], 2, 1))
-    return a, b
-
-
 def _one_hot_dir(mask):
     return Mux(mask[0], 0, Mux(mask[1], 1, Mux(mask[2], 2, 3)))
 
