@@ -1,0 +1,151 @@
+"""The board's player, in software: the exact algorithm of the hardware searcher.
+
+:mod:`traxfpga.hdl.search` is the on-board player; this module chooses the same move by the
+same rules on the reference engine, so that the hardware can be checked against it move for
+move (``tests/test_search.py``) and so that its strength can be studied quickly.
+
+The search, for the side to move:
+
+1. **Candidates** in the hardware's scan order: column ``-1`` to ``width``, row ``-1`` to
+   ``height``, tile ``+ / \\``; every legal placement is one candidate ``m``.
+2. **Win now.**  The first candidate that wins for the mover is played at once.
+3. **Depth two.**  Every other candidate is played, and every reply of the opponent is
+   tried on the position after it (the same scan).  A reply that wins for the opponent
+   makes ``m`` *unsafe*; a reply that would complete only the mover's loop or line is one
+   of the mover's *threats* (a placement that completes it, whoever plays it).  A
+   candidate that loses at once (it completes only the opponent's loop or line) is worst.
+4. **Score.**  ``class`` (2 safe, 1 unsafe, 0 losing at once), then the threats created
+   (a move leaving two threats that the opponent cannot both stop usually wins), then
+   fewer opponent threats, then a small pseudo-random number from a 16-bit LFSR, stepped
+   once per candidate, for variety between equal moves.  The best score is played; equal
+   scores keep the earlier candidate.
+5. **Budget.**  The hardware counts cycles and stops deepening when its budget (the time
+   limit minus a margin) runs out, answering the best candidate scored so far; the model
+   takes a budget in candidates instead (``None``: no limit), which the tests use to check
+   the hardware's early answer.
+
+The score is an integer (:func:`score_of`), identical in both.
+"""
+
+from __future__ import annotations
+
+from .trax import _TILE_ORDER, Game, Illegal, Move
+
+__all__ = ["Choice", "choose", "score_of", "lfsr_next", "LFSR_SEED", "THREAT_CAP"]
+
+#: Threat counts saturate here (a 4-bit field of the score).
+THREAT_CAP = 15
+LFSR_SEED = 0xACE1
+TILES = ("+", "/", "\\")
+
+
+def lfsr_next(v: int) -> int:
+    """One step of the 16-bit Galois LFSR (taps 16, 14, 13, 11: polynomial 0xB400)."""
+    return (v >> 1) ^ (0xB400 if v & 1 else 0)
+
+
+def score_of(cls: int, mine: int, theirs: int, noise: int) -> int:
+    """The integer score: class (2 bits), threats (4), 15 - opponent threats (4), noise (8)."""
+    mine = min(mine, THREAT_CAP)
+    theirs = min(theirs, THREAT_CAP)
+    return (cls << 16) | (mine << 12) | ((THREAT_CAP - theirs) << 8) | (noise & 0xFF)
+
+
+class Choice:
+    """The searcher's decision: ``move`` (a :class:`Move`), its ``score``, whether it wins
+    at once (``win``), and the work done: ``candidates`` scored and ``trials`` (engine
+    placements tried, legal or not)."""
+
+    __slots__ = ("move", "score", "win", "candidates", "trials")
+
+    def __init__(self, move, score, win, candidates, trials):
+        self.move, self.score, self.win = move, score, win
+        self.candidates, self.trials = candidates, trials
+
+    def __repr__(self):
+        return (f"Choice({self.move}, score={self.score:#x}, win={self.win}, "
+                f"candidates={self.candidates}, trials={self.trials})")
+
+
+def _scan(game: Game):
+    """Every placement in scan order, as ``Move`` (legal or not)."""
+    w, h = game.width, game.height
+    for col in range(-1, w + 1):
+        for row in range(-1, h + 1):
+            for t in TILES:
+                yield Move(col, row, t)
+
+
+def _winner_index(game: Game):
+    return {"white": 1, "black": 2}.get(game.winner, 0)
+
+
+def _replies(game: Game, me: int):
+    """(the opponent's winning replies, the mover's threats) after ``me`` moved in ``game``."""
+    opp = 1 - me
+    theirs = mine = 0
+    for _, _, _, wins in game._outcomes():
+        if wins[opp]:
+            theirs += 1
+        elif wins[me]:
+            mine += 1
+    return theirs, mine
+
+
+def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> Choice:
+    """The searcher's move for the side to move in ``game`` (which is not changed).
+
+    Parameters
+    ----------
+    game : Game
+        A game that is not over.
+    budget : int, optional
+        Score at most this many candidates (the hardware's cycle budget, in candidates).
+    seed : int
+        The LFSR's value at the start of the search.
+
+    Raises
+    ------
+    ValueError
+        When the game is over or there is no legal move.
+    """
+    if game.over:
+        raise ValueError("the game is over: there is no move to choose")
+    g = game.copy()
+    me = 0 if g.to_move == "white" else 1
+    lfsr = seed
+    best = None
+    candidates = trials = 0
+    skip_square = None
+    for mv in _scan(g):
+        if skip_square == (mv.col, mv.row):
+            continue
+        trials += 1
+        try:
+            g.play(mv)
+        except Illegal as exc:
+            if exc.code not in ("mismatch", "three-tracks"):
+                skip_square = (mv.col, mv.row)      # the square's other tiles fail alike
+            continue
+        if budget is not None and candidates >= budget and best is not None:
+            g.undo()
+            break
+        candidates += 1
+        lfsr = lfsr_next(lfsr)
+        w = _winner_index(g)
+        if w == me + 1:
+            g.undo()
+            return Choice(mv, score_of(3, 0, 0, 0), True, candidates, trials)
+        if w:                                       # completes only the opponent's
+            score = score_of(0, 0, 0, lfsr)
+        elif g.reason is not None:                  # an 8x8 draw
+            score = score_of(1, 0, 0, lfsr)
+        else:
+            theirs, mine = _replies(g, me)
+            score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr)
+        g.undo()
+        if best is None or score > best[1]:
+            best = (mv, score)
+    if best is None:
+        raise ValueError("no legal move")
+    return Choice(best[0], best[1], False, candidates, trials)

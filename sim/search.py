@@ -1,0 +1,140 @@
+"""The searcher on the engine, in simulation: the hardware player without the serial front end.
+
+:class:`SearchSim` plays moves on the engine (as the protocol would) and asks the
+:class:`~traxfpga.hdl.search.Searcher` for the side to move's choice, on the compiled
+simulation (:mod:`traxfpga.sim.cxxrtl`) when a C++ compiler is present, else on Amaranth's
+simulator (slow: small positions only).
+"""
+
+from typing import NamedTuple
+
+from amaranth.hdl import Module
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from ..hdl.engine import Command, Engine, Op, Result
+from ..hdl.search import Searcher, share_engine
+from ..hdl.tiles import Shape, Status, Variant
+from . import cxxrtl
+from .core import SHAPES, VARIANTS
+
+__all__ = ["SearchHarness", "SearchSim", "SearchResult"]
+
+_SHAPE_CHARS = {Shape.PLUS: "+", Shape.SLASH: "/", Shape.BACKSLASH: "\\"}
+
+
+class SearchHarness(wiring.Component):
+    """Engine and searcher, sharing the engine as in the device."""
+
+    def __init__(self, *, log2n=7, budget=1 << 24):
+        self.log2n = log2n
+        self.budget = budget
+        super().__init__({
+            "cmd":        In(stream.Signature(Command)),
+            "res":        Out(stream.Signature(Result)),
+            "req":        In(1),
+            "done":       Out(1),
+            "found":      Out(1),
+            "win":        Out(1),
+            "col":        Out(16),
+            "row":        Out(16),
+            "tile":       Out(2),
+            "candidates": Out(16),
+            "cycles":     Out(32),
+            "lfsr":       Out(16),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.engine = engine = Engine(log2n=self.log2n, clear_on_start=False)
+        m.submodules.searcher = s = Searcher(coord_bits=self.log2n + 3, budget=self.budget)
+        m.d.comb += engine.cells.ready.eq(1)
+        share_engine(m, engine, self.cmd, self.res, s)
+        m.d.comb += [
+            s.req.eq(self.req), self.done.eq(s.done), self.found.eq(s.found),
+            self.win.eq(s.win), self.col.eq(s.col), self.row.eq(s.row),
+            self.tile.eq(s.tile), self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
+            self.lfsr.eq(s.lfsr),
+        ]
+        return m
+
+
+class SearchResult(NamedTuple):
+    move: str | None        # in notation, None when no move was found
+    col: int
+    row: int
+    tile: str
+    win: bool
+    candidates: int
+    cycles: int             # the searcher's own count, start to done
+    lfsr_before: int
+
+
+def _signed16(v):
+    return v - (1 << 16) if v & 0x8000 else v
+
+
+class SearchSim:
+    """Engine plus searcher in compiled simulation (this needs a C++ compiler)."""
+
+    def __init__(self, *, log2n=7, budget=1 << 24):
+        if not cxxrtl.available():
+            raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
+        self.harness = SearchHarness(log2n=log2n, budget=budget)
+        self._cx = cxxrtl.CxxrtlSim(self.harness, name="search")
+        self._cx.set("res__ready", 1)
+
+    def _call(self, **fields):
+        payload = {"op": Op.PLACE, "col": 0, "row": 0, "tile": Shape.PLUS,
+                   "variant": Variant.TRAX}
+        payload.update(fields)
+        cx = self._cx
+        cx.set("cmd__payload", Command.const(payload).as_bits())
+        cx.set("cmd__valid", 1)
+        cx.until("cmd__ready")
+        cx.tick()
+        cx.set("cmd__valid", 0)
+        cx.until("res__valid")
+        res = Result.from_bits(cx.get("res__payload"))
+        cx.tick()
+        return res
+
+    def reset(self, variant="trax"):
+        return self._call(op=Op.RESET, variant=VARIANTS[variant])
+
+    def play(self, move):
+        """Play a move given as a :class:`~traxfpga.host.trax.Move` or notation text."""
+        from ..host.trax import parse_move
+        mv = parse_move(move) if isinstance(move, str) else move
+        res = self._call(op=Op.PLACE, col=mv.col, row=mv.row, tile=SHAPES[mv.tile])
+        if Status(res.status) != Status.OK:
+            raise ValueError(f"the engine refused {move}: {Status(res.status).name}")
+        return res
+
+    def undo(self):
+        return self._call(op=Op.UNDO)
+
+    def search(self, limit=1 << 31):
+        """Ask the searcher for the side to move's move."""
+        from ..host.trax import Move, format_move
+        cx = self._cx
+        lfsr = cx.get("lfsr")
+        cx.set("req", 1)
+        cx.until("done", limit=limit)
+        col, row = _signed16(cx.get("col")), _signed16(cx.get("row"))
+        tile = _SHAPE_CHARS[Shape(cx.get("tile"))]
+        found, win = bool(cx.get("found")), bool(cx.get("win"))
+        out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
+                           win, cx.get("candidates"), cx.get("cycles"), lfsr)
+        cx.set("req", 0)
+        cx.tick(2)
+        return out
+
+    def close(self):
+        self._cx.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
