@@ -56,6 +56,9 @@ class Op(enum.IntEnum):
     NEXT_TILE = 24  # take the result; tile += 1
     NEXT_ROW = 25   # take the result; acc += 1; tile = +
     NEXT_COL = 26   # take the result; col += 1; acc = -1; tile = +
+    SEARCH = 27     # run the searcher (hdl/search.py) and wait for its answer; then col,
+                    # acc, tile = its move (FOUND tells whether there is one); always
+                    # unconditional
 
 
 class Cond(enum.IntEnum):
@@ -86,6 +89,7 @@ class Cond(enum.IntEnum):
                     # opponent's turn (or the game has ended, for the engine to say so)
     FLAG0 = 21      # flags bit 0
     FLAG1 = 22      # flags bit 1
+    FOUND = 23      # the searcher's last answer holds a move
 
 
 class Idx(enum.IntEnum):
@@ -171,8 +175,8 @@ class Asm:
         if isinstance(imm, str):
             assert len(imm) == 1
             imm = ord(imm)
-        # ENGINE and RELEASE act regardless of the guard (shorter paths to the other modules).
-        assert op not in (Op.ENGINE, Op.RELEASE) or (cond == Cond.ALWAYS and not neg), \
+        # ENGINE, RELEASE and SEARCH act regardless of the guard (shorter paths to the other modules).
+        assert op not in (Op.ENGINE, Op.RELEASE, Op.SEARCH) or (cond == Cond.ALWAYS and not neg), \
             f"{op.name} must be unconditional"
         self.code.append(dict(op=op, cond=cond, neg=neg, imm=imm, target=to, inc=inc,
                               inc_else=inc_else, think=self.think))

@@ -1,4 +1,11 @@
-"""The board's own move: the first legal move, as a microcode routine of the protocol sequencer.
+"""The board's own move, as microcode routines of the protocol sequencer.
+
+:func:`board_move` asks the hardware searcher (:mod:`traxfpga.hdl.search`) for the move and
+plays it.  When the searcher has no move (the game is over, or nothing is legal) or the
+engine should refuse its move (which the tests say never happens), :func:`first_legal`
+takes over: it gives the right error, or still finds a legal move.
+
+**first_legal.**
 
 The routine tries placements in a fixed order, column ``-1`` to ``width``, row ``-1`` to
 ``height``, tiles ``+ / \\``, each with an engine ``PLACE``: the engine rolls an illegal
@@ -13,14 +20,27 @@ applied and its engine result still offered (the caller prints from it, then tak
 ``nomove`` when no placement is legal; or at the error printer with ``game-over`` when the
 game was already over.  The instructions are marked as thinking (the LED).
 
-A stronger player (issue 6) can replace this routine, or hand the engine to a hardware
-searcher between ``entry`` and ``found``, with the same contract.
 """
 
 from ..hdl.engine import Op as EngineOp
 from .isa import Cond, Op
 
-__all__ = ["first_legal"]
+__all__ = ["board_move", "first_legal"]
+
+
+def board_move(a, *, entry, found, nomove):
+    """Assemble the board's move into ``a``: the searcher's choice, played on the engine,
+    with :func:`first_legal` behind it.  Same contract as :func:`first_legal`."""
+    a.think = True
+    a.label(entry)
+    a.i(Op.SEARCH)
+    a.goto(f"{entry}_scan", cond=Cond.FOUND, neg=True)
+    a.i(Op.ENGINE, imm=EngineOp.PLACE.value)
+    a.wait(Cond.RES)
+    a.goto(found, cond=Cond.RES_OK)
+    a.i(Op.ACK)
+    a.think = False
+    first_legal(a, entry=f"{entry}_scan", found=found, nomove=nomove)
 
 
 def first_legal(a, *, entry, found, nomove):

@@ -9,7 +9,7 @@
 * ``move``: the notation grammar, accumulating the column and row for the engine;
 * ``play``, ``contest_move``, ``board``, ``status``, ``reset``: the engine commands and
   their answers, printed while the engine still offers its result;
-* the board's own move: :func:`traxfpga.firmware.player.first_legal`;
+* the board's own move: :func:`traxfpga.firmware.player.board_move` (the searcher);
 * ``error``: ``! <name>``; ``release``: done with the line, back to ``idle``.
 """
 
@@ -17,7 +17,7 @@ from ..hdl.engine import Op as EngineOp
 from ..hdl.tiles import Variant
 from . import text
 from .isa import Asm, Cond, Idx, Num, Op, Src
-from .player import first_legal
+from .player import board_move
 
 __all__ = ["program", "IDLE"]
 
@@ -269,7 +269,7 @@ def program(*, player_id="trax-fpga", capacity=128):
     a.i(Op.ACK, to="think")
 
     # -- the board's own move -------------------------------------------------------------------
-    first_legal(a, entry="think", found="found", nomove="nomove")
+    board_move(a, entry="think", found="found", nomove="nomove")
     a.label("found")                                    # the engine still offers the result
     a.goto("result", cond=Cond.FLAG1)                   # :move
     _move(a)                                            # contest: the move alone

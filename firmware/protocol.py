@@ -77,6 +77,12 @@ class Protocol(wiring.Component):
             "engine_cmd":   Out(stream.Signature(Command)),
             "engine_res":   In(stream.Signature(Result)),
             "engine_cells": In(stream.Signature(CellOut)),
+            "search_req":   Out(1),
+            "search_done":  In(1),
+            "search_found": In(1),
+            "search_col":   In(signed(16)),
+            "search_row":   In(signed(16)),
+            "search_tile":  In(Shape),
             "idle":         Out(1),
             "thinking":     Out(1),
             "error":        Out(1),
@@ -181,6 +187,7 @@ class Protocol(wiring.Component):
             Cond.TURN:       (role != 0) & (ended | Mux(role == 1, side, ~side)),
             Cond.FLAG0:      flags[0],
             Cond.FLAG1:      flags[1],
+            Cond.FOUND:      self.search_found,
         }
         table = [Const(0)] * 32
         for cond, value in conds.items():
@@ -222,10 +229,17 @@ class Protocol(wiring.Component):
         ]
         # Whether the op would have to wait, computed without the guard (an ENGINE op is never
         # guarded), so that the guard comes last in everything below.
+        # SEARCH: raise `search_req` while waiting, until the searcher is done (a four-phase
+        # handshake: it drops `search_done` once `search_req` falls after the answer).
+        searching = op == Op.SEARCH                      # never guarded (see isa.Asm.i)
+        search_req = Signal()
+        m.d.comb += self.search_req.eq(search_req)
         waits = Signal()
         m.d.comb += waits.eq(((op == Op.EMIT) & ~room) |
                              ((op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy)) |
-                             (commanding & ~self.engine_cmd.ready))
+                             (commanding & ~self.engine_cmd.ready) |
+                             (searching & ~(search_req & self.search_done)))
+        m.d.sync += search_req.eq(searching & waits)
         fire = Signal()
         m.d.comb += fire.eq(guard & ~waits)
 
@@ -293,6 +307,9 @@ class Protocol(wiring.Component):
                 m.d.comb += [acc_new.eq(acc + 1), tile_new.eq(Shape.PLUS)]
             with m.Case(Op.NEXT_COL):
                 m.d.comb += [col_new.eq(col + 1), acc_new.eq(-1), tile_new.eq(Shape.PLUS)]
+            with m.Case(Op.SEARCH):
+                m.d.comb += [col_new.eq(self.search_col), acc_new.eq(self.search_row),
+                             tile_new.eq(self.search_tile)]
         with m.If(fire):
             m.d.sync += [col.eq(col_new), acc.eq(acc_new), tile.eq(tile_new)]
             with m.Switch(op):

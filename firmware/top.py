@@ -12,6 +12,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
+from ..hdl.search import Searcher, share_engine
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .protocol import Protocol
 from .text import LINE_MAX
@@ -37,6 +38,9 @@ class Device(wiring.Component):
         Keep the engine's board store in iCE40UP5K SPRAM (needed for N = 128 on that part).
     player_id : str
         The answer to ``-T``.
+    think_time : float
+        Seconds the searcher may take for one move (its cycle budget is this many seconds of
+        the clock); the contest allows one second per move, serial transfer included.
 
     Attributes
     ----------
@@ -55,7 +59,7 @@ class Device(wiring.Component):
     leds: Out(3)
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
-                 player_id="trax-fpga"):
+                 player_id="trax-fpga", think_time=0.8):
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
             raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
         self.clk_freq = clk_freq
@@ -64,6 +68,8 @@ class Device(wiring.Component):
         self.log2n = capacity.bit_length() - 1
         self.spram = spram
         self.player_id = player_id
+        self.think_time = think_time
+        self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
         super().__init__()
@@ -84,8 +90,17 @@ class Device(wiring.Component):
         wiring.connect(m, linebuf.line, proto.line)
         m.d.comb += [linebuf.rd_addr.eq(proto.line_addr), proto.line_data.eq(linebuf.rd_data)]
         wiring.connect(m, proto.tx, tx.stream)
-        wiring.connect(m, proto.engine_cmd, engine.cmd)
-        wiring.connect(m, engine.res, proto.engine_res)
+        m.submodules.searcher = searcher = Searcher(coord_bits=self.log2n + 3,
+                                                    budget=self.budget)
+        share_engine(m, engine, proto.engine_cmd, proto.engine_res, searcher)
+        m.d.comb += [
+            searcher.req.eq(proto.search_req),
+            proto.search_done.eq(searcher.done),
+            proto.search_found.eq(searcher.found),
+            proto.search_col.eq(searcher.col),
+            proto.search_row.eq(searcher.row),
+            proto.search_tile.eq(searcher.tile),
+        ]
         wiring.connect(m, engine.cells, proto.engine_cells)
 
         m.d.comb += [

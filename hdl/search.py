@@ -16,8 +16,10 @@ plays each legal one (a *candidate*) with the engine's ``PLACE`` and takes it ba
   threats, which the opponent must stop).
 
 The score is ``class, mine, 15 - theirs, noise`` (2, 4, 4 and 8 bits; counts saturate at
-15), the noise being the low byte of a 16-bit LFSR stepped once per scored candidate and
-never reset, so equal moves vary from game to game.  The best score wins; on a tie the
+15), the noise being the low byte of a 16-bit LFSR started at :data:`LFSR_SEED` by every
+search and stepped once per scored candidate, so that equal moves are not always chosen
+from the same corner, while the board's move stays a function of the position (a game is
+reproducible from its moves).  The best score wins; on a tie the
 earlier candidate stays.  :mod:`traxfpga.host.searcher` is the same algorithm in software
 and must choose the same move.
 
@@ -73,8 +75,6 @@ class Searcher(wiring.Component):
         Candidates scored by the last search.
     cycles : Out(32)
         Cycles the last search took, from its start to ``done``.
-    lfsr : Out(16)
-        The noise LFSR (its value before a search decides that search's noise).
     active : Out(1)
         The searcher owns the engine (from the start of a search to ``done``).
     cmd : Out(stream.Signature(Command))
@@ -95,7 +95,6 @@ class Searcher(wiring.Component):
             "tile":       Out(Shape),
             "candidates": Out(16),
             "cycles":     Out(32),
-            "lfsr":       Out(16, init=LFSR_SEED),
             "active":     Out(1),
             "cmd":        Out(stream.Signature(Command)),
             "res":        In(stream.Signature(Result)),
@@ -137,7 +136,7 @@ class Searcher(wiring.Component):
         score = Signal(18)
         best = Signal(18)
         best_ok = Signal()
-        lfsr = self.lfsr
+        lfsr = Signal(16)
         lfsr_next = Signal(16)
         m.d.comb += lfsr_next.eq(Mux(lfsr[0], (lfsr >> 1) ^ LFSR_TAPS, lfsr >> 1))
         noise = lfsr_next[:8]
@@ -172,7 +171,7 @@ class Searcher(wiring.Component):
                 with m.If(self.req):
                     m.d.sync += [
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
-                        self.found.eq(0), self.win.eq(0), best_ok.eq(0),
+                        self.found.eq(0), self.win.eq(0), best_ok.eq(0), lfsr.eq(LFSR_SEED),
                         # a probe: far out of range, it changes nothing and tells the state
                         op.eq(Op.PLACE), use2.eq(0),
                         c1.eq(-(1 << (B - 1))), r1.eq(-(1 << (B - 1))), t1.eq(Shape.PLUS),

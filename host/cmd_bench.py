@@ -67,6 +67,41 @@ register_target("engine", bench_engine,
                 "the hardware move engine: cycles per move in simulation, size and Fmax on the UP5K")
 
 
+def bench_player(args):
+    """Strength of the board's player: seeded matches against ``random`` and ``ref`` through
+    the contest referee, with the simulated board's cycles per answer."""
+    from .referee import run_match
+
+    figures = {"target": "player", "player": args.player, "seed": args.seed,
+               "search_depth": 2}
+    clk = None
+    if args.player.startswith("sim"):
+        from ..sim.device import DEFAULT_CLK
+        clk = DEFAULT_CLK
+        figures["clock_mhz"] = clk / 1e6
+    for opponent in args.opponents.split(","):
+        match = run_match(args.player, opponent, games=args.games, seed=args.seed,
+                          time_limit=1.0,
+                          on_game=(lambda i, rec: print(f"  {args.player} vs {opponent}: game "
+                                                        f"{i + 1}: {rec.summary()}",
+                                                        flush=True)) if args.verbose else None)
+        st = match.stats(match.labels[0])
+        fig = {"games": st["games"], "wins": st["wins"], "losses": st["losses"],
+               "draws": st["draws"], "illegal": st["illegal"], "timeouts": st["timeouts"],
+               "win_rate": round(st["wins"] / st["games"], 3), "answers": st["moves"]}
+        if clk:
+            fig["cycles_per_answer"] = {"mean": round(st["mean_time"] * clk),
+                                        "max": round(st["max_time"] * clk)}
+        else:
+            fig["seconds_per_answer"] = {"mean": st["mean_time"], "max": st["max_time"]}
+        figures[f"vs_{opponent}"] = fig
+    return figures
+
+
+register_target("player", bench_player,
+                "the board's player: wins against random and ref, cycles per answer")
+
+
 def add_arguments(parser):
     parser.add_argument("target", choices=sorted(TARGETS), metavar="TARGET",
                         help="what to measure: " + "; ".join(
@@ -76,6 +111,15 @@ def add_arguments(parser):
                         help="engine: skip synthesis, place and route (cycles only)")
     parser.add_argument("--log2n", type=int, default=7,
                         help="engine: board store of 2**LOG2N squares a side (default 7: 128)")
+    parser.add_argument("--games", type=int, default=50,
+                        help="player: games against each opponent (default 50)")
+    parser.add_argument("--opponents", default="random,ref",
+                        help="player: comma-separated opponent specs (default random,ref)")
+    parser.add_argument("--player", default="sim",
+                        help="player: the spec measured (default sim, the simulated board; "
+                             "model is its software twin)")
+    parser.add_argument("--seed", type=int, default=1, help="player: match seed (default 1)")
+    parser.add_argument("--verbose", action="store_true", help="player: print every game")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 
@@ -99,6 +143,13 @@ def run(args):
             print(f"  cycles per move: mean {val['mean']}, p99 {val['p99']}, max {val['max']}")
         elif key == "cycles_per_tile":
             print(f"  cycles per placed tile: mean {val['mean']}")
+        elif key.startswith("vs_"):
+            per = val.get("cycles_per_answer") or val.get("seconds_per_answer")
+            unit = "cycles" if "cycles_per_answer" in val else "s"
+            print(f"  against {key[3:]}: {val['wins']}/{val['games']} won "
+                  f"({100 * val['win_rate']:.1f}%), {val['losses']} lost "
+                  f"({val['illegal']} illegal, {val['timeouts']} late), {val['draws']} drawn; "
+                  f"per answer: mean {per['mean']:,} {unit}, max {per['max']:,} {unit}")
         elif key != "target":
             print(f"  {key}: {val}")
     return 0

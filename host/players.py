@@ -6,6 +6,9 @@ A player is opened from a *spec* string (:func:`open_player`):
     the reference AI (:func:`traxfpga.host.ai.choose_move`), seeded;
 ``random``
     a uniformly random legal move, seeded;
+``model``
+    the board's player in software (:mod:`traxfpga.host.searcher`, the hardware searcher's
+    twin: the same moves, without a cycle budget), for quick strength studies;
 ``sim`` (``sim:cxxrtl``, ``sim:pysim``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
@@ -66,7 +69,7 @@ __all__ = ["PLAYER_KINDS", "open_player", "Player", "ProtocolPlayer", "EnginePla
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
 #: Spec names, for messages and ``--help``.
-PLAYER_KINDS = ("ref", "random", "sim", "serial:PORT[@BAUD]", "cmd:COMMAND")
+PLAYER_KINDS = ("ref", "random", "model", "sim", "serial:PORT[@BAUD]", "cmd:COMMAND")
 
 #: Wait this long (in the player's clock) for the answer to ``-T`` when opening a player.
 STARTUP_TIMEOUT = 10.0
@@ -499,14 +502,18 @@ class Player:
 
 
 class EnginePlayer(Player):
-    """An in-process player on its own reference game: the reference AI (``ref``) or a
-    uniformly random legal move (``random``).  Timed by the wall clock."""
+    """An in-process player on its own reference game: the reference AI (``ref``), a
+    uniformly random legal move (``random``) or the board's searcher in software
+    (``model``).  Timed by the wall clock."""
+
+    IDENTS = {"ref": "reference AI", "random": "random legal moves",
+              "model": "trax-fpga searcher (software twin)"}
 
     def __init__(self, kind, seed=0):
-        if kind not in ("ref", "random"):
+        if kind not in self.IDENTS:
             raise SpecError(f"no in-process player {kind!r}")
         self.name = kind
-        self.ident = "reference AI" if kind == "ref" else "random legal moves"
+        self.ident = self.IDENTS[kind]
         self.kind = kind
         self.rng = random.Random(seed)
         self.game = None
@@ -520,6 +527,9 @@ class EnginePlayer(Player):
         t0 = time.perf_counter()
         if self.kind == "ref":
             mv = choose_move(self.game, self.rng)
+        elif self.kind == "model":
+            from .searcher import choose
+            mv = choose(self.game).move
         else:
             mv = self.rng.choice(self.game.legal_moves())
         text = format_move(mv)
@@ -647,7 +657,7 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
     if not isinstance(spec, str) or not spec:
         raise SpecError(f"empty player spec; expected one of: {', '.join(PLAYER_KINDS)}")
     kind, sep, arg = spec.partition(":")
-    if kind in ("ref", "random"):
+    if kind in EnginePlayer.IDENTS:
         if sep:
             raise SpecError(f"player {kind!r} takes no argument (got {spec!r})")
         return EnginePlayer(kind, seed)

@@ -16,8 +16,9 @@ The search, for the side to move:
    candidate that loses at once (it completes only the opponent's loop or line) is worst.
 4. **Score.**  ``class`` (2 safe, 1 unsafe, 0 losing at once), then the threats created
    (a move leaving two threats that the opponent cannot both stop usually wins), then
-   fewer opponent threats, then a small pseudo-random number from a 16-bit LFSR, stepped
-   once per candidate, for variety between equal moves.  The best score is played; equal
+   fewer opponent threats, then a small pseudo-random number from a 16-bit LFSR (started
+   at :data:`LFSR_SEED` by every search, stepped once per scored candidate) so that
+   equal moves are not always taken from the same corner.  The best score is played; equal
    scores keep the earlier candidate.
 5. **Budget.**  The hardware counts cycles and stops deepening when its budget (the time
    limit minus a margin) runs out, answering the best candidate scored so far; the model

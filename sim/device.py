@@ -29,8 +29,10 @@ __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSi
 
 #: The simulated device's clock (1 MHz: a cycle is a microsecond of simulated time) and
 #: line speed (8 cycles per bit).
-DEFAULT_CLK = 1_000_000
-DEFAULT_BAUD = 125_000
+# The iCEBreaker's clock, so the searcher has the board's cycle budget and the simulated
+# time of an answer is the board's; the line runs at clk/8 so that bytes cost few cycles.
+DEFAULT_CLK = 24_000_000
+DEFAULT_BAUD = 3_000_000
 BACKENDS = ("auto", "cxxrtl", "pysim")
 
 
@@ -171,10 +173,12 @@ class DeviceSim:
         Write a waveform of the whole run (``pysim`` only).
     player_id : str
         The device's answer to ``-T``.
+    think_time : float
+        The searcher's budget in seconds of ``clk_freq`` (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
-                 vcd=None, player_id="trax-fpga"):
+                 vcd=None, player_id="trax-fpga", think_time=0.8):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -183,7 +187,7 @@ class DeviceSim:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
-                             player_id=player_id)
+                             player_id=player_id, think_time=think_time)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq

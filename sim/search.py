@@ -41,7 +41,6 @@ class SearchHarness(wiring.Component):
             "tile":       Out(2),
             "candidates": Out(16),
             "cycles":     Out(32),
-            "lfsr":       Out(16),
         })
 
     def elaborate(self, platform):
@@ -54,7 +53,6 @@ class SearchHarness(wiring.Component):
             s.req.eq(self.req), self.done.eq(s.done), self.found.eq(s.found),
             self.win.eq(s.win), self.col.eq(s.col), self.row.eq(s.row),
             self.tile.eq(s.tile), self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
-            self.lfsr.eq(s.lfsr),
         ]
         return m
 
@@ -67,7 +65,6 @@ class SearchResult(NamedTuple):
     win: bool
     candidates: int
     cycles: int             # the searcher's own count, start to done
-    lfsr_before: int
 
 
 def _signed16(v):
@@ -118,14 +115,13 @@ class SearchSim:
         """Ask the searcher for the side to move's move."""
         from ..host.trax import Move, format_move
         cx = self._cx
-        lfsr = cx.get("lfsr")
         cx.set("req", 1)
         cx.until("done", limit=limit)
         col, row = _signed16(cx.get("col")), _signed16(cx.get("row"))
         tile = _SHAPE_CHARS[Shape(cx.get("tile"))]
         found, win = bool(cx.get("found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
-                           win, cx.get("candidates"), cx.get("cycles"), lfsr)
+                           win, cx.get("candidates"), cx.get("cycles"))
         cx.set("req", 0)
         cx.tick(2)
         return out

@@ -3,6 +3,8 @@ small board store to reach the capacity limit, and a waveform file."""
 
 import pytest
 
+from traxfpga.host.searcher import choose
+from traxfpga.host.trax import Game, format_move
 from traxfpga.sim.device import DeviceSim
 
 
@@ -29,7 +31,9 @@ def test_pysim_backend_and_the_capacity_limit(small):
 def test_pysim_contest_answer(small):
     dev = small
     assert dev.exchange("-B") == []
-    assert dev.exchange("@0/") == ["@1+"]
+    game = Game()
+    game.play("@0/")
+    assert dev.exchange("@0/") == [format_move(choose(game).move)]     # the searcher's move
     assert dev.leds & 0b111 == 0b001
 
 

@@ -1,0 +1,181 @@
+"""The board's player: the hardware searcher (hdl/search.py) against its software twin
+(host/searcher.py), move for move, and what the twin promises (wins at once, stops threats,
+always legal, answers within its budget).
+
+Positions come from the recorded games (cut at a seeded ply) and from seeded games that the
+searcher plays against the reference AI and against random moves, in all three variants.
+"""
+
+import random
+
+import pytest
+
+from traxfpga.host.ai import choose_move
+from traxfpga.host.corpus import engine_variant, load_corpus
+from traxfpga.host.searcher import choose
+from traxfpga.host.trax import Game, Illegal, format_move
+from traxfpga.sim import cxxrtl
+
+SEED = 20151209
+
+needs_cxx = pytest.mark.skipif(not cxxrtl.available(), reason="needs a C++ compiler")
+
+
+def _result(res):
+    """An engine result as the reference reports a step: (placed, size, winner, reason)."""
+    from traxfpga.hdl.tiles import Reason, Winner
+    winner = {Winner.NONE: None, Winner.WHITE: "white", Winner.BLACK: "black"}[
+        Winner(res.winner)]
+    reason = {Reason.NONE: None, Reason.LOOP: "loop", Reason.LINE: "line",
+              Reason.DRAW: "draw"}[Reason(res.reason)]
+    return res.placed, (res.width, res.height), winner, reason
+
+
+def _play_both(sim, game, move):
+    step = game.play(move)
+    res = sim.play(move)
+    assert _result(res) == (step.placed, step.size, step.winner, step.reason), \
+        (game.moves, move)
+
+
+@pytest.fixture(scope="module")
+def sim():
+    from traxfpga.sim.search import SearchSim
+    if not cxxrtl.available():
+        pytest.skip("needs a C++ compiler")
+    with SearchSim(log2n=7) as s:
+        yield s
+
+
+def _check_search(sim, game):
+    """The hardware's choice equals the twin's; returns the choice."""
+    got = sim.search()
+    want = choose(game)
+    assert (got.move, got.win, got.candidates) == \
+        (format_move(want.move), want.win, want.candidates), game.moves
+    return got
+
+
+# -- the twin's promises (software, fast) -------------------------------------------------------
+
+def test_twin_wins_at_once_and_stops_threats():
+    rng = random.Random(SEED)
+    checked_wins = checked_blocks = 0
+    for g in rng.sample([g for g in load_corpus() if g["variant"] == "trax"], 40):
+        game = Game()
+        for mv in g["moves"][:rng.randrange(4, max(5, len(g["moves"])))]:
+            game.play(mv)
+        if game.over:
+            continue
+        c = choose(game)
+        after = game.copy()
+        after.play(c.move)
+        if game.winning_moves():
+            assert c.win and after.winner == game.to_move
+            checked_wins += 1
+            continue
+        assert not c.win
+        them = "black" if game.to_move == "white" else "white"
+        if game.winning_moves(them):            # a threat: stop it if any move can
+            safe = []
+            for mv in game.legal_moves():
+                g2 = game.copy()
+                g2.play(mv)
+                if g2.winner is None and not g2.has_winning_move(them):
+                    safe.append(mv)
+            if safe:
+                assert after.winner is None and not after.has_winning_move(them), game.moves
+                checked_blocks += 1
+    assert checked_wins and checked_blocks, (checked_wins, checked_blocks)
+
+
+def test_twin_budget_keeps_the_best_so_far():
+    game = Game()
+    for mv in ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"]:
+        game.play(mv)
+    full = choose(game)
+    assert full.candidates > 3
+    one = choose(game, budget=1)
+    assert one.candidates == 1
+    game.copy().play(one.move)                  # legal
+    assert choose(game, budget=full.candidates).move == full.move
+
+
+def test_twin_refuses_a_finished_game():
+    g = next(g for g in load_corpus() if g["variant"] == "trax" and g["expect"]["winner"])
+    game = Game()
+    for mv in g["moves"]:
+        game.play(mv)
+    assert game.over
+    with pytest.raises(ValueError):
+        choose(game)
+
+
+# -- the hardware against the twin ----------------------------------------------------------------
+
+@needs_cxx
+@pytest.mark.slow
+def test_hardware_matches_twin_on_recorded_positions(sim):
+    rng = random.Random(SEED + 1)
+    games = load_corpus()
+    sample = rng.sample(games, 24)
+    for g in sample:
+        variant = engine_variant(g)
+        sim.reset(variant)
+        game = Game(variant)
+        cut = rng.randrange(0, max(1, min(len(g["moves"]), 40)))
+        for mv in g["moves"][:cut]:
+            try:
+                game.copy().play(mv)
+            except Illegal:
+                break
+            _play_both(sim, game, mv)
+        if game.over:
+            continue
+        got = _check_search(sim, game)
+        # the search left the position as it was: its move plays exactly as on the reference
+        _play_both(sim, game, got.move)
+
+
+@needs_cxx
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["trax", "8x8", "looptrax"])
+def test_hardware_games_against_opponents(sim, variant):
+    """Whole games: the hardware searcher against the reference AI and random moves, every
+    choice checked against the twin and every move's result against the reference."""
+    rng = random.Random(f"{SEED}-{variant}")
+    for opponent in ("ref", "random"):
+        for board_white in (True, False):
+            sim.reset(variant)
+            game = Game(variant)
+            while not game.over and game.ply < 60:
+                if (game.to_move == "white") == board_white:
+                    mv = _check_search(sim, game).move
+                elif opponent == "ref":
+                    mv = format_move(choose_move(game, rng))
+                else:
+                    mv = format_move(rng.choice(game.legal_moves()))
+                _play_both(sim, game, mv)
+            if game.over:           # nothing left to choose: the searcher says so
+                got = sim.search()
+                assert got.move is None and not got.win
+
+
+@needs_cxx
+def test_hardware_budget():
+    """With a budget of a few thousand cycles the searcher stops early, answers the best
+    candidate scored so far (what the twin chooses with that many candidates), and leaves
+    the position untouched."""
+    from traxfpga.sim.search import SearchSim
+    with SearchSim(log2n=5, budget=3000) as s:
+        game = Game()
+        for mv in ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"]:
+            _play_both(s, game, mv)
+        got = s.search()
+        full = choose(game)
+        assert 1 <= got.candidates < full.candidates
+        # stopped at the budget, give or take one reply's work
+        assert got.cycles < 3000 + 400
+        want = choose(game, budget=got.candidates)
+        assert got.move == format_move(want.move)
+        _play_both(s, game, got.move)
