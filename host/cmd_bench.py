@@ -67,6 +67,16 @@ register_target("engine", bench_engine,
                 "the hardware move engine: cycles per move in simulation, size and Fmax on the UP5K")
 
 
+def bench_sim(args):
+    """Simulated cycles per second of both simulation backends (see :mod:`traxfpga.sim.bench`)."""
+    from ..sim.bench import bench_sim as run_bench
+    return run_bench(args)
+
+
+register_target("sim", bench_sim,
+                "simulated cycles per second of the whole device, compiled and Amaranth's simulator")
+
+
 def bench_player(args):
     """Strength of the board's player: seeded matches against ``random`` and ``ref`` through
     the contest referee, with the simulated board's cycles per answer."""

@@ -55,3 +55,33 @@ def bench_engine(args):
                                               "spram", "fmax_mhz", "harness_cells")})
         figures["logic_cells_pct"] = round(100 * synth["logic_cells"] / synth["logic_cells_total"], 1)
     return figures
+
+
+#: The workload of ``bench sim``: engine-mode moves, then the board's own moves (searches).
+SIM_WORKLOAD = [":reset", ":play @0/", ":play A2+", ":play A3/", ":move", ":move"]
+
+
+def bench_sim(args):
+    """Simulated clock cycles per second of the whole device on both simulation backends
+    (the same design: capacity 16), on the same workload (:data:`SIM_WORKLOAD`)."""
+    from . import cxxrtl
+    from .device import DeviceSim
+
+    figures = {"target": "sim", "design": "device, capacity 16", "workload": SIM_WORKLOAD}
+    backends = (["cxxrtl"] if cxxrtl.available() else []) + ["pysim"]
+    answers = {}
+    for backend in backends:
+        with DeviceSim(capacity=16, backend=backend) as sim:
+            sim.exchange("-T")                  # warm up (and build, for cxxrtl)
+            start_cycles, start = sim.cycles, time.perf_counter()
+            answers[backend] = [sim.exchange(line) for line in SIM_WORKLOAD]
+            seconds = time.perf_counter() - start
+            cycles = sim.cycles - start_cycles
+        figures[backend] = {"cycles": cycles, "seconds": round(seconds, 3),
+                            "cycles_per_second": round(cycles / seconds)}
+    if len(answers) == 2 and answers["cxxrtl"] != answers["pysim"]:
+        raise RuntimeError(f"the backends disagree: {answers}")
+    if "cxxrtl" in figures:
+        figures["speedup"] = round(figures["cxxrtl"]["cycles_per_second"] /
+                                   figures["pysim"]["cycles_per_second"])
+    return figures

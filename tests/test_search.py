@@ -179,3 +179,17 @@ def test_hardware_budget():
         want = choose(game, budget=got.candidates)
         assert got.move == format_move(want.move)
         _play_both(s, game, got.move)
+
+
+def test_bench_player_json(capsys):
+    """``bench player`` through the CLI: the twin against random moves, JSON figures."""
+    import json
+
+    from traxfpga.host.cli import main
+    assert main(["bench", "player", "--player", "model", "--opponents", "random",
+                 "--games", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    vs = figures["vs_random"]
+    assert figures["search_depth"] == 2 and vs["games"] == 2
+    assert vs["wins"] + vs["losses"] + vs["draws"] == 2 and vs["illegal"] == vs["timeouts"] == 0
+    assert vs["seconds_per_answer"]["max"] >= vs["seconds_per_answer"]["mean"] > 0
