@@ -161,7 +161,14 @@ class Searcher(wiring.Component):
             self.cmd.payload.row.eq(Mux(use2, r2, r1)),
             self.cmd.payload.tile.eq(Mux(use2, t2, t1)),
         ]
-        after_undo = Signal()                     # where U_RES goes: 0 compare, 1 finish
+        after_undo = Signal()                     # where UNDO_RES goes: 0 compare, 1 finish
+
+        def send(state, then):
+            """A state that offers the command set up in ``op``/``use2`` until it is taken."""
+            with m.State(state):
+                m.d.comb += self.cmd.valid.eq(1)
+                with m.If(self.cmd.ready):
+                    m.next = then
 
         with m.If(self.active):
             m.d.sync += self.cycles.eq(self.cycles + 1)
@@ -178,10 +185,7 @@ class Searcher(wiring.Component):
                     ]
                     m.next = "PROBE"
 
-            with m.State("PROBE"):
-                m.d.comb += self.cmd.valid.eq(1)
-                with m.If(self.cmd.ready):
-                    m.next = "PROBE_RES"
+            send("PROBE", then="PROBE_RES")
 
             with m.State("PROBE_RES"):
                 m.d.comb += self.res.ready.eq(1)
@@ -204,10 +208,7 @@ class Searcher(wiring.Component):
                 with m.Else():
                     m.next = "CAND_CMD"
 
-            with m.State("CAND_CMD"):
-                m.d.comb += self.cmd.valid.eq(1)
-                with m.If(self.cmd.ready):
-                    m.next = "CAND_RES"
+            send("CAND_CMD", then="CAND_RES")
 
             with m.State("CAND_RES"):
                 m.d.comb += self.res.ready.eq(1)
@@ -241,10 +242,7 @@ class Searcher(wiring.Component):
                 with m.Else():
                     m.next = "REPLY_CMD"
 
-            with m.State("REPLY_CMD"):
-                m.d.comb += self.cmd.valid.eq(1)
-                with m.If(self.cmd.ready):
-                    m.next = "REPLY_RES"
+            send("REPLY_CMD", then="REPLY_RES")
 
             with m.State("REPLY_RES"):
                 m.d.comb += self.res.ready.eq(1)
@@ -260,10 +258,7 @@ class Searcher(wiring.Component):
                         m.next = "REPLY"
                         advance(c2, r2, t2, w2, h2, square, "SCORE")
 
-            with m.State("REPLY_UNDO"):
-                m.d.comb += self.cmd.valid.eq(1)
-                with m.If(self.cmd.ready):
-                    m.next = "REPLY_UNDO_RES"
+            send("REPLY_UNDO", then="REPLY_UNDO_RES")
 
             with m.State("REPLY_UNDO_RES"):
                 m.d.comb += self.res.ready.eq(1)
@@ -277,10 +272,7 @@ class Searcher(wiring.Component):
                 m.next = "UNDO_CMD"
 
             # -- take the candidate back ----------------------------------------------------------
-            with m.State("UNDO_CMD"):
-                m.d.comb += self.cmd.valid.eq(1)
-                with m.If(self.cmd.ready):
-                    m.next = "UNDO_RES"
+            send("UNDO_CMD", then="UNDO_RES")
 
             with m.State("UNDO_RES"):
                 m.d.comb += self.res.ready.eq(1)

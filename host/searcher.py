@@ -30,7 +30,7 @@ The score is an integer (:func:`score_of`), identical in both.
 
 from __future__ import annotations
 
-from .trax import _TILE_ORDER, Game, Illegal, Move
+from .trax import Game, Illegal, Move
 
 __all__ = ["Choice", "choose", "score_of", "lfsr_next", "LFSR_SEED", "THREAT_CAP"]
 

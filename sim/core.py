@@ -36,6 +36,23 @@ class CoreResult(NamedTuple):
     cycles: int          # from command acceptance to result
 
 
+def command(**fields):
+    """An engine command payload: PLACE at (0, 0) of ``+`` in Trax unless ``fields`` say
+    otherwise."""
+    payload = {"op": Op.PLACE, "col": 0, "row": 0, "tile": Shape.PLUS, "variant": Variant.TRAX}
+    payload.update(fields)
+    return payload
+
+
+def send_command(cx, payload):
+    """Hand ``payload`` to the ``cmd`` stream of a compiled design, waiting until it is taken."""
+    cx.set("cmd__payload", Command.const(payload).as_bits())
+    cx.set("cmd__valid", 1)
+    cx.until("cmd__ready")
+    cx.tick()
+    cx.set("cmd__valid", 0)
+
+
 class CoreSim:
     """The engine in simulation.
 
@@ -98,11 +115,7 @@ class CoreSim:
 
     def _call_cxxrtl(self, payload):
         cx = self._cx
-        cx.set("cmd__payload", Command.const(payload).as_bits())
-        cx.set("cmd__valid", 1)
-        cx.until("cmd__ready")
-        cx.tick()
-        cx.set("cmd__valid", 0)
+        send_command(cx, payload)
         cycles, cells = 0, []
         if payload["op"] == Op.DUMP:
             while not cx.get("res__valid"):
@@ -118,9 +131,7 @@ class CoreSim:
         return self._result(res, cycles + 1), cells
 
     def _call(self, **fields):
-        payload = {"op": Op.PLACE, "col": 0, "row": 0, "tile": Shape.PLUS,
-                   "variant": Variant.TRAX}
-        payload.update(fields)
+        payload = command(**fields)
         if self.backend == "cxxrtl":
             return self._call_cxxrtl(payload)
         return self._sim.call(payload)

@@ -14,9 +14,9 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Command, Engine, Op, Result
 from ..hdl.search import Searcher, share_engine
-from ..hdl.tiles import Shape, Status, Variant
+from ..hdl.tiles import Shape, Status
 from . import cxxrtl
-from .core import SHAPES, VARIANTS
+from .core import SHAPES, VARIANTS, command, send_command
 
 __all__ = ["SearchHarness", "SearchSim", "SearchResult"]
 
@@ -82,15 +82,8 @@ class SearchSim:
         self._cx.set("res__ready", 1)
 
     def _call(self, **fields):
-        payload = {"op": Op.PLACE, "col": 0, "row": 0, "tile": Shape.PLUS,
-                   "variant": Variant.TRAX}
-        payload.update(fields)
         cx = self._cx
-        cx.set("cmd__payload", Command.const(payload).as_bits())
-        cx.set("cmd__valid", 1)
-        cx.until("cmd__ready")
-        cx.tick()
-        cx.set("cmd__valid", 0)
+        send_command(cx, command(**fields))
         cx.until("res__valid")
         res = Result.from_bits(cx.get("res__payload"))
         cx.tick()

@@ -193,3 +193,10 @@ def test_bench_player_json(capsys):
     assert figures["search_depth"] == 2 and vs["games"] == 2
     assert vs["wins"] + vs["losses"] + vs["draws"] == 2 and vs["illegal"] == vs["timeouts"] == 0
     assert vs["seconds_per_answer"]["max"] >= vs["seconds_per_answer"]["mean"] > 0
+
+
+def test_twin_and_hardware_share_their_constants():
+    from traxfpga.hdl import search as hw
+    from traxfpga.host import searcher as sw
+    assert (sw.LFSR_SEED, sw.THREAT_CAP) == (hw.LFSR_SEED, hw.THREAT_CAP)
+    assert sw.lfsr_next(1) == hw.LFSR_TAPS and sw.lfsr_next(2) == 1
