@@ -19,7 +19,6 @@ Contract with the rest of the program: enter at ``entry``; leave at ``found`` wi
 applied and its engine result still offered (the caller prints from it, then takes it); at
 ``nomove`` when no placement is legal; or at the error printer with ``game-over`` when the
 game was already over.  The instructions are marked as thinking (the LED).
-
 """
 
 from ..hdl.engine import Op as EngineOp

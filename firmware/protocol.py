@@ -227,13 +227,13 @@ class Protocol(wiring.Component):
             self.engine_cmd.payload.tile.eq(tile),
             self.engine_cmd.payload.variant.eq(new_variant),
         ]
-        # Whether the op would have to wait, computed without the guard (an ENGINE op is never
-        # guarded), so that the guard comes last in everything below.
         # SEARCH: raise `search_req` while waiting, until the searcher is done (a four-phase
         # handshake: it drops `search_done` once `search_req` falls after the answer).
         searching = op == Op.SEARCH                      # never guarded (see isa.Asm.i)
         search_req = Signal()
         m.d.comb += self.search_req.eq(search_req)
+        # Whether the op would have to wait, computed without the guard (an ENGINE op is never
+        # guarded), so that the guard comes last in everything below.
         waits = Signal()
         m.d.comb += waits.eq(((op == Op.EMIT) & ~room) |
                              ((op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy)) |

@@ -36,16 +36,11 @@ from amaranth.lib.wiring import In, Out
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "score_fields"]
+__all__ = ["Searcher", "share_engine", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP"]
 
 LFSR_SEED = 0xACE1
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
 THREAT_CAP = 15
-
-
-def score_fields():
-    """The score's fields from bit 0: (name, width)."""
-    return (("noise", 8), ("theirs_inv", 4), ("mine", 4), ("cls", 2))
 
 
 class Searcher(wiring.Component):

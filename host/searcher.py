@@ -32,17 +32,18 @@ from __future__ import annotations
 
 from .trax import Game, Illegal, Move
 
-__all__ = ["Choice", "choose", "score_of", "lfsr_next", "LFSR_SEED", "THREAT_CAP"]
+__all__ = ["Choice", "choose", "score_of", "lfsr_next", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP"]
 
 #: Threat counts saturate here (a 4-bit field of the score).
 THREAT_CAP = 15
 LFSR_SEED = 0xACE1
+LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
 TILES = ("+", "/", "\\")
 
 
 def lfsr_next(v: int) -> int:
     """One step of the 16-bit Galois LFSR (taps 16, 14, 13, 11: polynomial 0xB400)."""
-    return (v >> 1) ^ (0xB400 if v & 1 else 0)
+    return (v >> 1) ^ (LFSR_TAPS if v & 1 else 0)
 
 
 def score_of(cls: int, mine: int, theirs: int, noise: int) -> int:

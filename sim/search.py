@@ -2,8 +2,8 @@
 
 :class:`SearchSim` plays moves on the engine (as the protocol would) and asks the
 :class:`~traxfpga.hdl.search.Searcher` for the side to move's choice, on the compiled
-simulation (:mod:`traxfpga.sim.cxxrtl`) when a C++ compiler is present, else on Amaranth's
-simulator (slow: small positions only).
+simulation (:mod:`traxfpga.sim.cxxrtl`), so it needs a C++ compiler.  (Without one, the
+searcher still runs on Amaranth's simulator inside the whole device: ``DeviceSim``.)
 """
 
 from typing import NamedTuple
@@ -14,13 +14,11 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Command, Engine, Op, Result
 from ..hdl.search import Searcher, share_engine
-from ..hdl.tiles import Shape, Status
+from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl
 from .core import SHAPES, VARIANTS, command, send_command
 
 __all__ = ["SearchHarness", "SearchSim", "SearchResult"]
-
-_SHAPE_CHARS = {Shape.PLUS: "+", Shape.SLASH: "/", Shape.BACKSLASH: "\\"}
 
 
 class SearchHarness(wiring.Component):
@@ -111,7 +109,7 @@ class SearchSim:
         cx.set("req", 1)
         cx.until("done", limit=limit)
         col, row = _signed16(cx.get("col")), _signed16(cx.get("row"))
-        tile = _SHAPE_CHARS[Shape(cx.get("tile"))]
+        tile = SHAPE_CHARS[Shape(cx.get("tile"))]
         found, win = bool(cx.get("found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
                            win, cx.get("candidates"), cx.get("cycles"))

@@ -198,5 +198,6 @@ def test_bench_player_json(capsys):
 def test_twin_and_hardware_share_their_constants():
     from traxfpga.hdl import search as hw
     from traxfpga.host import searcher as sw
-    assert (sw.LFSR_SEED, sw.THREAT_CAP) == (hw.LFSR_SEED, hw.THREAT_CAP)
+    assert (sw.LFSR_SEED, sw.LFSR_TAPS, sw.THREAT_CAP) == \
+        (hw.LFSR_SEED, hw.LFSR_TAPS, hw.THREAT_CAP)
     assert sw.lfsr_next(1) == hw.LFSR_TAPS and sw.lfsr_next(2) == 1
