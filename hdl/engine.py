@@ -29,14 +29,35 @@ from .store import SinglePortRAM
 from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
                     Variant, Winner, opposite)
 
-__all__ = ["Op", "Command", "Result", "CellOut", "Engine"]
+__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "EVAL_WEIGHTS", "EVAL_MAX",
+           "eval_weight"]
 
 
-class Op(enum.Enum, shape=2):
+class Op(enum.Enum, shape=3):
     PLACE = 0   # place a tile (col, row, shape), with its forced plays
     UNDO  = 1   # take back the last move
     RESET = 2   # empty board, new game of `variant`
     DUMP  = 3   # stream the area's squares row by row on `cells`
+    EVAL  = 4   # the attacking potential of both colours (`pot`, `att` of the result)
+
+
+#: EVAL's weight of an open path end by the distance (|dx|, |dy|) from the empty square
+#: its track runs into to the one the path's other end runs into: adjacent spaces (a loop
+#: attack), diagonal ones (a corner), then two, three and four squares apart.
+EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
+#: EVAL's sums saturate here.
+EVAL_MAX = (1 << 16) - 1
+
+
+def eval_weight(dx, dy):
+    """The weight of one path end whose two ends' spaces are ``dx``, ``dy`` apart."""
+    dx, dy = abs(dx), abs(dy)
+    d = dx + dy
+    if d == 1:
+        return EVAL_WEIGHTS["adjacent"]
+    if dx == 1 and dy == 1:
+        return EVAL_WEIGHTS["corner"]
+    return {2: EVAL_WEIGHTS["two"], 3: EVAL_WEIGHTS["three"], 4: EVAL_WEIGHTS["four"]}.get(d, 0)
 
 
 Command = data.StructLayout({
@@ -55,6 +76,8 @@ Result = data.StructLayout({
     "ply":     16,          # moves played so far
     "winner":  Winner,
     "reason":  Reason,
+    "pot":     data.ArrayLayout(16, 2),     # EVAL: potential of white (0) and black (1)
+    "att":     data.ArrayLayout(8, 2),      # EVAL: path ends one square from the other end
 })
 
 CellOut = data.StructLayout({
@@ -282,6 +305,46 @@ class Engine(wiring.Component):
             with m.Elif(horiz | vert):
                 m.d.sync += line.bit_select(lcol, 1).eq(1)
 
+        # EVAL, one step after a path end's far end is found: the distance between the
+        # empty square P the path runs into and the square its far end runs into, as
+        # columns and rows from the area's left/top ring (unique: the ring spans at most
+        # N squares), weighted and added to the colour's sums.
+        pot = Array(Signal(16, name=f"pot{c}") for c in range(2))
+        att = Array(Signal(8, name=f"att{c}") for c in range(2))
+        ev_valid = Signal()
+        ev_col = Signal()                 # 0 white, 1 black
+        ev_end = Signal(EndL)
+        m.d.sync += ev_valid.eq(0)
+        fx = Mux(ev_end.d == 1, ev_end.x + 1, Mux(ev_end.d == 3, ev_end.x - 1, ev_end.x))
+        fy = Mux(ev_end.d == 2, ev_end.y + 1, Mux(ev_end.d == 0, ev_end.y - 1, ev_end.y))
+
+        def ring(v, lo):
+            return (v - lo + 1)[:L]
+
+        def absdiff(a, b):
+            return Mux(a >= b, a - b, b - a)[:L]
+        adx = Signal(L)
+        ady = Signal(L)
+        m.d.comb += [adx.eq(absdiff(ring(fx, minx), ring(px, minx))),
+                     ady.eq(absdiff(ring(fy, miny), ring(py, miny)))]
+        dist = adx + ady
+        weight = Signal(4)
+        with m.If(dist == 1):
+            m.d.comb += weight.eq(EVAL_WEIGHTS["adjacent"])
+        with m.Elif((adx == 1) & (ady == 1)):
+            m.d.comb += weight.eq(EVAL_WEIGHTS["corner"])
+        with m.Elif(dist == 2):
+            m.d.comb += weight.eq(EVAL_WEIGHTS["two"])
+        with m.Elif(dist == 3):
+            m.d.comb += weight.eq(EVAL_WEIGHTS["three"])
+        with m.Elif(dist == 4):
+            m.d.comb += weight.eq(EVAL_WEIGHTS["four"])
+        with m.If(ev_valid):
+            pot_sum = pot[ev_col] + weight
+            m.d.sync += pot[ev_col].eq(Mux(pot_sum > EVAL_MAX, EVAL_MAX, pot_sum))
+            with m.If((dist == 1) & (att[ev_col] != 255)):
+                m.d.sync += att[ev_col].eq(att[ev_col] + 1)
+
         # The neighbour across `ndir` after P is placed (or, with `untiling`, taken
         # back): its new word, and whether it becomes forced or over-full.
         untiling = Signal()
@@ -327,6 +390,8 @@ class Engine(wiring.Component):
             self.res.payload.winner.eq(winner),
             self.res.payload.reason.eq(reason),
         ]
+        for c in range(2):
+            m.d.comb += [self.res.payload.pot[c].eq(pot[c]), self.res.payload.att[c].eq(att[c])]
 
         def finish(st):
             # (`placed` is cleared on a command's acceptance and set only by DECIDE and
@@ -381,6 +446,11 @@ class Engine(wiring.Component):
                         with m.Case(Op.DUMP):
                             m.d.sync += [prx.eq(0), pry.eq(0)]
                             m.next = "DUMP"
+                        with m.Case(Op.EVAL):
+                            m.d.sync += [prx.eq(-1), pry.eq(-1)]
+                            for c in range(2):
+                                m.d.sync += [pot[c].eq(0), att[c].eq(0)]
+                            m.next = "EVAL"
                         with m.Case(Op.UNDO):
                             m.next = "UNDO"
                         with m.Case(Op.PLACE):
@@ -440,6 +510,40 @@ class Engine(wiring.Component):
                     with m.Else():
                         m.d.sync += prx.eq(prx + 1)
                     m.next = "DUMP"
+
+            # -- eval: every path end around the area ------------------------------------
+            # Each empty square of the area and its ring; for every track entering it, the
+            # far end of that path (as TILE finds it, P's colours standing in for a tile's).
+            # Every open path is seen from both of its ends.
+            with m.State("EVAL"):
+                with m.If((width == 0) | (pry > height)):
+                    finish(Status.OK)
+                with m.Else():
+                    m.d.comb += cells.addr.eq(phys(prx, pry))
+                    m.d.sync += [px.eq(wrap(minx + prx)), py.eq(wrap(miny + pry))]
+                    with m.If(prx >= width):
+                        m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
+                    with m.Else():
+                        m.d.sync += prx.eq(prx + 1)
+                    m.next = "EVAL_READ"
+            with m.State("EVAL_READ"):
+                white_in, black_in = counts([cells.rdata.inc[d] for d in DIRS])
+                m.d.sync += [pcell.eq(cells.rdata), pmask.eq(white_in), step.eq(0)]
+                with m.If(cells.rdata.occ | ((white_in | black_in) == 0)):
+                    m.next = "EVAL"
+                with m.Else():
+                    m.next = "EVAL_ENDS"
+            with m.State("EVAL_ENDS"):
+                m.d.sync += step.eq(step + 1)
+                m.d.comb += cells.addr.eq(nb_addr)
+                for c in range(2):
+                    m.d.comb += far[c].addr.eq(nb_addr)
+                with m.If(step != 0):
+                    m.d.sync += [ev_valid.eq((pcell.inc[rdir] != Colour.NONE) & occ),
+                                 ev_end.eq(end_now), ev_col.eq(~r_white)]
+                with m.If(step == 4):
+                    m.d.sync += step.eq(0)
+                    m.next = "EVAL"
 
             # -- place: the checks on the placed tile ------------------------------------
             with m.State("PLACE"):

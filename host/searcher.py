@@ -32,13 +32,19 @@ from __future__ import annotations
 
 from .trax import Game, Illegal, Move
 
-__all__ = ["Choice", "choose", "score_of", "lfsr_next", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP"]
+__all__ = ["Choice", "choose", "score_of", "lfsr_next", "evaluate", "LFSR_SEED", "LFSR_TAPS",
+           "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_MAX"]
 
 #: Threat counts saturate here (a 4-bit field of the score).
 THREAT_CAP = 15
 LFSR_SEED = 0xACE1
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
 TILES = ("+", "/", "\\")
+#: Weight of an open path end by how far apart the spaces its two ends run into are
+#: (the engine's ``EVAL``; the FAQ's loop attacks, corners and connectable pairs).
+EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
+EVAL_MAX = (1 << 16) - 1
+ATT_MAX = 255
 
 
 def lfsr_next(v: int) -> int:
@@ -76,6 +82,37 @@ def _scan(game: Game):
         for row in range(-1, h + 1):
             for t in TILES:
                 yield Move(col, row, t)
+
+
+def _end_weight(dx: int, dy: int) -> int:
+    dx, dy = abs(dx), abs(dy)
+    d = dx + dy
+    if d == 1:
+        return EVAL_WEIGHTS["adjacent"]
+    if dx == 1 and dy == 1:
+        return EVAL_WEIGHTS["corner"]
+    return {2: EVAL_WEIGHTS["two"], 3: EVAL_WEIGHTS["three"], 4: EVAL_WEIGHTS["four"]}.get(d, 0)
+
+
+def evaluate(game: Game):
+    """The engine's ``EVAL``: ``((pot_white, pot_black), (att_white, att_black))``.
+
+    For every open path of a colour, each of its two ends (the empty space its track runs
+    into) adds the weight of the distance to the space the other end runs into
+    (:data:`EVAL_WEIGHTS`): 12 when adjacent (a loop attack, also counted in ``att``), 6
+    diagonal (a corner), 3 two or three squares apart, 1 four apart.  Every path therefore
+    counts twice.  Sums saturate at :data:`EVAL_MAX` and 255.
+    """
+    from .ai import _paths
+    from .trax import _SHIFT, _XMASK
+    pot, att = [0, 0], [0, 0]
+    for c in (0, 1):
+        for a, b, _ in _paths(game, c):
+            dx = (a & _XMASK) - (b & _XMASK)
+            dy = (a >> _SHIFT) - (b >> _SHIFT)
+            pot[c] += 2 * _end_weight(dx, dy)
+            att[c] += 2 * (abs(dx) + abs(dy) == 1)
+    return (min(pot[0], EVAL_MAX), min(pot[1], EVAL_MAX)), (min(att[0], ATT_MAX), min(att[1], ATT_MAX))
 
 
 def _winner_index(game: Game):

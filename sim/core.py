@@ -34,6 +34,8 @@ class CoreResult(NamedTuple):
     winner: str | None
     reason: str | None
     cycles: int          # from command acceptance to result
+    pot: tuple = (0, 0)  # EVAL: potential of white and black
+    att: tuple = (0, 0)  # EVAL: loop-attack path ends of white and black
 
 
 def command(**fields):
@@ -111,7 +113,8 @@ class CoreSim:
     @staticmethod
     def _result(res, cycles):
         return CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
-                          _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)], cycles)
+                          _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)], cycles,
+                          (res.pot[0], res.pot[1]), (res.att[0], res.att[1]))
 
     def _call_cxxrtl(self, payload):
         cx = self._cx
@@ -147,6 +150,11 @@ class CoreSim:
 
     def undo(self):
         return self._call(op=Op.UNDO)[0]
+
+    def evaluate(self):
+        """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential
+        (:func:`traxfpga.host.searcher.evaluate` is the same in software)."""
+        return self._call(op=Op.EVAL)[0]
 
     def board_rows(self):
         """The area in the canonical row format of the reference engine."""

@@ -274,3 +274,39 @@ def test_power_up_clear():
     with CoreSim(log2n=4, clear_on_start=True, backend="pysim") as sim:
         play(sim, "@0/ A0/ @1+")
         assert sim.board_rows() == Game_of("@0/ A0/ @1+").board_rows()
+
+
+# -- EVAL: the attacking potential the searcher scores quiet moves by ----------------------
+
+def test_eval_matches_model(core):
+    """EVAL against its software model on positions of recorded and random games of all
+    variants, with the position untouched afterwards."""
+    from traxfpga.host.searcher import evaluate
+    rng = random.Random(SEED + 5)
+    games = corpus()
+    checked = 0
+    for g in rng.sample(games, 40):
+        core.reset(g["variant"])
+        game = Game(g["variant"])
+        history = []
+        for text in g["moves"]:
+            try:
+                game.play(text)
+            except Exception:
+                break
+            assert core_place(core, text).status == Status.OK
+            history.append(text)
+            res = core.evaluate()
+            assert res.status == Status.OK
+            want = evaluate(game)
+            assert (res.pot, res.att) == want, f"after `{' '.join(history)}`"
+            assert (res.width, res.height, res.ply) == (game.width, game.height, game.ply)
+            checked += 1
+        check_board(core, game, history)
+    assert checked > 500
+
+
+def test_eval_on_empty_board(core):
+    core.reset("trax")
+    res = core.evaluate()
+    assert (res.status, res.pot, res.att) == (Status.OK, (0, 0), (0, 0))
