@@ -36,11 +36,18 @@ from amaranth.lib.wiring import In, Out
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "share_engine", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP"]
+__all__ = ["Searcher", "share_engine", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_ZERO",
+           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
 LFSR_SEED = 0xACE1
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
 THREAT_CAP = 15
+EV_BITS = 16                # the evaluation field of the score
+EV_ZERO = 1 << 15           # ... holds mine - theirs + bonus + EV_ZERO, clamped
+EV_MAX = (1 << EV_BITS) - 1
+EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent cannot both stop
+EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
+SCORE_BITS = 2 + EV_BITS + 4 + 4 + 8
 
 
 class Searcher(wiring.Component):
@@ -128,8 +135,10 @@ class Searcher(wiring.Component):
         # -- scores ---------------------------------------------------------------------------
         mine = Signal(4)
         theirs = Signal(4)
-        score = Signal(18)
-        best = Signal(18)
+        ev = Signal(EV_BITS)                      # the candidate's EVAL, as scored
+        ev_diff = Signal(signed(EV_BITS + 2))     # ... before clamping
+        score = Signal(SCORE_BITS)
+        best = Signal(SCORE_BITS)
         best_ok = Signal()
         lfsr = Signal(16)
         lfsr_next = Signal(16)
@@ -137,8 +146,10 @@ class Searcher(wiring.Component):
         noise = lfsr_next[:8]
 
         def scored(cls, with_counts):
-            """Set the candidate's score (``cls`` 0..3; the counts or zeros) and count it."""
-            counts = Cat((THREAT_CAP - theirs)[:4], mine) if with_counts else Const(0, 8)
+            """Set the candidate's score (``cls`` 0..3; the evaluation and counts, or zeros)
+            and count it."""
+            counts = (Cat((THREAT_CAP - theirs)[:4], mine, ev) if with_counts
+                      else Const(0, 8 + EV_BITS))
             fields = Cat(noise, counts, Const(cls, 2) if isinstance(cls, int) else cls)
             return [score.eq(fields), lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1)]
 
@@ -251,7 +262,7 @@ class Searcher(wiring.Component):
                         m.next = "REPLY_UNDO"
                     with m.Else():
                         m.next = "REPLY"
-                        advance(c2, r2, t2, w2, h2, square, "SCORE")
+                        advance(c2, r2, t2, w2, h2, square, "EVAL")
 
             send("REPLY_UNDO", then="REPLY_UNDO_RES")
 
@@ -259,7 +270,35 @@ class Searcher(wiring.Component):
                 m.d.comb += self.res.ready.eq(1)
                 with m.If(self.res.valid):
                     m.next = "REPLY"
-                    advance(c2, r2, t2, w2, h2, Const(0), "SCORE")
+                    advance(c2, r2, t2, w2, h2, Const(0), "EVAL")
+
+            # -- the position after the candidate, judged by the engine's EVAL ------------------
+            with m.State("EVAL"):
+                m.d.sync += op.eq(Op.EVAL)
+                m.next = "EVAL_CMD"
+
+            send("EVAL_CMD", then="EVAL_RES")
+
+            with m.State("EVAL_RES"):
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    black = me == Winner.BLACK
+                    pot_me = Mux(black, res.pot[1], res.pot[0])
+                    pot_opp = Mux(black, res.pot[0], res.pot[1])
+                    att_me = Mux(black, res.att[1], res.att[0])
+                    bonus = Mux(att_me >= EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS,
+                                (att_me[:3] << 2) + (att_me[:3] << 1))      # 6 per end
+                    m.d.sync += ev_diff.eq(pot_me - pot_opp + bonus + EV_ZERO)
+                    m.next = "EV_CLAMP"
+
+            with m.State("EV_CLAMP"):
+                with m.If(ev_diff < 0):
+                    m.d.sync += ev.eq(0)
+                with m.Elif(ev_diff > EV_MAX):
+                    m.d.sync += ev.eq(EV_MAX)
+                with m.Else():
+                    m.d.sync += ev.eq(ev_diff)
+                m.next = "SCORE"
 
             with m.State("SCORE"):
                 m.d.sync += [*scored(Mux(theirs == 0, 2, 1), True),

@@ -32,8 +32,9 @@ from __future__ import annotations
 
 from .trax import Game, Illegal, Move
 
-__all__ = ["Choice", "choose", "score_of", "lfsr_next", "evaluate", "LFSR_SEED", "LFSR_TAPS",
-           "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_MAX"]
+__all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
+           "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_MAX", "EV_ZERO", "EV_DOUBLE_ATTACK",
+           "EV_DOUBLE_BONUS"]
 
 #: Threat counts saturate here (a 4-bit field of the score).
 THREAT_CAP = 15
@@ -45,6 +46,10 @@ TILES = ("+", "/", "\\")
 EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
 EVAL_MAX = (1 << 16) - 1
 ATT_MAX = 255
+EV_ZERO = 1 << 15
+EV_MAX = (1 << 16) - 1
+EV_DOUBLE_ATTACK = 4
+EV_DOUBLE_BONUS = 100
 
 
 def lfsr_next(v: int) -> int:
@@ -52,11 +57,22 @@ def lfsr_next(v: int) -> int:
     return (v >> 1) ^ (LFSR_TAPS if v & 1 else 0)
 
 
-def score_of(cls: int, mine: int, theirs: int, noise: int) -> int:
-    """The integer score: class (2 bits), threats (4), 15 - opponent threats (4), noise (8)."""
+def score_of(cls: int, mine: int, theirs: int, noise: int, ev: int = 0) -> int:
+    """The integer score: class (2 bits), evaluation (16), threats (4), 15 - opponent
+    threats (4), noise (8)."""
     mine = min(mine, THREAT_CAP)
     theirs = min(theirs, THREAT_CAP)
-    return (cls << 16) | (mine << 12) | ((THREAT_CAP - theirs) << 8) | (noise & 0xFF)
+    return ((cls << 32) | (ev << 16) | (mine << 12) | ((THREAT_CAP - theirs) << 8)
+            | (noise & 0xFF))
+
+
+def eval_field(game: Game, me: int) -> int:
+    """The evaluation field of a candidate's score, from :func:`evaluate` after it: the
+    mover's potential minus the opponent's, plus 100 for two loop attacks (four ends) or
+    6 an end for fewer, offset by :data:`EV_ZERO` and clamped to 16 bits."""
+    pot, att = evaluate(game)
+    bonus = EV_DOUBLE_BONUS if att[me] >= EV_DOUBLE_ATTACK else 6 * att[me]
+    return max(0, min(EV_MAX, pot[me] - pot[1 - me] + bonus + EV_ZERO))
 
 
 class Choice:
@@ -181,7 +197,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> C
             score = score_of(1, 0, 0, lfsr)
         else:
             theirs, mine = _replies(g, me)
-            score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr)
+            score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr, eval_field(g, me))
         g.undo()
         if best is None or score > best[1]:
             best = (mv, score)

@@ -75,6 +75,7 @@ class SearchSim:
     def __init__(self, *, log2n=7, budget=1 << 24):
         if not cxxrtl.available():
             raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
+        self.budget = budget
         self.harness = SearchHarness(log2n=log2n, budget=budget)
         self._cx = cxxrtl.CxxrtlSim(self.harness, name="search")
         self._cx.set("res__ready", 1)
