@@ -305,10 +305,10 @@ class Engine(wiring.Component):
             with m.Elif(horiz | vert):
                 m.d.sync += line.bit_select(lcol, 1).eq(1)
 
-        # EVAL, one step after a path end's far end is found: the distance between the
-        # empty square P the path runs into and the square its far end runs into, as
-        # columns and rows from the area's left/top ring (unique: the ring spans at most
-        # N squares), weighted and added to the colour's sums.
+        # EVAL, after a path end's far end is found: the distance between the empty
+        # square P the path runs into and the square its far end runs into, as columns
+        # and rows from the area's left/top ring (unique: the ring spans at most N
+        # squares), weighted and added to the colour's sums.
         pot = Array(Signal(16, name=f"pot{c}") for c in range(2))
         att = Array(Signal(8, name=f"att{c}") for c in range(2))
         ev_valid = Signal()
@@ -323,27 +323,36 @@ class Engine(wiring.Component):
 
         def absdiff(a, b):
             return Mux(a >= b, a - b, b - a)[:L]
+        # Three registered steps (for timing): the distances, the weight, the sums.
         adx = Signal(L)
         ady = Signal(L)
-        m.d.comb += [adx.eq(absdiff(ring(fx, minx), ring(px, minx))),
-                     ady.eq(absdiff(ring(fy, miny), ring(py, miny)))]
+        ev_valid2 = Signal()
+        ev_col2 = Signal()
+        m.d.sync += [adx.eq(absdiff(ring(fx, minx), ring(px, minx))),
+                     ady.eq(absdiff(ring(fy, miny), ring(py, miny))),
+                     ev_valid2.eq(ev_valid), ev_col2.eq(ev_col)]
         dist = adx + ady
         weight = Signal(4)
+        attack = Signal()
+        ev_valid3 = Signal()
+        ev_col3 = Signal()
+        m.d.sync += [weight.eq(0), attack.eq(dist == 1), ev_valid3.eq(ev_valid2),
+                     ev_col3.eq(ev_col2)]
         with m.If(dist == 1):
-            m.d.comb += weight.eq(EVAL_WEIGHTS["adjacent"])
+            m.d.sync += weight.eq(EVAL_WEIGHTS["adjacent"])
         with m.Elif((adx == 1) & (ady == 1)):
-            m.d.comb += weight.eq(EVAL_WEIGHTS["corner"])
+            m.d.sync += weight.eq(EVAL_WEIGHTS["corner"])
         with m.Elif(dist == 2):
-            m.d.comb += weight.eq(EVAL_WEIGHTS["two"])
+            m.d.sync += weight.eq(EVAL_WEIGHTS["two"])
         with m.Elif(dist == 3):
-            m.d.comb += weight.eq(EVAL_WEIGHTS["three"])
+            m.d.sync += weight.eq(EVAL_WEIGHTS["three"])
         with m.Elif(dist == 4):
-            m.d.comb += weight.eq(EVAL_WEIGHTS["four"])
-        with m.If(ev_valid):
-            pot_sum = pot[ev_col] + weight
-            m.d.sync += pot[ev_col].eq(Mux(pot_sum > EVAL_MAX, EVAL_MAX, pot_sum))
-            with m.If((dist == 1) & (att[ev_col] != 255)):
-                m.d.sync += att[ev_col].eq(att[ev_col] + 1)
+            m.d.sync += weight.eq(EVAL_WEIGHTS["four"])
+        with m.If(ev_valid3):
+            pot_sum = pot[ev_col3] + weight
+            m.d.sync += pot[ev_col3].eq(Mux(pot_sum > EVAL_MAX, EVAL_MAX, pot_sum))
+            with m.If(attack & (att[ev_col3] != 255)):
+                m.d.sync += att[ev_col3].eq(att[ev_col3] + 1)
 
         # The neighbour across `ndir` after P is placed (or, with `untiling`, taken
         # back): its new word, and whether it becomes forced or over-full.
@@ -516,8 +525,10 @@ class Engine(wiring.Component):
             # far end of that path (as TILE finds it, P's colours standing in for a tile's).
             # Every open path is seen from both of its ends.
             with m.State("EVAL"):
-                with m.If((width == 0) | (pry > height)):
+                with m.If(width == 0):
                     finish(Status.OK)
+                with m.Elif(pry > height):
+                    m.next = "EVAL_DRAIN"
                 with m.Else():
                     m.d.comb += cells.addr.eq(phys(prx, pry))
                     m.d.sync += [px.eq(wrap(minx + prx)), py.eq(wrap(miny + pry))]
@@ -544,6 +555,11 @@ class Engine(wiring.Component):
                 with m.If(step == 4):
                     m.d.sync += step.eq(0)
                     m.next = "EVAL"
+            with m.State("EVAL_DRAIN"):
+                # The last path end's weight is still on its way to the sums.
+                m.d.sync += step.eq(step + 1)
+                with m.If(step == 1):
+                    finish(Status.OK)
 
             # -- place: the checks on the placed tile ------------------------------------
             with m.State("PLACE"):
