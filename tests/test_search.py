@@ -150,7 +150,7 @@ def test_hardware_games_against_opponents(sim, variant):
         for board_white in (True, False):
             sim.reset(variant)
             game = Game(variant)
-            while not game.over and game.ply < 36:
+            while not game.over and game.ply < 24:
                 if (game.to_move == "white") == board_white:
                     mv = _check_search(sim, game).move
                 elif opponent == "ref":
