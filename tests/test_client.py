@@ -195,12 +195,15 @@ def test_sync_undoes_and_replays(sim):
 
 def test_play_command_against_the_board(capsys):
     """`trax-fpga play --opponent board --auto`: the AI against the simulated board, every
-    board move checked by the session's own reference game."""
-    status = cli.main(["play", "--opponent", "board", "--auto", "--as", "black", "--seed", "2"])
+    board move checked by the session's own reference game, to the end (8x8 Trax: a game
+    of standard Trax between the two can run to a very wide board)."""
+    status = cli.main(["play", "--opponent", "board", "--auto", "--as", "black", "--seed", "2",
+                       "--variant", "8x8"])
     out = capsys.readouterr().out
     assert status == 0, out
     assert "the simulated board plays @0+" in out
-    assert re.search(r"(You win|The simulated board wins): (white|black) (loop|line)", out), out
+    assert re.search(r"((You win|The simulated board wins): (white|black) (loop|line)"
+                     r"|Drawn) after \d+ moves", out), out
 
 
 def test_play_command_bad_port(capsys):
