@@ -91,7 +91,7 @@ def bench_player(args):
         figures["clock_mhz"] = clk / 1e6
     for opponent in args.opponents.split(","):
         match = run_match(args.player, opponent, games=args.games, seed=args.seed,
-                          time_limit=1.0,
+                          time_limit=args.time,
                           on_game=(lambda i, rec: print(f"  {args.player} vs {opponent}: game "
                                                         f"{i + 1}: {rec.summary()}",
                                                         flush=True)) if args.verbose else None)
@@ -129,6 +129,9 @@ def add_arguments(parser):
                         help="player: the spec measured (default sim, the simulated board; "
                              "model is its software twin)")
     parser.add_argument("--seed", type=int, default=1, help="player: match seed (default 1)")
+    parser.add_argument("--time", type=float, default=1.0,
+                        help="player: seconds per answer (default 1.0, the contest's; the "
+                             "twin 'model' is timed by the wall clock, so give it more)")
     parser.add_argument("--verbose", action="store_true", help="player: print every game")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")

@@ -100,7 +100,7 @@ def test_recorded_games_in_engine_mode(dev):
 def test_move_command_plays_the_searchers_move(dev):
     fresh(dev)
     game = Game()
-    while not game.over and game.ply < 30:
+    while not game.over and game.ply < 16:
         mv = board_choice(game)
         step = game.play(mv)
         assert say(dev, ":move") == [f"{ref_result(step, game)} {format_move(mv)}"]
@@ -329,10 +329,30 @@ def _ends(game, move, then_board=False):
 
 
 def test_contest_games(dev):
+    """Contest games against the reference AI (cut short: the two can extend a strip for a
+    long time) and against an opponent that feeds the board a win; every answer checked."""
     rng = random.Random(SEED)
-    outcomes = [contest_game(dev, colour, rng, greedy=True) for colour in ("white", "black") * 2]
-    outcomes += [contest_game(dev, colour, rng, greedy=False) for colour in ("white", "black") * 2]
-    assert "opponent" in outcomes and "board" in outcomes, repr(outcomes)
+    outcomes = [contest_game(dev, colour, rng, greedy=True, max_moves=16)
+                for colour in ("white", "black")]
+    outcomes += [contest_game(dev, colour, rng, greedy=False, max_moves=24)
+                 for colour in ("white", "black")]
+    assert "board" in outcomes, repr(outcomes)
+
+
+def test_contest_opponent_wins(dev):
+    """The opponent's winning move gets no answer, and the game is over."""
+    g = next(g for g in load_corpus() if g["variant"] == "trax" and g["expect"]["winner"] == "white"
+             and len(g["moves"]) % 2 == 1)
+    fresh(dev)
+    assert say(dev, "-B") == []                           # the board plays Black
+    game = Game()
+    for mv in g["moves"][:-1]:                            # both sides' moves, in engine mode
+        step = game.play(mv)
+        assert say(dev, f":play {mv}") == [ref_result(step, game)]
+    game.play(g["moves"][-1])
+    assert game.winner == "white"
+    assert say(dev, g["moves"][-1]) == []                 # White's winning move: no answer
+    assert say(dev, "A1+") == ["! game-over"]
 
 
 def test_contest_errors(dev):

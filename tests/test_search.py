@@ -189,7 +189,7 @@ def test_bench_player_json(capsys):
 
     from traxfpga.host.cli import main
     assert main(["bench", "player", "--player", "model", "--opponents", "random",
-                 "--games", "2", "--json"]) == 0
+                 "--games", "2", "--time", "30", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     vs = figures["vs_random"]
     assert figures["search_depth"] == 2 and vs["games"] == 2
