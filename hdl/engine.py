@@ -29,8 +29,7 @@ from .store import SinglePortRAM
 from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
                     Variant, Winner, opposite)
 
-__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "EVAL_WEIGHTS", "EVAL_MAX",
-           "eval_weight"]
+__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "EVAL_WEIGHTS", "EVAL_MAX"]
 
 
 class Op(enum.Enum, shape=3):
@@ -47,17 +46,6 @@ class Op(enum.Enum, shape=3):
 EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
 #: EVAL's sums saturate here.
 EVAL_MAX = (1 << 16) - 1
-
-
-def eval_weight(dx, dy):
-    """The weight of one path end whose two ends' spaces are ``dx``, ``dy`` apart."""
-    dx, dy = abs(dx), abs(dy)
-    d = dx + dy
-    if d == 1:
-        return EVAL_WEIGHTS["adjacent"]
-    if dx == 1 and dy == 1:
-        return EVAL_WEIGHTS["corner"]
-    return {2: EVAL_WEIGHTS["two"], 3: EVAL_WEIGHTS["three"], 4: EVAL_WEIGHTS["four"]}.get(d, 0)
 
 
 Command = data.StructLayout({
