@@ -30,7 +30,8 @@ The score is an integer (:func:`score_of`), identical in both.
 
 from __future__ import annotations
 
-from .trax import Game, Illegal, Move
+from .ai import _paths
+from .trax import _SHIFT, _XMASK, Game, Illegal, Move
 
 __all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_MAX", "EV_ZERO", "EV_DOUBLE_ATTACK",
@@ -119,8 +120,6 @@ def evaluate(game: Game):
     diagonal (a corner), 3 two or three squares apart, 1 four apart.  Every path therefore
     counts twice.  Sums saturate at :data:`EVAL_MAX` and 255.
     """
-    from .ai import _paths
-    from .trax import _SHIFT, _XMASK
     pot, att = [0, 0], [0, 0]
     for c in (0, 1):
         for a, b, _ in _paths(game, c):

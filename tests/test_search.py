@@ -203,7 +203,7 @@ def test_twin_and_hardware_share_their_constants():
     assert (sw.LFSR_SEED, sw.LFSR_TAPS, sw.THREAT_CAP) == \
         (hw.LFSR_SEED, hw.LFSR_TAPS, hw.THREAT_CAP)
     assert sw.lfsr_next(1) == hw.LFSR_TAPS and sw.lfsr_next(2) == 1
-    assert (sw.EV_ZERO, sw.EV_DOUBLE_ATTACK, sw.EV_DOUBLE_BONUS) == \
-        (hw.EV_ZERO, hw.EV_DOUBLE_ATTACK, hw.EV_DOUBLE_BONUS)
+    assert (sw.EV_ZERO, sw.EV_MAX, sw.EV_DOUBLE_ATTACK, sw.EV_DOUBLE_BONUS) == \
+        (hw.EV_ZERO, hw.EV_MAX, hw.EV_DOUBLE_ATTACK, hw.EV_DOUBLE_BONUS)
     from traxfpga.hdl import engine
     assert sw.EVAL_WEIGHTS == engine.EVAL_WEIGHTS and sw.EVAL_MAX == engine.EVAL_MAX
