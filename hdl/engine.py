@@ -29,7 +29,7 @@ from .store import SinglePortRAM
 from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
                     Variant, Winner, opposite)
 
-__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "EVAL_WEIGHTS", "EVAL_MAX"]
+__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX"]
 
 
 class Op(enum.Enum, shape=3):
@@ -44,6 +44,11 @@ class Op(enum.Enum, shape=3):
 #: its track runs into to the one the path's other end runs into: adjacent spaces (a loop
 #: attack), diagonal ones (a corner), then two, three and four squares apart.
 EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
+#: EVAL's line potential of a path end (not in Loop Trax), by how many squares the span
+#: between the two squares its ends run into (the larger of |dx| - 1 and |dy| - 1, at
+#: least 3) falls short of the area's width or height along it (at least 8): 0 short
+#: weighs 16, 1 short 12, ... 5 short 2, further 0.  It approximates 16 (span/full)^2.
+EVAL_LINE = (16, 12, 9, 6, 4, 2)
 #: EVAL's sums saturate here.
 EVAL_MAX = (1 << 16) - 1
 
@@ -336,8 +341,23 @@ class Engine(wiring.Component):
             m.d.sync += weight.eq(EVAL_WEIGHTS["three"])
         with m.Elif(dist == 4):
             m.d.sync += weight.eq(EVAL_WEIGHTS["four"])
+        # Line potential: the span (the larger distance less one) against the area's
+        # width or height along it (at least 8).
+        along_x = adx > ady
+        big = Mux(along_x, adx, ady)
+        full = Mux(along_x, width, height)
+        full8 = Mux(full < 8, 8, full)
+        short = Signal(L + 2)
+        m.d.comb += short.eq(full8 - (big - 1))
+        line_w = Signal(5)
+        m.d.sync += line_w.eq(0)
+        with m.If((variant != Variant.LOOPTRAX) & (big >= 4)):
+            with m.Switch(short):
+                for n_short, v in enumerate(EVAL_LINE):
+                    with m.Case(n_short):
+                        m.d.sync += line_w.eq(v)
         with m.If(ev_valid3):
-            pot_sum = pot[ev_col3] + weight
+            pot_sum = pot[ev_col3] + weight + line_w
             m.d.sync += pot[ev_col3].eq(Mux(pot_sum > EVAL_MAX, EVAL_MAX, pot_sum))
             with m.If(attack & (att[ev_col3] != 255)):
                 m.d.sync += att[ev_col3].eq(att[ev_col3] + 1)

@@ -34,7 +34,7 @@ from .ai import _paths
 from .trax import _SHIFT, _XMASK, Game, Illegal, Move
 
 __all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
-           "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_MAX", "EV_ZERO", "EV_DOUBLE_ATTACK",
+           "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX", "EV_ZERO", "EV_DOUBLE_ATTACK",
            "EV_DOUBLE_BONUS"]
 
 #: Threat counts saturate here (a 4-bit field of the score).
@@ -45,6 +45,8 @@ TILES = ("+", "/", "\\")
 #: Weight of an open path end by how far apart the spaces its two ends run into are
 #: (the engine's ``EVAL``; the FAQ's loop attacks, corners and connectable pairs).
 EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
+#: Line potential of a path end by how far its span falls short of the area (``EVAL``).
+EVAL_LINE = (16, 12, 9, 6, 4, 2)
 EVAL_MAX = (1 << 16) - 1
 ATT_MAX = 255
 EV_ZERO = 1 << 15
@@ -111,21 +113,36 @@ def _end_weight(dx: int, dy: int) -> int:
     return {2: EVAL_WEIGHTS["two"], 3: EVAL_WEIGHTS["three"], 4: EVAL_WEIGHTS["four"]}.get(d, 0)
 
 
+def _line_weight(dx: int, dy: int, width: int, height: int) -> int:
+    dx, dy = abs(dx), abs(dy)
+    span = max(dx, dy) - 1
+    full = max(8, width if dx > dy else height)
+    short = full - span
+    return EVAL_LINE[short] if span >= 3 and 0 <= short < len(EVAL_LINE) else 0
+
+
 def evaluate(game: Game):
     """The engine's ``EVAL``: ``((pot_white, pot_black), (att_white, att_black))``.
 
     For every open path of a colour, each of its two ends (the empty space its track runs
     into) adds the weight of the distance to the space the other end runs into
     (:data:`EVAL_WEIGHTS`): 12 when adjacent (a loop attack, also counted in ``att``), 6
-    diagonal (a corner), 3 two or three squares apart, 1 four apart.  Every path therefore
-    counts twice.  Sums saturate at :data:`EVAL_MAX` and 255.
+    diagonal (a corner), 3 two or three squares apart, 1 four apart; and, except in Loop
+    Trax, its line potential (:data:`EVAL_LINE`): 16 when the span between the two squares
+    (the larger of ``|dx| - 1`` and ``|dy| - 1``, at least 3) reaches the area's width or
+    height along it (taken as at least 8), 12 one short, ... 2 five short.  Every path
+    therefore counts twice.  Sums saturate at :data:`EVAL_MAX` and 255.
     """
     pot, att = [0, 0], [0, 0]
+    lines = not game._loops_only
     for c in (0, 1):
         for a, b, _ in _paths(game, c):
             dx = (a & _XMASK) - (b & _XMASK)
             dy = (a >> _SHIFT) - (b >> _SHIFT)
-            pot[c] += 2 * _end_weight(dx, dy)
+            w = _end_weight(dx, dy)
+            if lines:
+                w += _line_weight(dx, dy, game.width, game.height)
+            pot[c] += 2 * w
             att[c] += 2 * (abs(dx) + abs(dy) == 1)
     return (min(pot[0], EVAL_MAX), min(pot[1], EVAL_MAX)), (min(att[0], ATT_MAX), min(att[1], ATT_MAX))
 

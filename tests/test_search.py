@@ -207,3 +207,4 @@ def test_twin_and_hardware_share_their_constants():
         (hw.EV_ZERO, hw.EV_MAX, hw.EV_DOUBLE_ATTACK, hw.EV_DOUBLE_BONUS)
     from traxfpga.hdl import engine
     assert sw.EVAL_WEIGHTS == engine.EVAL_WEIGHTS and sw.EVAL_MAX == engine.EVAL_MAX
+    assert sw.EVAL_LINE == engine.EVAL_LINE
