@@ -1,4 +1,5 @@
-"""The board's player: a two-ply search on the move engine, within a cycle budget.
+"""The board's player: a search of two plies, three for threats, on the move engine, within a
+cycle budget.
 
 The searcher borrows the engine (its ``cmd``/``res`` streams) for one decision and leaves
 the position as it found it.  It enumerates the side to move's placements in the order of
@@ -13,15 +14,23 @@ plays each legal one (a *candidate*) with the engine's ``PLACE`` and takes it ba
   the position after it, each legal reply taken back at once), counting the replies that
   win for the opponent (``theirs``: a candidate with any is *unsafe*, class 1, else safe,
   class 2) and those that complete only the mover's loop or line (``mine``: the mover's
-  threats, which the opponent must stop).
+  threats, which the opponent must stop);
+* a safe candidate with threats is tested for a win by force (until one is found): the
+  replies are scanned again, and after each one that neither wins for the opponent nor
+  completes only the mover's loop or line, the mover's placements are tried (a third
+  scan, starting with the winning move found after the previous reply) until one wins.
+  If every such reply leaves a win, the candidate is class 3;
+* the others are judged by the engine's ``EVAL`` of the position after them.
 
-The score is ``class, mine, 15 - theirs, noise`` (2, 4, 4 and 8 bits; counts saturate at
-15), the noise being the low byte of a 16-bit LFSR started at :data:`LFSR_SEED` by every
-search and stepped once per scored candidate, so that equal moves are not always chosen
-from the same corner, while the board's move stays a function of the position (a game is
-reproducible from its moves).  The best score wins; on a tie the
-earlier candidate stays.  :mod:`traxfpga.host.searcher` is the same algorithm in software
-and must choose the same move.
+The score is ``class, evaluation, mine, 15 - theirs, noise`` (2, 16, 4, 4 and 8 bits;
+counts saturate at 15), the evaluation being the mover's potential less the opponent's
+(with a bonus for two loop attacks), offset by :data:`EV_ZERO` and clamped, and the noise
+the low byte of a 16-bit LFSR started at :data:`LFSR_SEED` by every search and stepped once
+per scored candidate, so that equal moves are not always chosen from the same corner,
+while the board's move stays a function of the position (a game is reproducible from its
+moves).  The best score wins; on a tie the earlier candidate stays.
+:mod:`traxfpga.host.searcher` is the same algorithm in software and must choose the same
+move.
 
 A cycle counter stops the search once ``budget`` cycles have gone by since the start (and
 at least one candidate has been scored): a candidate whose replies are still being tried
@@ -70,6 +79,8 @@ class Searcher(wiring.Component):
         The answer holds a legal move (there was one, and the game is not over).
     win : Out(1)
         The move wins at once.
+    forced : Out(1)
+        The move wins by force: whatever the opponent answers, the mover wins next turn.
     col, row : Out(signed(coord_bits))
         The move, relative to the area as in the notation.
     tile : Out(Shape)
@@ -92,6 +103,7 @@ class Searcher(wiring.Component):
             "done":       Out(1),
             "found":      Out(1),
             "win":        Out(1),
+            "forced":     Out(1),
             "col":        Out(signed(coord_bits)),
             "row":        Out(signed(coord_bits)),
             "tile":       Out(Shape),
@@ -107,12 +119,21 @@ class Searcher(wiring.Component):
         B = self.coord_bits
         res = self.res.payload
 
-        # -- the two scans: candidates (1) and replies (2) -------------------------------------
+        # -- the three scans: candidates (1), replies (2), the mover's wins after a reply (3) --
         c1, r1 = Signal(signed(B)), Signal(signed(B))
         c2, r2 = Signal(signed(B)), Signal(signed(B))
-        t1, t2 = Signal(Shape), Signal(Shape)
+        c3, r3 = Signal(signed(B)), Signal(signed(B))
+        t1, t2, t3 = Signal(Shape), Signal(Shape), Signal(Shape)
         w1, h1 = Signal(B), Signal(B)             # the area before the search
         w2, h2 = Signal(B), Signal(B)             # ... after the candidate
+        w3, h3 = Signal(B), Signal(B)             # ... after a reply
+        # The forced-win test remembers the last winning move it found (in the candidate's
+        # area) and tries it first after the next reply: most replies leave it winning.
+        kc, kr = Signal(signed(B)), Signal(signed(B))
+        kt = Signal(Shape)
+        k_ok = Signal()
+        trying_k = Signal()
+        sx, sy = Signal(), Signal()               # the reply grew the area left / up
         me = Signal(Winner)                       # the side to move, as a winner value
 
         def advance(col, row, t, w, h, skip_square, at_end):
@@ -160,12 +181,13 @@ class Searcher(wiring.Component):
 
         # -- engine commands ------------------------------------------------------------------
         op = Signal(Op)
-        use2 = Signal()
+        use2 = Signal()                           # the command's placement: scan 2 ...
+        use3 = Signal()                           # ... or 3, else 1
         m.d.comb += [
             self.cmd.payload.op.eq(op),
-            self.cmd.payload.col.eq(Mux(use2, c2, c1)),
-            self.cmd.payload.row.eq(Mux(use2, r2, r1)),
-            self.cmd.payload.tile.eq(Mux(use2, t2, t1)),
+            self.cmd.payload.col.eq(Mux(use3, c3, Mux(use2, c2, c1))),
+            self.cmd.payload.row.eq(Mux(use3, r3, Mux(use2, r2, r1))),
+            self.cmd.payload.tile.eq(Mux(use3, t3, Mux(use2, t2, t1))),
         ]
         after_undo = Signal()                     # where UNDO_RES goes: 0 compare, 1 finish
 
@@ -186,7 +208,7 @@ class Searcher(wiring.Component):
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
                         self.found.eq(0), self.win.eq(0), best_ok.eq(0), lfsr.eq(LFSR_SEED),
                         # a probe: far out of range, it changes nothing and tells the state
-                        op.eq(Op.PLACE), use2.eq(0),
+                        op.eq(Op.PLACE), use2.eq(0), use3.eq(0),
                         c1.eq(-(1 << (B - 1))), r1.eq(-(1 << (B - 1))), t1.eq(Shape.PLUS),
                     ]
                     m.next = "PROBE"
@@ -208,7 +230,7 @@ class Searcher(wiring.Component):
 
             # -- a candidate --------------------------------------------------------------------
             with m.State("CAND"):
-                m.d.sync += [op.eq(Op.PLACE), use2.eq(0)]
+                m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(0)]
                 with m.If(stop):
                     m.next = "FINISH"
                 with m.Else():
@@ -262,7 +284,7 @@ class Searcher(wiring.Component):
                         m.next = "REPLY_UNDO"
                     with m.Else():
                         m.next = "REPLY"
-                        advance(c2, r2, t2, w2, h2, square, "EVAL")
+                        advance(c2, r2, t2, w2, h2, square, "REPLIES_DONE")
 
             send("REPLY_UNDO", then="REPLY_UNDO_RES")
 
@@ -270,7 +292,131 @@ class Searcher(wiring.Component):
                 m.d.comb += self.res.ready.eq(1)
                 with m.If(self.res.valid):
                     m.next = "REPLY"
-                    advance(c2, r2, t2, w2, h2, Const(0), "EVAL")
+                    advance(c2, r2, t2, w2, h2, Const(0), "REPLIES_DONE")
+
+            # -- a candidate that threatens and is safe: does it win by force? -----------------
+            # Every reply (scan 2 again) that neither wins for the opponent nor completes
+            # only the mover's loop or line must leave the mover a winning move (scan 3,
+            # stopping at the first).  Once one candidate wins by force, later ones are
+            # not tested (the first stays; an immediate win still ends the search).
+            with m.State("REPLIES_DONE"):
+                best_forced = best_ok & (best[-2:] == 3)
+                with m.If((theirs == 0) & (mine != 0) & ~best_forced):
+                    m.d.sync += [c2.eq(-1), r2.eq(-1), t2.eq(Shape.PLUS), k_ok.eq(0)]
+                    m.next = "FW_REPLY"
+                with m.Else():
+                    m.next = "EVAL"
+
+            with m.State("FW_REPLY"):
+                m.d.sync += [op.eq(Op.PLACE), use2.eq(1), use3.eq(0)]
+                with m.If(stop):
+                    m.d.sync += [op.eq(Op.UNDO), use2.eq(0), after_undo.eq(1)]
+                    m.next = "UNDO_CMD"                 # out of time: drop this candidate
+                with m.Else():
+                    m.next = "FW_REPLY_CMD"
+
+            send("FW_REPLY_CMD", then="FW_REPLY_RES")
+
+            with m.State("FW_REPLY_RES"):
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    with m.If(ok):
+                        m.d.sync += op.eq(Op.UNDO)
+                        with m.If(res.winner == me):            # the opponent loses by it
+                            m.next = "FW_NEXT_UNDO"
+                        with m.Elif((res.winner != Winner.NONE) | (res.reason != Reason.NONE)):
+                            m.next = "FW_FAIL_UNDO"             # it wins or draws (8x8)
+                        with m.Else():
+                            m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(1),
+                                         w3.eq(res.width), h3.eq(res.height),
+                                         sx.eq(c2 == -1), sy.eq(r2 == -1)]
+                            with m.If(k_ok):
+                                m.d.sync += [c3.eq(kc + (c2 == -1)), r3.eq(kr + (r2 == -1)),
+                                             t3.eq(kt), trying_k.eq(1)]
+                            with m.Else():
+                                m.d.sync += [c3.eq(-1), r3.eq(-1), t3.eq(Shape.PLUS),
+                                             trying_k.eq(0)]
+                            m.next = "FW_MINE"
+                    with m.Else():
+                        m.next = "FW_REPLY"
+                        advance(c2, r2, t2, w2, h2, square, "FORCED")
+
+            with m.State("FW_MINE"):
+                m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(1)]
+                with m.If(stop):
+                    m.d.sync += op.eq(Op.UNDO)
+                    m.next = "FW_ABORT_UNDO"            # out of time: take both back
+                with m.Else():
+                    m.next = "FW_MINE_CMD"
+
+            send("FW_MINE_CMD", then="FW_MINE_RES")
+
+            with m.State("FW_MINE_RES"):
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    with m.If(ok):
+                        m.d.sync += op.eq(Op.UNDO)
+                        with m.If(res.winner == me):
+                            m.d.sync += [kc.eq(c3 - sx), kr.eq(r3 - sy), kt.eq(t3),
+                                         k_ok.eq(1)]
+                            m.next = "FW_WIN_UNDO"
+                        with m.Else():
+                            m.next = "FW_MINE_UNDO"
+                    with m.Elif(trying_k):
+                        m.d.sync += [c3.eq(-1), r3.eq(-1), t3.eq(Shape.PLUS), trying_k.eq(0)]
+                        m.next = "FW_MINE"
+                    with m.Else():
+                        m.next = "FW_MINE"
+                        advance(c3, r3, t3, w3, h3, square, "FW_NONE")
+
+            send("FW_MINE_UNDO", then="FW_MINE_UNDO_RES")
+
+            with m.State("FW_MINE_UNDO_RES"):
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    m.next = "FW_MINE"
+                    with m.If(trying_k):
+                        m.d.sync += [c3.eq(-1), r3.eq(-1), t3.eq(Shape.PLUS), trying_k.eq(0)]
+                    with m.Else():
+                        advance(c3, r3, t3, w3, h3, Const(0), "FW_NONE")
+
+            with m.State("FW_NONE"):                    # no win after this reply
+                m.d.sync += op.eq(Op.UNDO)
+                m.next = "FW_FAIL_UNDO"
+
+            send("FW_FAIL_UNDO", then="FW_FAIL_UNDO_RES")
+
+            with m.State("FW_FAIL_UNDO_RES"):
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    m.next = "EVAL"
+
+            send("FW_WIN_UNDO", then="FW_WIN_UNDO_RES")
+
+            with m.State("FW_WIN_UNDO_RES"):            # the mover's win taken back ...
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    m.next = "FW_NEXT_UNDO"             # ... now the reply
+
+            send("FW_NEXT_UNDO", then="FW_NEXT_UNDO_RES")
+
+            with m.State("FW_NEXT_UNDO_RES"):
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    m.next = "FW_REPLY"
+                    advance(c2, r2, t2, w2, h2, Const(0), "FORCED")
+
+            send("FW_ABORT_UNDO", then="FW_ABORT_UNDO_RES")
+
+            with m.State("FW_ABORT_UNDO_RES"):          # the reply taken back; the candidate
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    m.d.sync += after_undo.eq(1)
+                    m.next = "UNDO_CMD"
+
+            with m.State("FORCED"):
+                m.d.sync += [*scored(3, False), op.eq(Op.UNDO), after_undo.eq(0)]
+                m.next = "UNDO_CMD"
 
             # -- the position after the candidate, judged by the engine's EVAL ------------------
             with m.State("EVAL"):
@@ -326,7 +472,8 @@ class Searcher(wiring.Component):
                 advance(c1, r1, t1, w1, h1, Const(0), "FINISH")
 
             with m.State("FINISH"):
-                m.d.sync += [self.active.eq(0), self.done.eq(1), self.found.eq(best_ok)]
+                m.d.sync += [self.active.eq(0), self.done.eq(1), self.found.eq(best_ok),
+                             self.forced.eq(best_ok & ~self.win & (best[-2:] == 3))]
                 m.next = "DONE"
 
             with m.State("DONE"):

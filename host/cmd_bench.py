@@ -83,7 +83,9 @@ def bench_player(args):
     from .referee import run_match
 
     figures = {"target": "player", "player": args.player, "seed": args.seed,
-               "search_depth": 2}
+               # every candidate is answered by every reply; safe candidates with threats
+               # are searched a ply deeper for a win by force
+               "search_depth": {"full_width": 2, "threats": 3}}
     clk = None
     if args.player.startswith("sim"):
         from ..sim.device import DEFAULT_CLK

@@ -14,13 +14,21 @@ The search, for the side to move:
    makes ``m`` *unsafe*; a reply that would complete only the mover's loop or line is one
    of the mover's *threats* (a placement that completes it, whoever plays it).  A
    candidate that loses at once (it completes only the opponent's loop or line) is worst.
-4. **Score.**  ``class`` (2 safe, 1 unsafe, 0 losing at once), then the threats created
-   (a move leaving two threats that the opponent cannot both stop usually wins), then
+4. **Depth three: wins by force.**  A safe candidate with threats is tested further: every
+   reply that neither wins for the opponent nor completes only the mover's loop or line
+   is played, and the mover's placements after it are tried until one wins.  If every
+   such reply leaves the mover a win (two threats the opponent cannot both stop, or a
+   threat that survives every answer), ``m`` wins by force: it scores above every other
+   candidate, and later candidates are no longer tested this way (the first stays; an
+   immediate win found later is still played at once).
+5. **Score.**  Otherwise ``class`` (2 safe, 1 unsafe, 0 losing at once), then the
+   engine's evaluation of the position after ``m`` (:func:`eval_field`: the mover's
+   attacking and line potential less the opponent's), then the threats created, then
    fewer opponent threats, then a small pseudo-random number from a 16-bit LFSR (started
    at :data:`LFSR_SEED` by every search, stepped once per scored candidate) so that
    equal moves are not always taken from the same corner.  The best score is played; equal
    scores keep the earlier candidate.
-5. **Budget.**  The hardware counts cycles and stops deepening when its budget (the time
+6. **Budget.**  The hardware counts cycles and stops deepening when its budget (the time
    limit minus a margin) runs out, answering the best candidate scored so far; the model
    takes a budget in candidates instead (``None``: no limit), which the tests use to check
    the hardware's early answer.
@@ -34,8 +42,8 @@ from .ai import _paths
 from .trax import _SHIFT, _XMASK, Game, Illegal, Move
 
 __all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
-           "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX", "EV_ZERO", "EV_DOUBLE_ATTACK",
-           "EV_DOUBLE_BONUS"]
+           "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX", "EV_ZERO",
+           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
 #: Threat counts saturate here (a 4-bit field of the score).
 THREAT_CAP = 15
@@ -80,18 +88,19 @@ def eval_field(game: Game, me: int) -> int:
 
 class Choice:
     """The searcher's decision: ``move`` (a :class:`Move`), its ``score``, whether it wins
-    at once (``win``), and the work done: ``candidates`` scored and ``trials`` (engine
-    placements tried, legal or not)."""
+    at once (``win``) or by force at the mover's next turn (``forced``), and the work
+    done: ``candidates`` scored and ``trials`` (engine placements tried at the first
+    level, legal or not)."""
 
-    __slots__ = ("move", "score", "win", "candidates", "trials")
+    __slots__ = ("move", "score", "win", "forced", "candidates", "trials")
 
-    def __init__(self, move, score, win, candidates, trials):
-        self.move, self.score, self.win = move, score, win
+    def __init__(self, move, score, win, candidates, trials, forced=False):
+        self.move, self.score, self.win, self.forced = move, score, win, forced
         self.candidates, self.trials = candidates, trials
 
     def __repr__(self):
         return (f"Choice({self.move}, score={self.score:#x}, win={self.win}, "
-                f"candidates={self.candidates}, trials={self.trials})")
+                f"forced={self.forced}, candidates={self.candidates}, trials={self.trials})")
 
 
 def _scan(game: Game):
@@ -163,6 +172,28 @@ def _replies(game: Game, me: int):
     return theirs, mine
 
 
+def _forced(game: Game, me: int) -> bool:
+    """Whether ``me``, having just moved in ``game``, wins by force: every reply of the
+    opponent that neither wins for it nor completes only ``me``'s loop or line (those lose
+    at once) leaves ``me`` a winning move.  A reply that draws (8x8) or wins for the
+    opponent refutes it."""
+    opp = 1 - me
+    for q, _, mask, wins in list(game._outcomes()):
+        if wins[opp]:
+            return False
+        if wins[me]:
+            continue
+        game._apply(q, mask, "")
+        try:
+            if game.reason is not None:     # an 8x8 draw
+                return False
+            if not game.has_winning_move(("white", "black")[me]):
+                return False
+        finally:
+            game.undo()
+    return True
+
+
 def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> Choice:
     """The searcher's move for the side to move in ``game`` (which is not changed).
 
@@ -213,10 +244,15 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> C
             score = score_of(1, 0, 0, lfsr)
         else:
             theirs, mine = _replies(g, me)
-            score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr, eval_field(g, me))
+            if (theirs == 0 and mine and (best is None or best[1] >> 32 < 3)
+                    and _forced(g, me)):
+                score = score_of(3, 0, 0, lfsr)     # wins by force; the first one stays
+            else:
+                score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr,
+                                 eval_field(g, me))
         g.undo()
         if best is None or score > best[1]:
             best = (mv, score)
     if best is None:
         raise ValueError("no legal move")
-    return Choice(best[0], best[1], False, candidates, trials)
+    return Choice(best[0], best[1], False, candidates, trials, forced=best[1] >> 32 == 3)

@@ -34,6 +34,7 @@ class SearchHarness(wiring.Component):
             "done":       Out(1),
             "found":      Out(1),
             "win":        Out(1),
+            "forced":     Out(1),
             "col":        Out(16),
             "row":        Out(16),
             "tile":       Out(2),
@@ -49,7 +50,7 @@ class SearchHarness(wiring.Component):
         share_engine(m, engine, self.cmd, self.res, s)
         m.d.comb += [
             s.req.eq(self.req), self.done.eq(s.done), self.found.eq(s.found),
-            self.win.eq(s.win), self.col.eq(s.col), self.row.eq(s.row),
+            self.win.eq(s.win), self.forced.eq(s.forced), self.col.eq(s.col), self.row.eq(s.row),
             self.tile.eq(s.tile), self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
         ]
         return m
@@ -61,6 +62,7 @@ class SearchResult(NamedTuple):
     row: int
     tile: str
     win: bool
+    forced: bool            # wins by force at the mover's next turn
     candidates: int
     cycles: int             # the searcher's own count, start to done
 
@@ -113,7 +115,7 @@ class SearchSim:
         tile = SHAPE_CHARS[Shape(cx.get("tile"))]
         found, win = bool(cx.get("found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
-                           win, cx.get("candidates"), cx.get("cycles"))
+                           win, bool(cx.get("forced")), cx.get("candidates"), cx.get("cycles"))
         cx.set("req", 0)
         cx.tick(2)
         return out

@@ -1,6 +1,6 @@
 """The board's player: the hardware searcher (hdl/search.py) against its software twin
 (host/searcher.py), move for move, and what the twin promises (wins at once, stops threats,
-always legal, answers within its budget).
+wins by force when it says so, always legal, answers within its budget).
 
 Positions come from the recorded games (cut at a seeded ply) and from seeded games that the
 searcher plays against the reference AI and against random moves, in all three variants.
@@ -53,8 +53,8 @@ def _check_search(sim, game):
     # out of cycles, the hardware answers the best of the candidates scored so far
     budget = got.candidates if got.cycles >= sim.budget else None
     want = choose(game, budget=budget)
-    assert (got.move, got.win, got.candidates) == \
-        (format_move(want.move), want.win, want.candidates), game.moves
+    assert (got.move, got.win, got.forced, got.candidates) == \
+        (format_move(want.move), want.win, want.forced, want.candidates), game.moves
     return got
 
 
@@ -89,6 +89,57 @@ def test_twin_wins_at_once_and_stops_threats():
                 assert after.winner is None and not after.has_winning_move(them), game.moves
                 checked_blocks += 1
     assert checked_wins and checked_blocks, (checked_wins, checked_blocks)
+
+
+def _wins_by_force(game, mv):
+    """Whether ``mv`` wins by force, from the reference's public moves: it wins at once, or
+    every reply leaves the mover a winning move (a reply that completes only the mover's
+    loop or line loses for the opponent)."""
+    me = game.to_move
+    after = game.copy()
+    after.play(mv)
+    if after.over:
+        return after.winner == me
+    for reply in after.legal_moves():
+        g2 = after.copy()
+        g2.play(reply)
+        if g2.winner == me:
+            continue
+        if g2.over or not g2.winning_moves(me):
+            return False
+    return True
+
+
+def test_twin_finds_wins_by_force():
+    """Seeded games of the twin against the reference AI: a move the twin says wins by force
+    does (checked move by move on the reference), and when the twin finds none, no safe
+    threatening move wins by force either (every candidate checked, in the smaller
+    positions)."""
+    rng = random.Random(SEED + 7)
+    forced = exhaustive = 0
+    for i in range(6):
+        game = Game()
+        board = ("white", "black")[i % 2]
+        while not game.over and game.ply < 40:
+            if game.to_move != board:
+                game.play(choose_move(game, rng))
+                continue
+            c = choose(game)
+            if c.forced:
+                assert not c.win and _wins_by_force(game, c.move), game.moves
+                forced += 1
+            elif not c.win and game.width * game.height <= 30:
+                them = "black" if board == "white" else "white"
+                for mv in game.legal_moves():
+                    g2 = game.copy()
+                    g2.play(mv)
+                    if g2.over or g2.has_winning_move(them) or not g2.winning_moves(board):
+                        continue                # not a safe threatening move
+                    assert not _wins_by_force(game, mv), (game.moves, mv)
+                exhaustive += 1
+            game.play(c.move)
+    print(forced, exhaustive)
+    assert forced >= 3 and exhaustive >= 10, (forced, exhaustive)
 
 
 def test_twin_budget_keeps_the_best_so_far():
@@ -192,7 +243,7 @@ def test_bench_player_json(capsys):
                  "--games", "2", "--time", "30", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     vs = figures["vs_random"]
-    assert figures["search_depth"] == 2 and vs["games"] == 2
+    assert figures["search_depth"] == {"full_width": 2, "threats": 3} and vs["games"] == 2
     assert vs["wins"] + vs["losses"] + vs["draws"] == 2 and vs["illegal"] == vs["timeouts"] == 0
     assert vs["seconds_per_answer"]["max"] >= vs["seconds_per_answer"]["mean"] > 0
 
