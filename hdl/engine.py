@@ -342,16 +342,20 @@ class Engine(wiring.Component):
         with m.Elif(dist == 4):
             m.d.sync += weight.eq(EVAL_WEIGHTS["four"])
         # Line potential: the span (the larger distance less one) against the area's
-        # width or height along it (at least 8).
-        along_x = adx > ady
-        big = Mux(along_x, adx, ady)
-        full = Mux(along_x, width, height)
-        full8 = Mux(full < 8, 8, full)
-        short = Signal(L + 2)
-        m.d.comb += short.eq(full8 - (big - 1))
+        # width or height along it (at least 8).  `short` = full + 1 - the larger distance,
+        # from full + 1 registered beforehand (the area does not change during EVAL), so
+        # the two subtractions and the comparison run side by side.
+        full_x1 = Signal(L + 1)
+        full_y1 = Signal(L + 1)
+        m.d.sync += [full_x1.eq(Mux(width < 8, 8, width) + 1),
+                     full_y1.eq(Mux(height < 8, 8, height) + 1)]
+        short_x = Signal(L + 2)
+        short_y = Signal(L + 2)
+        m.d.comb += [short_x.eq(full_x1 - adx), short_y.eq(full_y1 - ady)]
+        short = Mux(adx > ady, short_x, short_y)
         line_w = Signal(5)
         m.d.sync += line_w.eq(0)
-        with m.If((variant != Variant.LOOPTRAX) & (big >= 4)):
+        with m.If((variant != Variant.LOOPTRAX) & ((adx >= 4) | (ady >= 4))):
             with m.Switch(short):
                 for n_short, v in enumerate(EVAL_LINE):
                     with m.Case(n_short):

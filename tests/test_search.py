@@ -117,10 +117,10 @@ def test_twin_finds_wins_by_force():
     positions)."""
     rng = random.Random(SEED + 7)
     forced = exhaustive = 0
-    for i in range(6):
+    for i in range(8):
         game = Game()
         board = ("white", "black")[i % 2]
-        while not game.over and game.ply < 40:
+        while not game.over and game.ply < 24:
             if game.to_move != board:
                 game.play(choose_move(game, rng))
                 continue
@@ -128,7 +128,7 @@ def test_twin_finds_wins_by_force():
             if c.forced:
                 assert not c.win and _wins_by_force(game, c.move), game.moves
                 forced += 1
-            elif not c.win and game.width * game.height <= 30:
+            elif not c.win and game.width * game.height <= 20 and exhaustive < 12:
                 them = "black" if board == "white" else "white"
                 for mv in game.legal_moves():
                     g2 = game.copy()
@@ -138,7 +138,6 @@ def test_twin_finds_wins_by_force():
                     assert not _wins_by_force(game, mv), (game.moves, mv)
                 exhaustive += 1
             game.play(c.move)
-    print(forced, exhaustive)
     assert forced >= 3 and exhaustive >= 10, (forced, exhaustive)
 
 
@@ -197,13 +196,15 @@ def test_hardware_games_against_opponents(sim, variant):
     """Whole games: the hardware searcher against the reference AI and random moves, every
     choice checked against the twin and every move's result against the reference."""
     rng = random.Random(f"{SEED}-{variant}")
+    forced = 0
     for opponent in ("ref", "random"):
         for board_white in (True, False):
             sim.reset(variant)
             game = Game(variant)
             while not game.over and game.ply < 24:
                 if (game.to_move == "white") == board_white:
-                    mv = _check_search(sim, game).move
+                    got = _check_search(sim, game)
+                    mv, forced = got.move, forced + got.forced
                 elif opponent == "ref":
                     mv = format_move(choose_move(game, rng))
                 else:
@@ -212,6 +213,8 @@ def test_hardware_games_against_opponents(sim, variant):
             if game.over:           # nothing left to choose: the searcher says so
                 got = sim.search()
                 assert got.move is None and not got.win
+    if variant == "trax":
+        assert forced, "no win by force came up: the third ply went untested"
 
 
 @needs_cxx
