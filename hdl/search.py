@@ -66,8 +66,9 @@ class Searcher(wiring.Component):
     ----------
     coord_bits : int
         Width of the signed scan coordinates (enough for ``-1 .. N``).
-    budget : int
-        Cycles after which the search answers with the best candidate so far.
+    budget : int or None
+        Cycles after which the search answers with the best candidate so far; None: read
+        from the ``budget_cycles`` port instead (for simulations that vary it).
 
     Attributes
     ----------
@@ -112,6 +113,7 @@ class Searcher(wiring.Component):
             "active":     Out(1),
             "cmd":        Out(stream.Signature(Command)),
             "res":        In(stream.Signature(Result)),
+            **({"budget_cycles": In(32)} if budget is None else {}),
         })
 
     def elaborate(self, platform):
@@ -176,7 +178,8 @@ class Searcher(wiring.Component):
 
         # -- the budget -----------------------------------------------------------------------
         spent = Signal()
-        m.d.sync += spent.eq(self.active & (self.cycles >= self.budget))
+        limit = self.budget_cycles if self.budget is None else self.budget
+        m.d.sync += spent.eq(self.active & (self.cycles >= limit))
         stop = spent & best_ok
 
         # -- engine commands ------------------------------------------------------------------

@@ -40,6 +40,7 @@ class SearchHarness(wiring.Component):
             "tile":       Out(2),
             "candidates": Out(16),
             "cycles":     Out(32),
+            **({"budget_cycles": In(32)} if budget is None else {}),
         })
 
     def elaborate(self, platform):
@@ -48,6 +49,8 @@ class SearchHarness(wiring.Component):
         m.submodules.searcher = s = Searcher(coord_bits=self.log2n + 3, budget=self.budget)
         m.d.comb += engine.cells.ready.eq(1)
         share_engine(m, engine, self.cmd, self.res, s)
+        if self.budget is None:
+            m.d.comb += s.budget_cycles.eq(self.budget_cycles)
         m.d.comb += [
             s.req.eq(self.req), self.done.eq(s.done), self.found.eq(s.found),
             self.win.eq(s.win), self.forced.eq(s.forced), self.col.eq(s.col), self.row.eq(s.row),
@@ -72,15 +75,28 @@ def _signed16(v):
 
 
 class SearchSim:
-    """Engine plus searcher in compiled simulation (this needs a C++ compiler)."""
+    """Engine plus searcher in compiled simulation (this needs a C++ compiler).
+
+    ``budget`` is the searcher's cycle budget; with ``budget=None`` it is a port, set with
+    :meth:`set_budget` (initially ``1 << 24``), so one compiled simulation can try many.
+    """
 
     def __init__(self, *, log2n=7, budget=1 << 24):
         if not cxxrtl.available():
             raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
-        self.budget = budget
         self.harness = SearchHarness(log2n=log2n, budget=budget)
         self._cx = cxxrtl.CxxrtlSim(self.harness, name="search")
         self._cx.set("res__ready", 1)
+        self.budget = budget
+        if budget is None:
+            self.set_budget(1 << 24)
+
+    def set_budget(self, cycles):
+        """The cycle budget of the next searches (only with ``budget=None``)."""
+        if self.harness.budget is not None:
+            raise ValueError("this simulation's budget is fixed: build it with budget=None")
+        self._cx.set("budget_cycles", cycles)
+        self.budget = cycles
 
     def _call(self, **fields):
         cx = self._cx

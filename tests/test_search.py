@@ -217,24 +217,76 @@ def test_hardware_games_against_opponents(sim, variant):
         assert forced, "no win by force came up: the third ply went untested"
 
 
+@pytest.fixture(scope="module")
+def small_sim():
+    """A 32x32 engine and searcher whose cycle budget is a port (``set_budget``)."""
+    from traxfpga.sim.search import SearchSim
+    if not cxxrtl.available():
+        pytest.skip("needs a C++ compiler")
+    with SearchSim(log2n=5, budget=None) as s:
+        yield s
+
+
+def _search_within(sim, game, budget):
+    """Search with ``budget`` cycles: the hardware answers what the twin chooses from as
+    many candidates, and leaves the position untouched (its move then plays on both)."""
+    sim.set_budget(budget)
+    got = _check_search(sim, game)
+    assert got.cycles < budget + 400 or got.cycles < sim.budget
+    _play_both(sim, game, got.move)
+    sim.undo()
+    game.undo()
+    return got
+
+
 @needs_cxx
-def test_hardware_budget():
+def test_hardware_budget(small_sim):
     """With a budget of a few thousand cycles the searcher stops early, answers the best
     candidate scored so far (what the twin chooses with that many candidates), and leaves
     the position untouched."""
-    from traxfpga.sim.search import SearchSim
-    with SearchSim(log2n=5, budget=3000) as s:
-        game = Game()
-        for mv in ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"]:
-            _play_both(s, game, mv)
-        got = s.search()
-        full = choose(game)
-        assert 1 <= got.candidates < full.candidates
-        # stopped at the budget, give or take one reply's work
-        assert got.cycles < 3000 + 400
-        want = choose(game, budget=got.candidates)
-        assert got.move == format_move(want.move)
-        _play_both(s, game, got.move)
+    s = small_sim
+    s.reset("trax")
+    game = Game()
+    for mv in ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"]:
+        _play_both(s, game, mv)
+    got = _search_within(s, game, 3000)
+    full = choose(game)
+    assert 1 <= got.candidates < full.candidates
+    # stopped at the budget, give or take one reply's work
+    assert got.cycles < 3000 + 400
+
+
+@needs_cxx
+def test_hardware_budget_during_a_win_by_force(small_sim):
+    """Budgets that end the search while the winning candidate is being tested for a win
+    by force (its replies, or the third ply after one of them): the candidate is dropped,
+    both placements are taken back, and the answer is the twin's from the candidates
+    before it."""
+    s = small_sim
+    s.reset("trax")
+    game = Game()
+    for mv in ["@0+", "A0/", "@1/", "@2\\", "@1/", "@2\\", "B0+", "D0+", "F3/", "F5/",
+               "F6/", "G2\\", "C0/", "C0/", "E1\\", "B2+", "E0/", "G2\\"]:
+        _play_both(s, game, mv)
+    full = _search_within(s, game, 1 << 24)
+    assert full.forced
+
+    def first_budget(pred):
+        lo, hi = 0, full.cycles + 1             # pred(hi) holds, budgets only grow it
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if pred(_search_within(s, game, mid)):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+    b_forced = first_budget(lambda got: got.forced)
+    k = _search_within(s, game, b_forced - 1).candidates     # those before the winner
+    b_start = first_budget(lambda got: got.candidates >= k)
+    assert b_forced - b_start > 100
+    for i in range(10):                         # across the winner's whole test
+        got = _search_within(s, game, b_start + (b_forced - b_start) * i // 10)
+        assert got.candidates == k and not got.forced
 
 
 def test_bench_player_json(capsys):
