@@ -204,6 +204,17 @@ class Searcher(wiring.Component):
         with m.If(self.active):
             m.d.sync += self.cycles.eq(self.cycles + 1)
 
+        def reply(state, then):
+            """A state that sets up the next reply (scan 2) for `then`, or, out of time,
+            takes the candidate back and finishes (the candidate is dropped)."""
+            with m.State(state):
+                m.d.sync += [op.eq(Op.PLACE), use2.eq(1), use3.eq(0)]
+                with m.If(stop):
+                    m.d.sync += [op.eq(Op.UNDO), use2.eq(0), after_undo.eq(1)]
+                    m.next = "UNDO_CMD"
+                with m.Else():
+                    m.next = then
+
         with m.FSM():
             with m.State("IDLE"):
                 with m.If(self.req):
@@ -265,13 +276,7 @@ class Searcher(wiring.Component):
                         advance(c1, r1, t1, w1, h1, square, "FINISH")
 
             # -- the opponent's replies ---------------------------------------------------------
-            with m.State("REPLY"):
-                m.d.sync += [op.eq(Op.PLACE), use2.eq(1)]
-                with m.If(stop):
-                    m.d.sync += [op.eq(Op.UNDO), use2.eq(0), after_undo.eq(1)]
-                    m.next = "UNDO_CMD"                 # out of time: drop this candidate
-                with m.Else():
-                    m.next = "REPLY_CMD"
+            reply("REPLY", then="REPLY_CMD")
 
             send("REPLY_CMD", then="REPLY_RES")
 
@@ -310,13 +315,7 @@ class Searcher(wiring.Component):
                 with m.Else():
                     m.next = "EVAL"
 
-            with m.State("FW_REPLY"):
-                m.d.sync += [op.eq(Op.PLACE), use2.eq(1), use3.eq(0)]
-                with m.If(stop):
-                    m.d.sync += [op.eq(Op.UNDO), use2.eq(0), after_undo.eq(1)]
-                    m.next = "UNDO_CMD"                 # out of time: drop this candidate
-                with m.Else():
-                    m.next = "FW_REPLY_CMD"
+            reply("FW_REPLY", then="FW_REPLY_CMD")
 
             send("FW_REPLY_CMD", then="FW_REPLY_RES")
 
