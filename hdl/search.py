@@ -38,6 +38,8 @@ is then taken back unscored, and the best so far is the answer.  The budget is t
 limit's worth of cycles less a margin, so the answer is always in time.
 """
 
+from contextlib import contextmanager
+
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
@@ -135,7 +137,8 @@ class Searcher(wiring.Component):
         kt = Signal(Shape)
         k_ok = Signal()
         trying_k = Signal()
-        sx, sy = Signal(), Signal()               # the reply grew the area left / up
+        grew_x = c2 == -1                         # the reply grew the area left / up (scan 2
+        grew_y = r2 == -1                         # holds still while scan 3 runs)
         me = Signal(Winner)                       # the side to move, as a winner value
 
         def advance(col, row, t, w, h, skip_square, at_end):
@@ -150,6 +153,10 @@ class Searcher(wiring.Component):
                 m.d.sync += [col.eq(col + 1), row.eq(-1), t.eq(Shape.PLUS)]
             with m.Else():
                 m.next = at_end
+
+        def first(col, row, t):
+            """Set a scan to its first placement: column -1, row -1, tile +."""
+            return [col.eq(-1), row.eq(-1), t.eq(Shape.PLUS)]
 
         status = res.status
         ok = status == Status.OK
@@ -195,11 +202,20 @@ class Searcher(wiring.Component):
         after_undo = Signal()                     # where UNDO_RES goes: 0 compare, 1 finish
 
         def send(state, then):
-            """A state that offers the command set up in ``op``/``use2`` until it is taken."""
+            """A state that offers the command set up in ``op``/``use2``/``use3`` until it is
+            taken."""
             with m.State(state):
                 m.d.comb += self.cmd.valid.eq(1)
                 with m.If(self.cmd.ready):
                     m.next = then
+
+        @contextmanager
+        def result(state):
+            """A state that takes the engine's result; the body runs when it arrives."""
+            with m.State(state):
+                m.d.comb += self.res.ready.eq(1)
+                with m.If(self.res.valid):
+                    yield
 
         with m.If(self.active):
             m.d.sync += self.cycles.eq(self.cycles + 1)
@@ -229,18 +245,16 @@ class Searcher(wiring.Component):
 
             send("PROBE", then="PROBE_RES")
 
-            with m.State("PROBE_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    m.d.sync += [
-                        w1.eq(res.width), h1.eq(res.height),
-                        me.eq(Mux(res.ply[0], Winner.BLACK, Winner.WHITE)),
-                        c1.eq(-1), r1.eq(-1), t1.eq(Shape.PLUS),
-                    ]
-                    with m.If(res.reason != Reason.NONE):
-                        m.next = "FINISH"
-                    with m.Else():
-                        m.next = "CAND"
+            with result("PROBE_RES"):
+                m.d.sync += [
+                    w1.eq(res.width), h1.eq(res.height),
+                    me.eq(Mux(res.ply[0], Winner.BLACK, Winner.WHITE)),
+                    *first(c1, r1, t1),
+                ]
+                with m.If(res.reason != Reason.NONE):
+                    m.next = "FINISH"
+                with m.Else():
+                    m.next = "CAND"
 
             # -- a candidate --------------------------------------------------------------------
             with m.State("CAND"):
@@ -252,55 +266,48 @@ class Searcher(wiring.Component):
 
             send("CAND_CMD", then="CAND_RES")
 
-            with m.State("CAND_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    with m.If(ok):
-                        m.d.sync += [w2.eq(res.width), h2.eq(res.height),
-                                     c2.eq(-1), r2.eq(-1), t2.eq(Shape.PLUS),
-                                     mine.eq(0), theirs.eq(0), op.eq(Op.UNDO)]
-                        with m.If(res.winner == me):
-                            m.d.sync += [*scored(3, False), after_undo.eq(1),
-                                         self.win.eq(1), best_ok.eq(1)]
-                            m.next = "UNDO_CMD"
-                        with m.Elif(res.winner != Winner.NONE):
-                            m.d.sync += [*scored(0, False), after_undo.eq(0)]
-                            m.next = "UNDO_CMD"
-                        with m.Elif(res.reason != Reason.NONE):      # an 8x8 draw
-                            m.d.sync += [*scored(1, False), after_undo.eq(0)]
-                            m.next = "UNDO_CMD"
-                        with m.Else():
-                            m.next = "REPLY"
+            with result("CAND_RES"):
+                with m.If(ok):
+                    m.d.sync += [w2.eq(res.width), h2.eq(res.height), *first(c2, r2, t2),
+                                 mine.eq(0), theirs.eq(0), op.eq(Op.UNDO)]
+                    with m.If(res.winner == me):
+                        m.d.sync += [*scored(3, False), after_undo.eq(1),
+                                     self.win.eq(1), best_ok.eq(1)]
+                        m.next = "UNDO_CMD"
+                    with m.Elif(res.winner != Winner.NONE):
+                        m.d.sync += [*scored(0, False), after_undo.eq(0)]
+                        m.next = "UNDO_CMD"
+                    with m.Elif(res.reason != Reason.NONE):      # an 8x8 draw
+                        m.d.sync += [*scored(1, False), after_undo.eq(0)]
+                        m.next = "UNDO_CMD"
                     with m.Else():
-                        m.next = "CAND"
-                        advance(c1, r1, t1, w1, h1, square, "FINISH")
+                        m.next = "REPLY"
+                with m.Else():
+                    m.next = "CAND"
+                    advance(c1, r1, t1, w1, h1, square, "FINISH")
 
             # -- the opponent's replies ---------------------------------------------------------
             reply("REPLY", then="REPLY_CMD")
 
             send("REPLY_CMD", then="REPLY_RES")
 
-            with m.State("REPLY_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    with m.If(ok):
-                        with m.If(res.winner == me):
-                            m.d.sync += mine.eq(mine + (mine != THREAT_CAP))
-                        with m.Elif(res.winner != Winner.NONE):
-                            m.d.sync += theirs.eq(theirs + (theirs != THREAT_CAP))
-                        m.d.sync += op.eq(Op.UNDO)
-                        m.next = "REPLY_UNDO"
-                    with m.Else():
-                        m.next = "REPLY"
-                        advance(c2, r2, t2, w2, h2, square, "REPLIES_DONE")
+            with result("REPLY_RES"):
+                with m.If(ok):
+                    with m.If(res.winner == me):
+                        m.d.sync += mine.eq(mine + (mine != THREAT_CAP))
+                    with m.Elif(res.winner != Winner.NONE):
+                        m.d.sync += theirs.eq(theirs + (theirs != THREAT_CAP))
+                    m.d.sync += op.eq(Op.UNDO)
+                    m.next = "REPLY_UNDO"
+                with m.Else():
+                    m.next = "REPLY"
+                    advance(c2, r2, t2, w2, h2, square, "REPLIES_DONE")
 
             send("REPLY_UNDO", then="REPLY_UNDO_RES")
 
-            with m.State("REPLY_UNDO_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    m.next = "REPLY"
-                    advance(c2, r2, t2, w2, h2, Const(0), "REPLIES_DONE")
+            with result("REPLY_UNDO_RES"):
+                m.next = "REPLY"
+                advance(c2, r2, t2, w2, h2, Const(0), "REPLIES_DONE")
 
             # -- a candidate that threatens and is safe: does it win by force? -----------------
             # Every reply (scan 2 again) that neither wins for the opponent nor completes
@@ -310,7 +317,7 @@ class Searcher(wiring.Component):
             with m.State("REPLIES_DONE"):
                 best_forced = best_ok & (best[-2:] == 3)
                 with m.If((theirs == 0) & (mine != 0) & ~best_forced):
-                    m.d.sync += [c2.eq(-1), r2.eq(-1), t2.eq(Shape.PLUS), k_ok.eq(0)]
+                    m.d.sync += [*first(c2, r2, t2), k_ok.eq(0)]
                     m.next = "FW_REPLY"
                 with m.Else():
                     m.next = "EVAL"
@@ -319,29 +326,25 @@ class Searcher(wiring.Component):
 
             send("FW_REPLY_CMD", then="FW_REPLY_RES")
 
-            with m.State("FW_REPLY_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    with m.If(ok):
-                        m.d.sync += op.eq(Op.UNDO)
-                        with m.If(res.winner == me):            # the opponent loses by it
-                            m.next = "FW_NEXT_UNDO"
-                        with m.Elif((res.winner != Winner.NONE) | (res.reason != Reason.NONE)):
-                            m.next = "FW_FAIL_UNDO"             # it wins or draws (8x8)
-                        with m.Else():
-                            m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(1),
-                                         w3.eq(res.width), h3.eq(res.height),
-                                         sx.eq(c2 == -1), sy.eq(r2 == -1)]
-                            with m.If(k_ok):
-                                m.d.sync += [c3.eq(kc + (c2 == -1)), r3.eq(kr + (r2 == -1)),
-                                             t3.eq(kt), trying_k.eq(1)]
-                            with m.Else():
-                                m.d.sync += [c3.eq(-1), r3.eq(-1), t3.eq(Shape.PLUS),
-                                             trying_k.eq(0)]
-                            m.next = "FW_MINE"
+            with result("FW_REPLY_RES"):
+                with m.If(ok):
+                    m.d.sync += op.eq(Op.UNDO)
+                    with m.If(res.winner == me):            # the opponent loses by it
+                        m.next = "FW_NEXT_UNDO"
+                    with m.Elif((res.winner != Winner.NONE) | (res.reason != Reason.NONE)):
+                        m.next = "FW_FAIL_UNDO"             # it wins or draws (8x8)
                     with m.Else():
-                        m.next = "FW_REPLY"
-                        advance(c2, r2, t2, w2, h2, square, "FORCED")
+                        m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(1),
+                                     w3.eq(res.width), h3.eq(res.height)]
+                        with m.If(k_ok):
+                            m.d.sync += [c3.eq(kc + grew_x), r3.eq(kr + grew_y),
+                                         t3.eq(kt), trying_k.eq(1)]
+                        with m.Else():
+                            m.d.sync += [*first(c3, r3, t3), trying_k.eq(0)]
+                        m.next = "FW_MINE"
+                with m.Else():
+                    m.next = "FW_REPLY"
+                    advance(c2, r2, t2, w2, h2, square, "FORCED")
 
             with m.State("FW_MINE"):
                 m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(1)]
@@ -353,34 +356,30 @@ class Searcher(wiring.Component):
 
             send("FW_MINE_CMD", then="FW_MINE_RES")
 
-            with m.State("FW_MINE_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    with m.If(ok):
-                        m.d.sync += op.eq(Op.UNDO)
-                        with m.If(res.winner == me):
-                            m.d.sync += [kc.eq(c3 - sx), kr.eq(r3 - sy), kt.eq(t3),
-                                         k_ok.eq(1)]
-                            m.next = "FW_WIN_UNDO"
-                        with m.Else():
-                            m.next = "FW_MINE_UNDO"
-                    with m.Elif(trying_k):
-                        m.d.sync += [c3.eq(-1), r3.eq(-1), t3.eq(Shape.PLUS), trying_k.eq(0)]
-                        m.next = "FW_MINE"
+            with result("FW_MINE_RES"):
+                with m.If(ok):
+                    m.d.sync += op.eq(Op.UNDO)
+                    with m.If(res.winner == me):
+                        m.d.sync += [kc.eq(c3 - grew_x), kr.eq(r3 - grew_y), kt.eq(t3),
+                                     k_ok.eq(1)]
+                        m.next = "FW_WIN_UNDO"
                     with m.Else():
-                        m.next = "FW_MINE"
-                        advance(c3, r3, t3, w3, h3, square, "FW_NONE")
+                        m.next = "FW_MINE_UNDO"
+                with m.Elif(trying_k):
+                    m.d.sync += [*first(c3, r3, t3), trying_k.eq(0)]
+                    m.next = "FW_MINE"
+                with m.Else():
+                    m.next = "FW_MINE"
+                    advance(c3, r3, t3, w3, h3, square, "FW_NONE")
 
             send("FW_MINE_UNDO", then="FW_MINE_UNDO_RES")
 
-            with m.State("FW_MINE_UNDO_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    m.next = "FW_MINE"
-                    with m.If(trying_k):
-                        m.d.sync += [c3.eq(-1), r3.eq(-1), t3.eq(Shape.PLUS), trying_k.eq(0)]
-                    with m.Else():
-                        advance(c3, r3, t3, w3, h3, Const(0), "FW_NONE")
+            with result("FW_MINE_UNDO_RES"):
+                m.next = "FW_MINE"
+                with m.If(trying_k):
+                    m.d.sync += [*first(c3, r3, t3), trying_k.eq(0)]
+                with m.Else():
+                    advance(c3, r3, t3, w3, h3, Const(0), "FW_NONE")
 
             with m.State("FW_NONE"):                    # no win after this reply
                 m.d.sync += op.eq(Op.UNDO)
@@ -388,33 +387,25 @@ class Searcher(wiring.Component):
 
             send("FW_FAIL_UNDO", then="FW_FAIL_UNDO_RES")
 
-            with m.State("FW_FAIL_UNDO_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    m.next = "EVAL"
+            with result("FW_FAIL_UNDO_RES"):
+                m.next = "EVAL"
 
             send("FW_WIN_UNDO", then="FW_WIN_UNDO_RES")
 
-            with m.State("FW_WIN_UNDO_RES"):            # the mover's win taken back ...
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    m.next = "FW_NEXT_UNDO"             # ... now the reply
+            with result("FW_WIN_UNDO_RES"):         # the mover's win taken back ...
+                m.next = "FW_NEXT_UNDO"             # ... now the reply
 
             send("FW_NEXT_UNDO", then="FW_NEXT_UNDO_RES")
 
-            with m.State("FW_NEXT_UNDO_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    m.next = "FW_REPLY"
-                    advance(c2, r2, t2, w2, h2, Const(0), "FORCED")
+            with result("FW_NEXT_UNDO_RES"):
+                m.next = "FW_REPLY"
+                advance(c2, r2, t2, w2, h2, Const(0), "FORCED")
 
             send("FW_ABORT_UNDO", then="FW_ABORT_UNDO_RES")
 
-            with m.State("FW_ABORT_UNDO_RES"):          # the reply taken back; the candidate
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    m.d.sync += after_undo.eq(1)
-                    m.next = "UNDO_CMD"
+            with result("FW_ABORT_UNDO_RES"):       # the reply taken back; the candidate
+                m.d.sync += after_undo.eq(1)
+                m.next = "UNDO_CMD"
 
             with m.State("FORCED"):
                 m.d.sync += [*scored(3, False), op.eq(Op.UNDO), after_undo.eq(0)]
@@ -427,17 +418,15 @@ class Searcher(wiring.Component):
 
             send("EVAL_CMD", then="EVAL_RES")
 
-            with m.State("EVAL_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    black = me == Winner.BLACK
-                    pot_me = Mux(black, res.pot[1], res.pot[0])
-                    pot_opp = Mux(black, res.pot[0], res.pot[1])
-                    att_me = Mux(black, res.att[1], res.att[0])
-                    bonus = Mux(att_me >= EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS,
-                                (att_me[:3] << 2) + (att_me[:3] << 1))      # 6 per end
-                    m.d.sync += ev_diff.eq(pot_me - pot_opp + bonus + EV_ZERO)
-                    m.next = "EV_CLAMP"
+            with result("EVAL_RES"):
+                black = me == Winner.BLACK
+                pot_me = Mux(black, res.pot[1], res.pot[0])
+                pot_opp = Mux(black, res.pot[0], res.pot[1])
+                att_me = Mux(black, res.att[1], res.att[0])
+                bonus = Mux(att_me >= EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS,
+                            (att_me[:3] << 2) + (att_me[:3] << 1))      # 6 per end
+                m.d.sync += ev_diff.eq(pot_me - pot_opp + bonus + EV_ZERO)
+                m.next = "EV_CLAMP"
 
             with m.State("EV_CLAMP"):
                 with m.If(ev_diff < 0):
@@ -456,15 +445,13 @@ class Searcher(wiring.Component):
             # -- take the candidate back ----------------------------------------------------------
             send("UNDO_CMD", then="UNDO_RES")
 
-            with m.State("UNDO_RES"):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    with m.If(after_undo):
-                        with m.If(self.win):
-                            m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
-                        m.next = "FINISH"
-                    with m.Else():
-                        m.next = "COMPARE"
+            with result("UNDO_RES"):
+                with m.If(after_undo):
+                    with m.If(self.win):
+                        m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
+                    m.next = "FINISH"
+                with m.Else():
+                    m.next = "COMPARE"
 
             with m.State("COMPARE"):
                 with m.If(~best_ok | (score > best)):
