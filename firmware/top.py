@@ -12,7 +12,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
-from ..hdl.search import Searcher, share_engine
+from ..hdl.search import MAX_DEPTH, Searcher, share_engine
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .protocol import Protocol
 from .text import LINE_MAX
@@ -41,6 +41,9 @@ class Device(wiring.Component):
     think_time : float
         Seconds the searcher may take for one move (its cycle budget is this many seconds of
         the clock); the contest allows one second per move, serial transfer included.
+    max_depth : int
+        The deepest pass of the searcher's search for a win by force, in the board's moves
+        (2: the main search only; see :class:`~traxfpga.hdl.search.Searcher`).
 
     Attributes
     ----------
@@ -52,14 +55,18 @@ class Device(wiring.Component):
         Bit 0 ready (waiting for a line, nothing left to send), bit 1 thinking (the player
         chooses its move), bit 2 error (the last line was answered with an error; cleared when
         the next line is read).
+    search_depth : Out(4)
+        The depth the player's last search completed (the searcher's ``depth``), for
+        simulations and benchmarks; no pin.
     """
 
     rx:   In(1, init=1)
     tx:   Out(1, init=1)
     leds: Out(3)
+    search_depth: Out(4)
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
-                 player_id="trax-fpga", think_time=0.8):
+                 player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH):
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
             raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
         self.clk_freq = clk_freq
@@ -69,6 +76,7 @@ class Device(wiring.Component):
         self.spram = spram
         self.player_id = player_id
         self.think_time = think_time
+        self.max_depth = max_depth
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -91,7 +99,8 @@ class Device(wiring.Component):
         m.d.comb += [linebuf.rd_addr.eq(proto.line_addr), proto.line_data.eq(linebuf.rd_data)]
         wiring.connect(m, proto.tx, tx.stream)
         m.submodules.searcher = searcher = Searcher(coord_bits=self.log2n + 3,
-                                                    budget=self.budget)
+                                                    budget=self.budget,
+                                                    max_depth=self.max_depth)
         share_engine(m, engine, proto.engine_cmd, proto.engine_res, searcher)
         m.d.comb += [
             searcher.req.eq(proto.search_req),
@@ -107,5 +116,6 @@ class Device(wiring.Component):
             self.leds[LED_READY].eq(proto.idle & ~tx.busy),
             self.leds[LED_THINKING].eq(proto.thinking),
             self.leds[LED_ERROR].eq(proto.error),
+            self.search_depth.eq(searcher.depth),
         ]
         return m

@@ -1,11 +1,11 @@
-"""The board's player: a search of two plies, three for threats, on the move engine, within a
-cycle budget.
+"""The board's player: a search of two plies, three for threats, on the move engine, then
+deeper searches for a win by force while the cycle budget lasts.
 
 The searcher borrows the engine (its ``cmd``/``res`` streams) for one decision and leaves
 the position as it found it.  It enumerates the side to move's placements in the order of
 the notation's scan (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``),
 plays each legal one (a *candidate*) with the engine's ``PLACE`` and takes it back with
-``UNDO``:
+``UNDO``.  The **main search**:
 
 * a candidate that wins for the mover is chosen at once;
 * a candidate that completes only the opponent's loop or line loses: class 0;
@@ -29,25 +29,41 @@ the low byte of a 16-bit LFSR started at :data:`LFSR_SEED` by every search and s
 per scored candidate, so that equal moves are not always chosen from the same corner,
 while the board's move stays a function of the position (a game is reproducible from its
 moves).  The best score wins; on a tie the earlier candidate stays.
+
+**Deepening.**  When the main search found neither a win nor a win by force, passes of
+depth 3, 4, ... ``max_depth`` (in the mover's moves: depth 3 is five plies) scan the
+candidates again, and the first safe candidate with threats that wins by force within the
+pass's depth is the answer.  A win by force within ``d`` moves is an AND/OR search along
+forcing moves: every reply that does not lose at once (nor win or draw: those refute it)
+must leave the mover a win at once or, with ``d - 1`` >= 2, a safe threatening move that
+wins by force within ``d - 1``.  The levels below the candidate (replies at even levels,
+the mover's moves at odd ones) share one scan register; the scan positions of the levels
+above it wait on a small stack in block RAM, and each level's result comes back up with
+an ``UNDO``.  ``depth`` tells how far the search got: 1 a win at once, 2 the main search,
+3.. the last deepening pass completed (or the one that found the answer), 0 out of time
+within the main search.
+
 :mod:`traxfpga.host.searcher` is the same algorithm in software and must choose the same
 move.
 
 A cycle counter stops the search once ``budget`` cycles have gone by since the start (and
-at least one candidate has been scored): a candidate whose replies are still being tried
-is then taken back unscored, and the best so far is the answer.  The budget is the time
-limit's worth of cycles less a margin, so the answer is always in time.
+at least one candidate has been scored): a candidate whose replies are still being tried,
+or a deepening pass at any level, is then taken back placement by placement, and the best
+so far is the answer.  The budget is the time limit's worth of cycles less a margin, so the
+answer is always in time.
 """
 
 from contextlib import contextmanager
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
-from amaranth.lib import stream, wiring
+from amaranth.lib import data, stream, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "share_engine", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_ZERO",
+__all__ = ["Searcher", "share_engine", "MAX_DEPTH", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_ZERO",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
 LFSR_SEED = 0xACE1
@@ -59,6 +75,7 @@ EV_MAX = (1 << EV_BITS) - 1
 EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent cannot both stop
 EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
 SCORE_BITS = 2 + EV_BITS + 4 + 4 + 8
+MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
 
 
 class Searcher(wiring.Component):
@@ -71,6 +88,9 @@ class Searcher(wiring.Component):
     budget : int or None
         Cycles after which the search answers with the best candidate so far; None: read
         from the ``budget_cycles`` port instead (for simulations that vary it).
+    max_depth : int
+        The deepest pass of the search for a win by force, in the mover's moves (2: the
+        main search only; each level costs a stack entry).
 
     Attributes
     ----------
@@ -83,7 +103,12 @@ class Searcher(wiring.Component):
     win : Out(1)
         The move wins at once.
     forced : Out(1)
-        The move wins by force: whatever the opponent answers, the mover wins next turn.
+        The move wins by force: whatever the opponent answers, the mover wins next turn
+        (or, found by a deepening pass, within ``depth`` of its moves).
+    depth : Out(4)
+        How far the last search got: 1 a win at once, 2 the main search, 3 .. ``max_depth``
+        the last deepening pass completed or the one that found the answer, 0 out of time
+        in the main search.
     col, row : Out(signed(coord_bits))
         The move, relative to the area as in the notation.
     tile : Out(Shape)
@@ -98,15 +123,19 @@ class Searcher(wiring.Component):
         To the engine, while ``active``.
     """
 
-    def __init__(self, *, coord_bits=10, budget=1 << 24):
+    def __init__(self, *, coord_bits=10, budget=1 << 24, max_depth=MAX_DEPTH):
+        if not 2 <= max_depth <= 7:
+            raise ValueError(f"max_depth must be 2 .. 7, not {max_depth}")
         self.coord_bits = coord_bits
         self.budget = budget
+        self.max_depth = max_depth
         super().__init__({
             "req":        In(1),
             "done":       Out(1),
             "found":      Out(1),
             "win":        Out(1),
             "forced":     Out(1),
+            "depth":      Out(4),
             "col":        Out(signed(coord_bits)),
             "row":        Out(signed(coord_bits)),
             "tile":       Out(Shape),
@@ -123,23 +152,37 @@ class Searcher(wiring.Component):
         B = self.coord_bits
         res = self.res.payload
 
-        # -- the three scans: candidates (1), replies (2), the mover's wins after a reply (3) --
-        c1, r1 = Signal(signed(B)), Signal(signed(B))
-        c2, r2 = Signal(signed(B)), Signal(signed(B))
-        c3, r3 = Signal(signed(B)), Signal(signed(B))
-        t1, t2, t3 = Signal(Shape), Signal(Shape), Signal(Shape)
+        # -- the candidates' scan (level 1) ---------------------------------------------------
+        c1, r1, t1 = Signal(signed(B)), Signal(signed(B)), Signal(Shape)
         w1, h1 = Signal(B), Signal(B)             # the area before the search
-        w2, h2 = Signal(B), Signal(B)             # ... after the candidate
-        w3, h3 = Signal(B), Signal(B)             # ... after a reply
-        # The forced-win test remembers the last winning move it found (in the candidate's
-        # area) and tries it first after the next reply: most replies leave it winning.
+        me = Signal(Winner)                       # the side to move, as a winner value
+
+        # -- the scan below it (levels 2, 3, ...: replies at even levels, the mover's moves
+        # at odd ones), with the levels above it on a stack ---------------------------------
+        c, r, t = Signal(signed(B)), Signal(signed(B)), Signal(Shape)
+        w, h = Signal(B), Signal(B)               # the area of the position it scans
+        ph = Signal()                             # even: 0 count, 1 every reply must fail;
+                                                  # odd: 0 wins at once, 1 threats
+        lv = Signal(range(2 * self.max_depth))
+        deep_lv = Signal.like(lv)                 # the pass's deepest level, 2 depth - 1
+        odd = lv[0]
+        Level = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape, "ph": 1})
+        m.submodules.stack = stack = Memory(shape=Level, depth=1 << len(lv), init=[])
+        push = stack.write_port()
+        top = stack.read_port(domain="sync")      # the level above (written long before)
+        m.d.comb += [push.addr.eq(lv), push.data.eq(Cat(c, r, t, ph)), top.addr.eq(lv - 1)]
+        succ = Signal()                           # the level's result, on the way up
+        i_mine, i_theirs = Signal(), Signal()     # below level 2: the reply scan's verdict
+        # The deepest level remembers the last win it found (in the area of the level
+        # above) and tries it first after the next reply: most replies leave it winning.
         kc, kr = Signal(signed(B)), Signal(signed(B))
         kt = Signal(Shape)
         k_ok = Signal()
         trying_k = Signal()
-        grew_x = c2 == -1                         # the reply grew the area left / up (scan 2
-        grew_y = r2 == -1                         # holds still while scan 3 runs)
-        me = Signal(Winner)                       # the side to move, as a winner value
+        gx, gy = Signal(), Signal()               # the reply above grew the area left / up
+
+        pass_d = Signal(4)                        # the pass: 2 main, 3.. deepening
+        deep = Signal()                           # a deepening pass
 
         def advance(col, row, t, w, h, skip_square, at_end):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
@@ -161,6 +204,8 @@ class Searcher(wiring.Component):
         status = res.status
         ok = status == Status.OK
         square = ~ok & (status != Status.MISMATCH) & (status != Status.THREE_TRACKS)
+        mover_wins = res.winner == me
+        ends = (res.winner != Winner.NONE) | (res.reason != Reason.NONE)
 
         # -- scores ---------------------------------------------------------------------------
         mine = Signal(4)
@@ -170,6 +215,7 @@ class Searcher(wiring.Component):
         score = Signal(SCORE_BITS)
         best = Signal(SCORE_BITS)
         best_ok = Signal()
+        best_forced = best_ok & (best[-2:] == 3)
         lfsr = Signal(16)
         lfsr_next = Signal(16)
         m.d.comb += lfsr_next.eq(Mux(lfsr[0], (lfsr >> 1) ^ LFSR_TAPS, lfsr >> 1))
@@ -191,18 +237,19 @@ class Searcher(wiring.Component):
 
         # -- engine commands ------------------------------------------------------------------
         op = Signal(Op)
-        use2 = Signal()                           # the command's placement: scan 2 ...
-        use3 = Signal()                           # ... or 3, else 1
-        m.d.comb += [
+        use_c = Signal()                          # the command's placement: the lower scan,
+        m.d.comb += [                             # else the candidates'
             self.cmd.payload.op.eq(op),
-            self.cmd.payload.col.eq(Mux(use3, c3, Mux(use2, c2, c1))),
-            self.cmd.payload.row.eq(Mux(use3, r3, Mux(use2, r2, r1))),
-            self.cmd.payload.tile.eq(Mux(use3, t3, Mux(use2, t2, t1))),
+            self.cmd.payload.col.eq(Mux(use_c, c, c1)),
+            self.cmd.payload.row.eq(Mux(use_c, r, r1)),
+            self.cmd.payload.tile.eq(Mux(use_c, t, t1)),
         ]
         after_undo = Signal()                     # where UNDO_RES goes: 0 compare, 1 finish
+        then = Signal(2)                          # where STEP_UNDO_RES goes:
+        NEXT, RESTART, FAIL, SUCCEED = range(4)   # the next placement, the first, a result
 
         def send(state, then):
-            """A state that offers the command set up in ``op``/``use2``/``use3`` until it is
+            """A state that offers the command set up in ``op``/``use_c`` until it is
             taken."""
             with m.State(state):
                 m.d.comb += self.cmd.valid.eq(1)
@@ -217,28 +264,27 @@ class Searcher(wiring.Component):
                 with m.If(self.res.valid):
                     yield
 
+        def undo_then(what):
+            m.d.sync += [op.eq(Op.UNDO), then.eq(what)]
+            m.next = "STEP_UNDO"
+
+        def conclude(success):
+            m.d.sync += succ.eq(success)
+            m.next = "RESULT"
+
         with m.If(self.active):
             m.d.sync += self.cycles.eq(self.cycles + 1)
-
-        def reply(state, then):
-            """A state that sets up the next reply (scan 2) for `then`, or, out of time,
-            takes the candidate back and finishes (the candidate is dropped)."""
-            with m.State(state):
-                m.d.sync += [op.eq(Op.PLACE), use2.eq(1), use3.eq(0)]
-                with m.If(stop):
-                    m.d.sync += [op.eq(Op.UNDO), use2.eq(0), after_undo.eq(1)]
-                    m.next = "UNDO_CMD"
-                with m.Else():
-                    m.next = then
 
         with m.FSM():
             with m.State("IDLE"):
                 with m.If(self.req):
                     m.d.sync += [
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
-                        self.found.eq(0), self.win.eq(0), best_ok.eq(0), lfsr.eq(LFSR_SEED),
+                        self.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
+                        best_ok.eq(0), lfsr.eq(LFSR_SEED),
+                        pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
                         # a probe: far out of range, it changes nothing and tells the state
-                        op.eq(Op.PLACE), use2.eq(0), use3.eq(0),
+                        op.eq(Op.PLACE), use_c.eq(0),
                         c1.eq(-(1 << (B - 1))), r1.eq(-(1 << (B - 1))), t1.eq(Shape.PLUS),
                     ]
                     m.next = "PROBE"
@@ -258,7 +304,7 @@ class Searcher(wiring.Component):
 
             # -- a candidate --------------------------------------------------------------------
             with m.State("CAND"):
-                m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(0)]
+                m.d.sync += [op.eq(Op.PLACE), use_c.eq(0)]
                 with m.If(stop):
                     m.next = "FINISH"
                 with m.Else():
@@ -268,144 +314,176 @@ class Searcher(wiring.Component):
 
             with result("CAND_RES"):
                 with m.If(ok):
-                    m.d.sync += [w2.eq(res.width), h2.eq(res.height), *first(c2, r2, t2),
-                                 mine.eq(0), theirs.eq(0), op.eq(Op.UNDO)]
-                    with m.If(res.winner == me):
-                        m.d.sync += [*scored(3, False), after_undo.eq(1),
-                                     self.win.eq(1), best_ok.eq(1)]
+                    m.d.sync += [w.eq(res.width), h.eq(res.height), *first(c, r, t), ph.eq(0),
+                                 lv.eq(2), mine.eq(0), theirs.eq(0), op.eq(Op.UNDO),
+                                 after_undo.eq(0)]
+                    with m.If(deep & ends):                 # not a candidate for a deep win
+                        m.next = "UNDO_CMD"
+                    with m.Elif(mover_wins):
+                        m.d.sync += [*scored(3, False), after_undo.eq(1), self.win.eq(1),
+                                     self.depth.eq(1), best_ok.eq(1)]
                         m.next = "UNDO_CMD"
                     with m.Elif(res.winner != Winner.NONE):
-                        m.d.sync += [*scored(0, False), after_undo.eq(0)]
+                        m.d.sync += scored(0, False)
                         m.next = "UNDO_CMD"
                     with m.Elif(res.reason != Reason.NONE):      # an 8x8 draw
-                        m.d.sync += [*scored(1, False), after_undo.eq(0)]
+                        m.d.sync += scored(1, False)
                         m.next = "UNDO_CMD"
                     with m.Else():
-                        m.next = "REPLY"
+                        m.next = "NODE"
                 with m.Else():
                     m.next = "CAND"
-                    advance(c1, r1, t1, w1, h1, square, "FINISH")
+                    advance(c1, r1, t1, w1, h1, square, "PASS_END")
 
-            # -- the opponent's replies ---------------------------------------------------------
-            reply("REPLY", then="REPLY_CMD")
-
-            send("REPLY_CMD", then="REPLY_RES")
-
-            with result("REPLY_RES"):
-                with m.If(ok):
-                    with m.If(res.winner == me):
-                        m.d.sync += mine.eq(mine + (mine != THREAT_CAP))
-                    with m.Elif(res.winner != Winner.NONE):
-                        m.d.sync += theirs.eq(theirs + (theirs != THREAT_CAP))
-                    m.d.sync += op.eq(Op.UNDO)
-                    m.next = "REPLY_UNDO"
-                with m.Else():
-                    m.next = "REPLY"
-                    advance(c2, r2, t2, w2, h2, square, "REPLIES_DONE")
-
-            send("REPLY_UNDO", then="REPLY_UNDO_RES")
-
-            with result("REPLY_UNDO_RES"):
-                m.next = "REPLY"
-                advance(c2, r2, t2, w2, h2, Const(0), "REPLIES_DONE")
-
-            # -- a candidate that threatens and is safe: does it win by force? -----------------
-            # Every reply (scan 2 again) that neither wins for the opponent nor completes
-            # only the mover's loop or line must leave the mover a winning move (scan 3,
-            # stopping at the first).  Once one candidate wins by force, later ones are
-            # not tested (the first stays; an immediate win still ends the search).
-            with m.State("REPLIES_DONE"):
-                best_forced = best_ok & (best[-2:] == 3)
-                with m.If((theirs == 0) & (mine != 0) & ~best_forced):
-                    m.d.sync += [*first(c2, r2, t2), k_ok.eq(0)]
-                    m.next = "FW_REPLY"
-                with m.Else():
-                    m.next = "EVAL"
-
-            reply("FW_REPLY", then="FW_REPLY_CMD")
-
-            send("FW_REPLY_CMD", then="FW_REPLY_RES")
-
-            with result("FW_REPLY_RES"):
-                with m.If(ok):
-                    m.d.sync += op.eq(Op.UNDO)
-                    with m.If(res.winner == me):            # the opponent loses by it
-                        m.next = "FW_NEXT_UNDO"
-                    with m.Elif((res.winner != Winner.NONE) | (res.reason != Reason.NONE)):
-                        m.next = "FW_FAIL_UNDO"             # it wins or draws (8x8)
-                    with m.Else():
-                        m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(1),
-                                     w3.eq(res.width), h3.eq(res.height)]
-                        with m.If(k_ok):
-                            m.d.sync += [c3.eq(kc + grew_x), r3.eq(kr + grew_y),
-                                         t3.eq(kt), trying_k.eq(1)]
-                        with m.Else():
-                            m.d.sync += [*first(c3, r3, t3), trying_k.eq(0)]
-                        m.next = "FW_MINE"
-                with m.Else():
-                    m.next = "FW_REPLY"
-                    advance(c2, r2, t2, w2, h2, square, "FORCED")
-
-            with m.State("FW_MINE"):
-                m.d.sync += [op.eq(Op.PLACE), use2.eq(0), use3.eq(1)]
+            # -- the levels below the candidate ---------------------------------------------------
+            # Level 2 scans the opponent's replies to the candidate, level 3 the mover's
+            # moves after a reply, and so on down to the pass's deepest level, 2 depth - 1.
+            # An even level first counts (phase 0) the replies that win for the opponent
+            # and those that complete only the mover's loop or line; a safe move with
+            # threats then has its replies scanned again (phase 1), each that does not end
+            # the game going down a level: the level succeeds when every one of them comes
+            # back with a win.  An odd level looks for a win at once (phase 0; at the
+            # deepest level starting with the last one found); above the deepest it then
+            # tries every move that does not end the game (phase 1), each going down, and
+            # succeeds with the first that comes back with a win by force.
+            with m.State("NODE"):
+                m.d.sync += [op.eq(Op.PLACE), use_c.eq(1)]
                 with m.If(stop):
                     m.d.sync += op.eq(Op.UNDO)
-                    m.next = "FW_ABORT_UNDO"            # out of time: take both back
+                    m.next = "ABORT"                    # out of time: take everything back
                 with m.Else():
-                    m.next = "FW_MINE_CMD"
+                    m.next = "NODE_CMD"
 
-            send("FW_MINE_CMD", then="FW_MINE_RES")
+            send("NODE_CMD", then="NODE_RES")
 
-            with result("FW_MINE_RES"):
-                with m.If(ok):
-                    m.d.sync += op.eq(Op.UNDO)
-                    with m.If(res.winner == me):
-                        m.d.sync += [kc.eq(c3 - grew_x), kr.eq(r3 - grew_y), kt.eq(t3),
-                                     k_ok.eq(1)]
-                        m.next = "FW_WIN_UNDO"
+            with result("NODE_RES"):
+                down = Signal()
+                with m.If(~ok):
+                    with m.If(trying_k):
+                        m.d.sync += [*first(c, r, t), trying_k.eq(0)]
+                        m.next = "NODE"
                     with m.Else():
-                        m.next = "FW_MINE_UNDO"
-                with m.Elif(trying_k):
-                    m.d.sync += [*first(c3, r3, t3), trying_k.eq(0)]
-                    m.next = "FW_MINE"
+                        m.next = "NODE"
+                        advance(c, r, t, w, h, square, "END")
+                with m.Elif(~odd & ~ph):                    # counting the replies
+                    with m.If(mover_wins):
+                        m.d.sync += [mine.eq(mine + (mine != THREAT_CAP)), i_mine.eq(1)]
+                        undo_then(NEXT)
+                    with m.Elif(res.winner != Winner.NONE):
+                        m.d.sync += [theirs.eq(theirs + (theirs != THREAT_CAP)),
+                                     i_theirs.eq(1)]
+                        undo_then(Mux(lv == 2, NEXT, FAIL))     # below 2 only the verdict
+                    with m.Else():
+                        undo_then(NEXT)
+                with m.Elif(~odd):                          # every reply must fail
+                    with m.If(mover_wins):
+                        undo_then(NEXT)                     # it loses at once
+                    with m.Elif(ends):
+                        undo_then(FAIL)                     # it wins or draws (8x8)
+                    with m.Else():
+                        m.d.comb += down.eq(1)
+                with m.Elif(~ph):                           # a win at once?
+                    with m.If(mover_wins):
+                        with m.If(lv == deep_lv):
+                            m.d.sync += [kc.eq(c - gx), kr.eq(r - gy), kt.eq(t), k_ok.eq(1)]
+                        undo_then(SUCCEED)
+                    with m.Else():
+                        undo_then(Mux(trying_k, RESTART, NEXT))
+                with m.Else():                              # a threat that wins by force?
+                    with m.If(ends):
+                        undo_then(NEXT)
+                    with m.Else():
+                        m.d.comb += down.eq(1)
+                with m.If(down):                            # go down a level
+                    m.d.comb += push.en.eq(1)
+                    m.d.sync += [lv.eq(lv + 1), w.eq(res.width), h.eq(res.height), ph.eq(0),
+                                 *first(c, r, t), trying_k.eq(0), i_mine.eq(0), i_theirs.eq(0)]
+                    with m.If(~odd):
+                        m.d.sync += [gx.eq(c == -1), gy.eq(r == -1)]
+                        with m.If((lv + 1 == deep_lv) & k_ok):
+                            m.d.sync += [c.eq(kc + (c == -1)), r.eq(kr + (r == -1)),
+                                         t.eq(kt), trying_k.eq(1)]
+                    m.next = "NODE"
+
+            send("STEP_UNDO", then="STEP_UNDO_RES")
+
+            with result("STEP_UNDO_RES"):
+                with m.Switch(then):
+                    with m.Case(NEXT):
+                        m.next = "NODE"
+                        advance(c, r, t, w, h, Const(0), "END")
+                    with m.Case(RESTART):
+                        m.d.sync += [*first(c, r, t), trying_k.eq(0)]
+                        m.next = "NODE"
+                    with m.Case(FAIL):
+                        conclude(0)
+                    with m.Case(SUCCEED):
+                        conclude(1)
+
+            with m.State("END"):                        # the level's scan is over
+                with m.If(~odd & ~ph):
+                    safe_threat = Mux(lv == 2, (theirs == 0) & (mine != 0) &
+                                      (deep | ~best_forced), ~i_theirs & i_mine)
+                    with m.If(safe_threat):
+                        m.d.sync += [ph.eq(1), *first(c, r, t)]
+                        with m.If(lv + 1 == deep_lv):
+                            m.d.sync += k_ok.eq(0)
+                        m.next = "NODE"
+                    with m.Else():
+                        conclude(0)
+                with m.Elif(~odd):
+                    conclude(1)                         # every reply came back with a win
+                with m.Elif(~ph & (lv != deep_lv)):
+                    m.d.sync += [ph.eq(1), *first(c, r, t)]
+                    m.next = "NODE"
                 with m.Else():
-                    m.next = "FW_MINE"
-                    advance(c3, r3, t3, w3, h3, square, "FW_NONE")
+                    conclude(0)
 
-            send("FW_MINE_UNDO", then="FW_MINE_UNDO_RES")
-
-            with result("FW_MINE_UNDO_RES"):
-                m.next = "FW_MINE"
-                with m.If(trying_k):
-                    m.d.sync += [*first(c3, r3, t3), trying_k.eq(0)]
+            with m.State("RESULT"):                     # take the level above's move back
+                with m.If(lv == 2):
+                    m.next = "ROOT"
                 with m.Else():
-                    advance(c3, r3, t3, w3, h3, Const(0), "FW_NONE")
+                    m.d.sync += op.eq(Op.UNDO)
+                    m.next = "UP_UNDO"
 
-            with m.State("FW_NONE"):                    # no win after this reply
-                m.d.sync += op.eq(Op.UNDO)
-                m.next = "FW_FAIL_UNDO"
+            send("UP_UNDO", then="UP_UNDO_RES")
 
-            send("FW_FAIL_UNDO", then="FW_FAIL_UNDO_RES")
+            with result("UP_UNDO_RES"):
+                m.d.sync += [lv.eq(lv - 1), c.eq(top.data.c), r.eq(top.data.r),
+                             t.eq(top.data.t), ph.eq(top.data.ph),
+                             w.eq(res.width), h.eq(res.height), trying_k.eq(0)]
+                m.next = "UP"
 
-            with result("FW_FAIL_UNDO_RES"):
-                m.next = "EVAL"
+            with m.State("UP"):
+                # An even level goes on after a win and fails with a failure; an odd one
+                # succeeds with a success and goes on after a failure.
+                with m.If(succ == ~odd):
+                    m.next = "NODE"
+                    advance(c, r, t, w, h, Const(0), "END")
+                with m.Else():
+                    m.next = "RESULT"
 
-            send("FW_WIN_UNDO", then="FW_WIN_UNDO_RES")
+            with m.State("ROOT"):                       # the candidate's verdict
+                with m.If(~deep):
+                    with m.If(succ):
+                        m.next = "FORCED"
+                    with m.Else():
+                        m.next = "EVAL"
+                with m.Else():
+                    m.d.sync += [op.eq(Op.UNDO), after_undo.eq(succ)]
+                    with m.If(succ):                    # the deepening found a win by force
+                        m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1),
+                                     self.forced.eq(1), self.depth.eq(pass_d)]
+                    m.next = "UNDO_CMD"
 
-            with result("FW_WIN_UNDO_RES"):         # the mover's win taken back ...
-                m.next = "FW_NEXT_UNDO"             # ... now the reply
+            send("ABORT", then="ABORT_RES")
 
-            send("FW_NEXT_UNDO", then="FW_NEXT_UNDO_RES")
-
-            with result("FW_NEXT_UNDO_RES"):
-                m.next = "FW_REPLY"
-                advance(c2, r2, t2, w2, h2, Const(0), "FORCED")
-
-            send("FW_ABORT_UNDO", then="FW_ABORT_UNDO_RES")
-
-            with result("FW_ABORT_UNDO_RES"):       # the reply taken back; the candidate
-                m.d.sync += after_undo.eq(1)
-                m.next = "UNDO_CMD"
+            with result("ABORT_RES"):
+                m.d.sync += lv.eq(lv - 1)
+                with m.If(lv == 2):                     # that was the candidate
+                    m.next = "FINISH"
+                with m.Else():
+                    m.next = "ABORT"
 
             with m.State("FORCED"):
                 m.d.sync += [*scored(3, False), op.eq(Op.UNDO), after_undo.eq(0)]
@@ -439,7 +517,7 @@ class Searcher(wiring.Component):
 
             with m.State("SCORE"):
                 m.d.sync += [*scored(Mux(theirs == 0, 2, 1), True),
-                             op.eq(Op.UNDO), use2.eq(0), after_undo.eq(0)]
+                             op.eq(Op.UNDO), after_undo.eq(0)]
                 m.next = "UNDO_CMD"
 
             # -- take the candidate back ----------------------------------------------------------
@@ -454,15 +532,25 @@ class Searcher(wiring.Component):
                     m.next = "COMPARE"
 
             with m.State("COMPARE"):
-                with m.If(~best_ok | (score > best)):
+                with m.If(~deep & (~best_ok | (score > best))):
                     m.d.sync += [best.eq(score), best_ok.eq(1),
                                  self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
                 m.next = "CAND"
-                advance(c1, r1, t1, w1, h1, Const(0), "FINISH")
+                advance(c1, r1, t1, w1, h1, Const(0), "PASS_END")
+
+            # -- deepen while the budget lasts ---------------------------------------------------
+            with m.State("PASS_END"):
+                m.d.sync += [self.depth.eq(pass_d), *first(c1, r1, t1)]
+                with m.If(best_forced | ~best_ok | (pass_d == self.max_depth)):
+                    m.next = "FINISH"
+                with m.Else():
+                    m.d.sync += [pass_d.eq(pass_d + 1), deep.eq(1), deep_lv.eq(deep_lv + 2)]
+                    m.next = "CAND"
 
             with m.State("FINISH"):
-                m.d.sync += [self.active.eq(0), self.done.eq(1), self.found.eq(best_ok),
-                             self.forced.eq(best_ok & ~self.win & (best[-2:] == 3))]
+                m.d.sync += [self.active.eq(0), self.done.eq(1), self.found.eq(best_ok)]
+                with m.If(~deep):
+                    m.d.sync += self.forced.eq(best_forced & ~self.win)
                 m.next = "DONE"
 
             with m.State("DONE"):

@@ -79,21 +79,46 @@ register_target("sim", bench_sim,
 
 def bench_player(args):
     """Strength of the board's player: seeded matches against ``random`` and ``ref`` through
-    the contest referee, with the simulated board's cycles per answer."""
+    the contest referee, with the simulated board's cycles per answer and the depth each
+    search completed."""
+    from collections import Counter
+
+    from .players import SimTransport, open_player
     from .referee import run_match
+    from .searcher import MAX_DEPTH
 
     figures = {"target": "player", "player": args.player, "seed": args.seed,
                # every candidate is answered by every reply; safe candidates with threats
-               # are searched a ply deeper for a win by force
-               "search_depth": {"full_width": 2, "threats": 3}}
+               # are searched a ply deeper for a win by force; then, while the budget
+               # lasts, passes look for wins by force in up to max_depth moves
+               "search_depth": {"full_width": 2, "threats": 3,
+                                "deepening_plies": 2 * MAX_DEPTH - 1}}
     clk = None
     if args.player.startswith("sim"):
         from ..sim.device import DEFAULT_CLK
         clk = DEFAULT_CLK
         figures["clock_mhz"] = clk / 1e6
     for opponent in args.opponents.split(","):
+        depths = Counter()
+
+        def opener(spec, *, seed, depths=depths):
+            """Open a player; the simulated board's searches are counted by depth."""
+            p = open_player(spec, seed=seed)
+            if isinstance(getattr(p, "transport", None), SimTransport):
+                sim = p.transport
+
+                def counted(method):
+                    def call(*a, **kw):
+                        answer = method(*a, **kw)
+                        if answer is not None:
+                            depths[sim.sim.search_depth] += 1
+                        return answer
+                    return call
+                p.start, p.reply = counted(p.start), counted(p.reply)
+            return p
+
         match = run_match(args.player, opponent, games=args.games, seed=args.seed,
-                          time_limit=args.time,
+                          time_limit=args.time, opener=opener,
                           on_game=(lambda i, rec: print(f"  {args.player} vs {opponent}: game "
                                                         f"{i + 1}: {rec.summary()}",
                                                         flush=True)) if args.verbose else None)
@@ -106,6 +131,10 @@ def bench_player(args):
                                         "max": round(st["max_time"] * clk)}
         else:
             fig["seconds_per_answer"] = {"mean": st["mean_time"], "max": st["max_time"]}
+        if depths:
+            # 1 a win at once; 2 the main search; 3.. a deepening pass completed (or found
+            # a win by force); 0 out of time within the main search
+            fig["depth_reached"] = {str(d): n for d, n in sorted(depths.items())}
         figures[f"vs_{opponent}"] = fig
     return figures
 

@@ -28,10 +28,17 @@ The search, for the side to move:
    at :data:`LFSR_SEED` by every search, stepped once per scored candidate) so that
    equal moves are not always taken from the same corner.  The best score is played; equal
    scores keep the earlier candidate.
-6. **Budget.**  The hardware counts cycles and stops deepening when its budget (the time
-   limit minus a margin) runs out, answering the best candidate scored so far; the model
-   takes a budget in candidates instead (``None``: no limit), which the tests use to check
-   the hardware's early answer.
+6. **Deepening.**  When neither a win nor a win by force was found, passes of depth 3 ..
+   ``max_depth`` (:data:`MAX_DEPTH`; in the mover's moves, depth 3 being five plies) scan
+   the candidates again: the first safe candidate with threats that wins by force within
+   the pass's depth (:func:`_and`: every reply that does not lose at once leaves a win at
+   once or, deeper, a safe threatening move that wins by force with one move less) is the
+   answer, ``forced`` with ``depth`` the pass's.
+7. **Budget.**  The hardware counts cycles and stops when its budget (the time limit
+   minus a margin) runs out, answering the best candidate scored so far (in a deepening
+   pass: the main search's answer); the model takes a budget in candidates instead
+   (``None``: no limit) and a ``max_depth``, which the tests use to check the hardware's
+   early answer.
 
 The score is an integer (:func:`score_of`), identical in both.
 """
@@ -43,7 +50,7 @@ from .trax import _SHIFT, _XMASK, Game, Illegal, Move
 
 __all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX", "EV_ZERO",
-           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
+           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH"]
 
 #: Threat counts saturate here (a 4-bit field of the score).
 THREAT_CAP = 15
@@ -61,6 +68,8 @@ EV_ZERO = 1 << 15
 EV_MAX = (1 << 16) - 1
 EV_DOUBLE_ATTACK = 4
 EV_DOUBLE_BONUS = 100
+#: The deepest win-by-force search, in the mover's moves (3: five plies).
+MAX_DEPTH = 3
 
 
 def lfsr_next(v: int) -> int:
@@ -87,20 +96,22 @@ def eval_field(game: Game, me: int) -> int:
 
 
 class Choice:
-    """The searcher's decision: ``move`` (a :class:`Move`), its ``score``, whether it wins
-    at once (``win``) or by force at the mover's next turn (``forced``), and the work
-    done: ``candidates`` scored and ``trials`` (engine placements tried at the first
-    level, legal or not)."""
+    """The searcher's decision: ``move`` (a :class:`Move`), its ``score`` (of the main
+    search), whether it wins at once (``win``) or by force (``forced``), how far the search
+    got (``depth``: 1 a win at once, 2 the main search, 3.. the deepening passes, 0 cut
+    short by the budget in the main search), and the work done: ``candidates`` scored and
+    ``trials`` (engine placements tried at the first level, legal or not)."""
 
-    __slots__ = ("move", "score", "win", "forced", "candidates", "trials")
+    __slots__ = ("move", "score", "win", "forced", "candidates", "trials", "depth")
 
-    def __init__(self, move, score, win, candidates, trials, forced=False):
+    def __init__(self, move, score, win, candidates, trials, forced=False, depth=2):
         self.move, self.score, self.win, self.forced = move, score, win, forced
-        self.candidates, self.trials = candidates, trials
+        self.candidates, self.trials, self.depth = candidates, trials, depth
 
     def __repr__(self):
         return (f"Choice({self.move}, score={self.score:#x}, win={self.win}, "
-                f"forced={self.forced}, candidates={self.candidates}, trials={self.trials})")
+                f"forced={self.forced}, depth={self.depth}, candidates={self.candidates}, "
+                f"trials={self.trials})")
 
 
 def _scan(game: Game):
@@ -172,11 +183,46 @@ def _replies(game: Game, me: int):
     return theirs, mine
 
 
-def _forced(game: Game, me: int) -> bool:
-    """Whether ``me``, having just moved in ``game``, wins by force: every reply of the
-    opponent that neither wins for it nor completes only ``me``'s loop or line (those lose
-    at once) leaves ``me`` a winning move.  A reply that draws (8x8) or wins for the
-    opponent refutes it."""
+def _safe_threat(game: Game, me: int) -> bool:
+    """Whether ``me``'s move just played in ``game`` is *safe* (no reply wins for the
+    opponent) and *threatens* (some reply would complete only ``me``'s loop or line)."""
+    opp = 1 - me
+    threat = False
+    for _, _, _, wins in game._outcomes():
+        if wins[opp]:
+            return False
+        threat = threat or wins[me]
+    return threat
+
+
+def _or(game: Game, me: int, depth: int) -> bool:
+    """Whether ``me``, to move in ``game``, wins within ``depth`` of its moves: a move that
+    wins at once, or (``depth`` >= 2) a safe threatening move that wins by force with
+    ``depth - 1`` more (:func:`_and`).  Moves that end the game otherwise are skipped."""
+    colour = ("white", "black")[me]
+    if game.has_winning_move(colour):
+        return True
+    if depth == 1:
+        return False
+    for q, _, mask, wins in list(game._outcomes()):
+        if wins[0] or wins[1]:
+            continue
+        game._apply(q, mask, "")
+        try:
+            if (game.reason is None and _safe_threat(game, me)
+                    and _and(game, me, depth)):
+                return True
+        finally:
+            game.undo()
+    return False
+
+
+def _and(game: Game, me: int, depth: int) -> bool:
+    """Whether ``me``, having just moved in ``game``, wins by force within ``depth`` of its
+    moves counting that one: every reply of the opponent that neither wins for it nor
+    completes only ``me``'s loop or line (those lose at once) leaves ``me`` a win within
+    ``depth - 1`` (:func:`_or`).  A reply that draws (8x8) or wins for the opponent
+    refutes it."""
     opp = 1 - me
     for q, _, mask, wins in list(game._outcomes()):
         if wins[opp]:
@@ -187,14 +233,44 @@ def _forced(game: Game, me: int) -> bool:
         try:
             if game.reason is not None:     # an 8x8 draw
                 return False
-            if not game.has_winning_move(("white", "black")[me]):
+            if not _or(game, me, depth - 1):
                 return False
         finally:
             game.undo()
     return True
 
 
-def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> Choice:
+def _forced(game: Game, me: int) -> bool:
+    """The third ply's test: ``me``, having just moved, wins at its next turn whatever the
+    opponent answers (:func:`_and` of depth 2)."""
+    return _and(game, me, 2)
+
+
+def _deepen(g: Game, me: int, depth: int):
+    """One deepening pass: the first candidate in scan order that neither ends the game
+    nor is unsafe, threatens, and wins by force within ``depth`` of the mover's moves."""
+    skip_square = None
+    for mv in _scan(g):
+        if skip_square == (mv.col, mv.row):
+            continue
+        try:
+            g.play(mv)
+        except Illegal as exc:
+            if exc.code not in ("mismatch", "three-tracks"):
+                skip_square = (mv.col, mv.row)
+            continue
+        try:
+            if g.winner is None and g.reason is None:
+                theirs, mine = _replies(g, me)
+                if theirs == 0 and mine and _and(g, me, depth):
+                    return mv
+        finally:
+            g.undo()
+    return None
+
+
+def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
+           max_depth: int = MAX_DEPTH) -> Choice:
     """The searcher's move for the side to move in ``game`` (which is not changed).
 
     Parameters
@@ -205,6 +281,10 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> C
         Score at most this many candidates (the hardware's cycle budget, in candidates).
     seed : int
         The LFSR's value at the start of the search.
+    max_depth : int
+        Deepen the search for a win by force up to this many of the mover's moves (2: the
+        main search's third ply only; the hardware's deepening passes stop here or when
+        the budget runs out, and report the depth they completed).
 
     Raises
     ------
@@ -219,6 +299,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> C
     best = None
     candidates = trials = 0
     skip_square = None
+    cut = False
     for mv in _scan(g):
         if skip_square == (mv.col, mv.row):
             continue
@@ -231,13 +312,14 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> C
             continue
         if budget is not None and candidates >= budget and best is not None:
             g.undo()
+            cut = True
             break
         candidates += 1
         lfsr = lfsr_next(lfsr)
         w = _winner_index(g)
         if w == me + 1:
             g.undo()
-            return Choice(mv, score_of(3, 0, 0, 0), True, candidates, trials)
+            return Choice(mv, score_of(3, 0, 0, 0), True, candidates, trials, depth=1)
         if w:                                       # completes only the opponent's
             score = score_of(0, 0, 0, lfsr)
         elif g.reason is not None:                  # an 8x8 draw
@@ -255,4 +337,14 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED) -> C
             best = (mv, score)
     if best is None:
         raise ValueError("no legal move")
-    return Choice(best[0], best[1], False, candidates, trials, forced=best[1] >> 32 == 3)
+    forced = best[1] >> 32 == 3
+    if cut:
+        return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=0)
+    depth = 2
+    if not forced:
+        for d in range(3, max_depth + 1):
+            mv = _deepen(g, me, d)
+            if mv is not None:
+                return Choice(mv, best[1], False, candidates, trials, forced=True, depth=d)
+            depth = d
+    return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=depth)

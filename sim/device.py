@@ -20,6 +20,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, Device
+from ..hdl.search import MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl
 from .threaded import ThreadedSimulator
@@ -56,6 +57,8 @@ class DeviceHarness(wiring.Component):
         neither UART of the host is busy.
     leds : Out(3)
         The device's LEDs.
+    search_depth : Out(4)
+        The depth the device's last search completed.
     """
 
     send:  In(stream.Signature(8))
@@ -63,6 +66,7 @@ class DeviceHarness(wiring.Component):
     brk:   In(1)
     quiet: Out(1)
     leds:  Out(3)
+    search_depth: Out(4)
 
     def __init__(self, device):
         self.device = device
@@ -79,6 +83,7 @@ class DeviceHarness(wiring.Component):
             dev.rx.eq(host_tx.tx & ~self.brk),
             host_rx.rx.eq(dev.tx),
             self.leds.eq(dev.leds),
+            self.search_depth.eq(dev.search_depth),
             self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
                           ~host_rx.stream.valid & ~self.brk),
         ]
@@ -175,10 +180,12 @@ class DeviceSim:
         The device's answer to ``-T``.
     think_time : float
         The searcher's budget in seconds of ``clk_freq`` (see :class:`Device`).
+    max_depth : int
+        The searcher's deepest pass (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
-                 vcd=None, player_id="trax-fpga", think_time=0.8):
+                 vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -187,7 +194,7 @@ class DeviceSim:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
-                             player_id=player_id, think_time=think_time)
+                             player_id=player_id, think_time=think_time, max_depth=max_depth)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq
@@ -249,6 +256,13 @@ class DeviceSim:
     def leds(self):
         """The device's LEDs now (bit 0 ready, 1 thinking, 2 error)."""
         return self._sim.get("leds")
+
+    @property
+    def search_depth(self):
+        """The depth the device's last search completed (see
+        :class:`~traxfpga.hdl.search.Searcher`: 1 a win at once, 2 the main search, 3 and
+        more the deepening passes, 0 out of time in the main search)."""
+        return self._sim.get("search_depth")
 
     def idle(self, cycles):
         """Let ``cycles`` cycles pass with the line idle."""

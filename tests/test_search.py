@@ -43,18 +43,29 @@ def sim():
     from traxfpga.sim.search import SearchSim
     if not cxxrtl.available():
         pytest.skip("needs a C++ compiler")
-    with SearchSim(log2n=7) as s:
+    with SearchSim(log2n=7, max_depth=2) as s:     # the main search (deepening: deep_sim)
         yield s
 
 
 def _check_search(sim, game):
     """The hardware's choice equals the twin's; returns the choice."""
     got = sim.search()
-    # out of cycles, the hardware answers the best of the candidates scored so far
-    budget = got.candidates if got.cycles >= sim.budget else None
-    want = choose(game, budget=budget)
+    budget, max_depth = None, sim.max_depth
+    if got.cycles >= sim.budget:
+        # Out of cycles, the hardware answers the best of the candidates scored so far
+        # (cut short in the main search), or the main search's answer (cut short in a
+        # deepening pass: the passes before it were completed).
+        budget = got.candidates
+        max_depth = max(2, got.depth)
+    want = choose(game, budget=budget, max_depth=max_depth)
     assert (got.move, got.win, got.forced, got.candidates) == \
         (format_move(want.move), want.win, want.forced, want.candidates), game.moves
+    if budget is not None and got.depth == 0:
+        # Out of cycles in the main search: the twin, counting candidates, completes it
+        # when none was left (the hardware stopped in the scan's last refused squares).
+        assert want.depth in (0, 2), game.moves
+    else:
+        assert got.depth == want.depth, game.moves
     return got
 
 
@@ -69,7 +80,7 @@ def test_twin_wins_at_once_and_stops_threats():
             game.play(mv)
         if game.over:
             continue
-        c = choose(game)
+        c = choose(game, max_depth=2)           # (a deeper win by force is safe too)
         after = game.copy()
         after.play(c.move)
         if game.winning_moves():
@@ -91,32 +102,48 @@ def test_twin_wins_at_once_and_stops_threats():
     assert checked_wins and checked_blocks, (checked_wins, checked_blocks)
 
 
-def _wins_by_force(game, mv):
-    """Whether ``mv`` wins by force, from the reference's public moves: it wins at once, or
-    every reply leaves the mover a winning move (a reply that completes only the mover's
-    loop or line loses for the opponent)."""
+def _wins_within(game, mv, depth=2):
+    """Whether ``mv`` wins within ``depth`` of the mover's moves, from the reference's
+    public moves: it wins at once, or every reply leaves the mover a winning move (a reply
+    that completes only the mover's loop or line loses for the opponent) or, deeper, a
+    safe threatening move that wins within ``depth - 1``."""
     me = game.to_move
+    them = "black" if me == "white" else "white"
     after = game.copy()
     after.play(mv)
     if after.over:
         return after.winner == me
+    if depth == 1:
+        return False
     for reply in after.legal_moves():
         g2 = after.copy()
         g2.play(reply)
         if g2.winner == me:
             continue
-        if g2.over or not g2.winning_moves(me):
+        if g2.over:
+            return False
+        if g2.winning_moves(me):
+            continue
+        if depth == 2:
+            return False
+        for m2 in g2.legal_moves():
+            g3 = g2.copy()
+            g3.play(m2)
+            if (not g3.over and not g3.winning_moves(them) and g3.winning_moves(me)
+                    and _wins_within(g2, m2, depth - 1)):
+                break
+        else:
             return False
     return True
 
 
 def test_twin_finds_wins_by_force():
     """Seeded games of the twin against the reference AI: a move the twin says wins by force
-    does (checked move by move on the reference), and when the twin finds none, no safe
-    threatening move wins by force either (every candidate checked, in the smaller
-    positions)."""
+    does, within the depth it reports (checked move by move on the reference), and when
+    the twin finds none, no safe threatening move wins at the next turn either (every
+    candidate checked, in the smaller positions)."""
     rng = random.Random(SEED + 7)
-    forced = exhaustive = 0
+    forced = deeper = exhaustive = 0
     for i in range(8):
         game = Game()
         board = ("white", "black")[i % 2]
@@ -124,21 +151,27 @@ def test_twin_finds_wins_by_force():
             if game.to_move != board:
                 game.play(choose_move(game, rng))
                 continue
-            c = choose(game)
+            small = game.width * game.height <= 30      # deepen in the smaller positions
+            c = choose(game, max_depth=3 if small else 2)
             if c.forced:
-                assert not c.win and _wins_by_force(game, c.move), game.moves
+                assert not c.win and c.depth in (2, 3), c
+                assert _wins_within(game, c.move, c.depth), game.moves
+                if c.depth == 3:
+                    assert not choose(game, max_depth=2).forced
+                    assert not _wins_within(game, c.move, 2), game.moves
                 forced += 1
-            elif not c.win and game.width * game.height <= 20 and exhaustive < 12:
+                deeper += c.depth == 3
+            elif not c.win and small and exhaustive < 12:
                 them = "black" if board == "white" else "white"
                 for mv in game.legal_moves():
                     g2 = game.copy()
                     g2.play(mv)
                     if g2.over or g2.has_winning_move(them) or not g2.winning_moves(board):
                         continue                # not a safe threatening move
-                    assert not _wins_by_force(game, mv), (game.moves, mv)
+                    assert not _wins_within(game, mv), (game.moves, mv)
                 exhaustive += 1
             game.play(c.move)
-    assert forced >= 3 and exhaustive >= 10, (forced, exhaustive)
+    assert forced >= 3 and deeper >= 1 and exhaustive >= 10, (forced, deeper, exhaustive)
 
 
 def test_twin_budget_keeps_the_best_so_far():
@@ -219,11 +252,12 @@ def test_hardware_games_against_opponents(sim, variant):
 
 @pytest.fixture(scope="module")
 def small_sim():
-    """A 32x32 engine and searcher whose cycle budget is a port (``set_budget``)."""
+    """A 32x32 engine and searcher, deepening to three moves (the board's default), whose
+    cycle budget is a port (``set_budget``)."""
     from traxfpga.sim.search import SearchSim
     if not cxxrtl.available():
         pytest.skip("needs a C++ compiler")
-    with SearchSim(log2n=5, budget=None) as s:
+    with SearchSim(log2n=5, budget=None, max_depth=3) as s:
         yield s
 
 
@@ -287,6 +321,81 @@ def test_hardware_budget_during_a_win_by_force(small_sim):
         assert got.candidates == k and not got.forced
 
 
+# Positions of seeded games (the twin against the reference AI) where the main search finds
+# no win by force and the deepening pass finds one in three moves (five plies).
+DEEP_WINS = [
+    ["@0/", "@1/", "B0+", "B3\\", "C1\\", "B0\\", "@4\\", "C5+", "D5\\", "E3/", "C6/"],
+    ["@0+", "B1+", "C1\\", "B0/", "B0/", "B0/", "C0\\", "D2+", "E4+", "D6/", "C7\\", "F3\\"],
+]
+
+
+def _position(sim, moves, variant="trax"):
+    sim.reset(variant)
+    game = Game(variant)
+    for mv in moves:
+        _play_both(sim, game, mv)
+    return game
+
+
+@needs_cxx
+@pytest.mark.slow
+def test_hardware_deepens_on_recorded_positions(small_sim):
+    """With the whole budget the deepening pass runs to the end (depth 3) on recorded
+    positions of all variants, with the twin's answer."""
+    rng = random.Random(SEED + 3)
+    games = [g for g in load_corpus() if len(g["moves"]) > 8]
+    done = 0
+    for g in rng.sample(games, 30):
+        cut = rng.randrange(4, min(len(g["moves"]), 14))
+        game = Game(engine_variant(g))
+        for mv in g["moves"][:cut]:
+            game.play(mv)
+        if game.over or game.width * game.height > 30:
+            continue
+        game = _position(small_sim, g["moves"][:cut], engine_variant(g))
+        got = _search_within(small_sim, game, 1 << 24)
+        # (a win at once ends the search; a win by force in the main search skips the
+        # deepening)
+        assert got.depth == (1 if got.win else 3) or (got.forced and got.depth == 2)
+        done += 1
+        if done == 6:
+            break
+    assert done == 6
+
+
+@needs_cxx
+def test_hardware_deepens_to_a_win_by_force(small_sim):
+    """Where the main search finds no win by force, the deepening pass finds one in three
+    moves, as the twin does."""
+    for moves in DEEP_WINS:
+        game = _position(small_sim, moves)
+        got = _search_within(small_sim, game, 1 << 24)
+        assert got.forced and got.depth == 3 and not got.win
+        assert not choose(game, max_depth=2).forced
+
+
+@needs_cxx
+def test_hardware_budget_during_deepening(small_sim):
+    """Budgets that end the search in the deepening pass (after the main search, before the
+    win by force is found): every level's placement is taken back, and the answer is the
+    main search's (depth 2)."""
+    s = small_sim
+    game = _position(s, DEEP_WINS[0])
+    full = _search_within(s, game, 1 << 24)
+    assert full.forced and full.depth == 3
+    lo, hi = 0, full.cycles                     # the first budget that completes the main
+    while lo < hi:                              # search (and starts the deepening)
+        mid = (lo + hi) // 2
+        if _search_within(s, game, mid).depth >= 2:
+            hi = mid
+        else:
+            lo = mid + 1
+    main = choose(game, max_depth=2)
+    for i in range(12):
+        got = _search_within(s, game, lo + (full.cycles - lo) * i // 12)
+        assert (got.move, got.depth, got.forced) == (format_move(main.move), 2, False)
+
+
 def test_bench_player_json(capsys):
     """``bench player`` through the CLI: the twin against random moves, JSON figures."""
     import json
@@ -296,7 +405,8 @@ def test_bench_player_json(capsys):
                  "--games", "2", "--time", "30", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     vs = figures["vs_random"]
-    assert figures["search_depth"] == {"full_width": 2, "threats": 3} and vs["games"] == 2
+    assert figures["search_depth"] == {"full_width": 2, "threats": 3, "deepening_plies": 5}
+    assert vs["games"] == 2
     assert vs["wins"] + vs["losses"] + vs["draws"] == 2 and vs["illegal"] == vs["timeouts"] == 0
     assert vs["seconds_per_answer"]["max"] >= vs["seconds_per_answer"]["mean"] > 0
 
@@ -304,8 +414,8 @@ def test_bench_player_json(capsys):
 def test_twin_and_hardware_share_their_constants():
     from traxfpga.hdl import search as hw
     from traxfpga.host import searcher as sw
-    assert (sw.LFSR_SEED, sw.LFSR_TAPS, sw.THREAT_CAP) == \
-        (hw.LFSR_SEED, hw.LFSR_TAPS, hw.THREAT_CAP)
+    assert (sw.LFSR_SEED, sw.LFSR_TAPS, sw.THREAT_CAP, sw.MAX_DEPTH) == \
+        (hw.LFSR_SEED, hw.LFSR_TAPS, hw.THREAT_CAP, hw.MAX_DEPTH)
     assert sw.lfsr_next(1) == hw.LFSR_TAPS and sw.lfsr_next(2) == 1
     assert (sw.EV_ZERO, sw.EV_MAX, sw.EV_DOUBLE_ATTACK, sw.EV_DOUBLE_BONUS) == \
         (hw.EV_ZERO, hw.EV_MAX, hw.EV_DOUBLE_ATTACK, hw.EV_DOUBLE_BONUS)
