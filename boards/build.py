@@ -129,7 +129,7 @@ def _main_clock(clocks, clock_mhz):
 
 # --- the flow ----------------------------------------------------------------------------------
 
-def _device_factory(design, *, capacity, baud, spram=False):
+def _device_factory(design, *, capacity, baud, spram=False, max_depth=None):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -144,7 +144,9 @@ def _device_factory(design, *, capacity, baud, spram=False):
                 "the device top level is not available yet (traxfpga.firmware.top.Device); "
                 "build the board self-test with --design selftest") from error
         raise BuildError(f"importing the device top level failed: {error}") from error
-    return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram)
+    extra = {} if max_depth is None else {"max_depth": max_depth}
+    return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
+                                   **extra)
 
 
 def _tail(path, lines=25):
@@ -155,8 +157,11 @@ def _tail(path, lines=25):
 
 
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
-          log=None):
+          log=None, max_depth=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
+
+    ``max_depth``: the device searcher's deepest pass (None: the default,
+    :data:`traxfpga.hdl.search.MAX_DEPTH`).
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -184,7 +189,10 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
 
     # The board store and path ends go to SPRAM where the part has it (16K words each).
     spram = board.spram >= 3 and capacity <= 128
-    factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram)
+    if max_depth is not None and design != "device":
+        raise BuildError(f"--max-depth is a setting of the device's player, not of {design}")
+    factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
+                              max_depth=max_depth)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -248,6 +256,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "device": f"{board.device}-{board.package}",
         "capacity": capacity,
         "baud": baud,
+        **({"max_depth": getattr(top.device, "max_depth", None)} if design == "device" else {}),
         "logic_cells": results["logic_cells"],
         "logic_cells_total": board.logic_cells,
         "logic_cells_pct": round(100.0 * results["logic_cells"] / board.logic_cells, 1),

@@ -39,6 +39,10 @@ def add_arguments(parser):
                         help="UART baud rate (default: 115200)")
     parser.add_argument("--clock", type=_positive_float, default=None, metavar="MHZ",
                         help="PLL output clock in MHz (default: the board's default)")
+    parser.add_argument("--max-depth", type=int, choices=range(2, 8), default=None, metavar="D",
+                        help="device: the player's deepest search for a win by force, in its "
+                             "moves, 2 .. 7 (default 3: five plies; 2 turns the deepening "
+                             "off; deeper passes run only while the time budget lasts)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",
@@ -53,7 +57,8 @@ def run(args):
 
     try:
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
-                       clock_mhz=args.clock, out_dir=args.out, log=sys.stderr)
+                       clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
+                       max_depth=args.max_depth)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

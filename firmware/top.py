@@ -76,6 +76,8 @@ class Device(wiring.Component):
         self.spram = spram
         self.player_id = player_id
         self.think_time = think_time
+        if not 2 <= max_depth <= 7:
+            raise ValueError(f"max_depth must be 2 .. 7, not {max_depth}")
         self.max_depth = max_depth
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)

@@ -430,6 +430,18 @@ def test_build_reports_a_toolchain_failure(monkeypatch, tmp_path):
         build_mod.build("hx8k", design="selftest", out_dir=tmp_path)
 
 
+@pytest.mark.filterwarnings("ignore:.*created but never used")
+def test_build_passes_the_players_depth_to_the_device():
+    """``--max-depth`` reaches the device's searcher; it is refused for the self-test."""
+    make = build_mod._device_factory("device", capacity=32, baud=115200, max_depth=5)
+    assert make(24e6).max_depth == 5
+    from traxfpga.hdl.search import MAX_DEPTH
+    assert build_mod._device_factory("device", capacity=32, baud=115200)(24e6).max_depth \
+        == MAX_DEPTH
+    with pytest.raises(build_mod.BuildError, match="max-depth"):
+        build_mod.build("icebreaker", design="selftest", max_depth=4)
+
+
 def test_build_device_not_available_yet(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "traxfpga.firmware.top", None)   # import fails
     assert cli_main(["build", "--board", "icebreaker"]) == 1
@@ -446,6 +458,8 @@ def test_build_device_not_available_yet(monkeypatch, capsys):
     ["build", "--baud", "-9600"],
     ["build", "--clock", "fast"],
     ["build", "--clock", "0"],
+    ["build", "--max-depth", "8"],
+    ["build", "--max-depth", "1"],
     ["flash", "--board", "ulx3s"],
     ["flash", "--programmer", "dfu-util"],
     ["flash", "--frobnicate"],
