@@ -430,14 +430,14 @@ def test_build_reports_a_toolchain_failure(monkeypatch, tmp_path):
         build_mod.build("hx8k", design="selftest", out_dir=tmp_path)
 
 
-@pytest.mark.filterwarnings("ignore:.*created but never used")
 def test_build_passes_the_players_depth_to_the_device():
     """``--max-depth`` reaches the device's searcher; it is refused for the self-test."""
-    make = build_mod._device_factory("device", capacity=32, baud=115200, max_depth=5)
-    assert make(24e6).max_depth == 5
     from traxfpga.hdl.search import MAX_DEPTH
-    assert build_mod._device_factory("device", capacity=32, baud=115200)(24e6).max_depth \
-        == MAX_DEPTH
+    for depth, want in ((5, 5), (None, MAX_DEPTH)):
+        dev = build_mod._device_factory("device", capacity=32, baud=115200,
+                                        max_depth=depth)(24e6)
+        dev._MustUse__silence = True            # made only to be looked at
+        assert dev.max_depth == want
     with pytest.raises(build_mod.BuildError, match="max-depth"):
         build_mod.build("icebreaker", design="selftest", max_depth=4)
 
