@@ -4,8 +4,8 @@
 ``out_dir`` with the YoWASP tools from this Python's environment (no system installs), reads
 nextpnr's JSON report (``--report``), and returns::
 
-    {"board", "design", "capacity", "baud", "logic_cells", "logic_cells_total", "logic_cells_pct",
-     "bram", "bram_total", "spram", "spram_total", "clock_mhz", "clock_requested_mhz",
+    {"board", "design", "capacity", "baud", ["max_depth",] "logic_cells", "logic_cells_total",
+     "logic_cells_pct", "bram", "bram_total", "spram", "spram_total", "clock_mhz", "clock_requested_mhz",
      "fmax_mhz", "timing_met", "clocks", "pll", "bitstream", "build_dir", "seconds"}
 
 ``clock_mhz`` is the clock the design runs at (the PLL output actually achieved), and
