@@ -5,8 +5,9 @@
 nextpnr's JSON report (``--report``), and returns::
 
     {"board", "design", "capacity", "baud", ["max_depth",] "logic_cells", "logic_cells_total",
-     "logic_cells_pct", "bram", "bram_total", "spram", "spram_total", "clock_mhz", "clock_requested_mhz",
-     "fmax_mhz", "timing_met", "clocks", "pll", "bitstream", "build_dir", "seconds"}
+     "logic_cells_pct", "bram", "bram_total", "spram", "spram_total", "clock_mhz",
+     "clock_requested_mhz", "fmax_mhz", "timing_met", "clocks", "pll", "bitstream", "build_dir",
+     "seconds"}
 
 ``clock_mhz`` is the clock the design runs at (the PLL output actually achieved), and
 ``fmax_mhz`` nextpnr's maximum frequency for that clock.  If any constrained clock misses its
