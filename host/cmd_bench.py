@@ -140,7 +140,7 @@ def bench_player(args):
 
 
 register_target("player", bench_player,
-                "the board's player: wins against random and ref, cycles per answer")
+                "the board's player: wins against random and ref, cycles per answer, depth reached")
 
 
 def add_arguments(parser):

@@ -375,6 +375,23 @@ def test_hardware_deepens_to_a_win_by_force(small_sim):
 
 
 @needs_cxx
+def test_hardware_deepens_further_when_built_to():
+    """A searcher built with ``max_depth=4`` (``trax-fpga build --max-depth 4``) runs a
+    seven-ply pass after the five-ply one and answers as the twin does at that depth."""
+    from traxfpga.sim.search import SearchSim
+    positions = [
+        ["@0+", "B1+", "B2\\", "A0/", "B4\\", "@2+", "C5/", "A3+", "A4+", "D1/"],
+        ["@0/", "A0/", "A3+", "B3+", "A4/", "@4/", "A1/", "B5+", "C4\\", "D1/"],
+    ]
+    with SearchSim(log2n=5, max_depth=4) as sim:
+        for moves in positions:
+            game = _position(sim, moves)
+            got = _check_search(sim, game)
+            assert got.depth == 4 and got.cycles < sim.budget
+            _play_both(sim, game, got.move)
+
+
+@needs_cxx
 def test_hardware_budget_during_deepening(small_sim):
     """Budgets that end the search in the deepening pass (after the main search, before the
     win by force is found): every level's placement is taken back, and the answer is the
