@@ -63,8 +63,8 @@ from amaranth.lib.wiring import In, Out
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "share_engine", "MAX_DEPTH", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_ZERO",
-           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
+__all__ = ["Searcher", "share_engine", "MAX_DEPTH", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP",
+           "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
 LFSR_SEED = 0xACE1
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1

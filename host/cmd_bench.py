@@ -140,7 +140,8 @@ def bench_player(args):
 
 
 register_target("player", bench_player,
-                "the board's player: wins against random and ref, cycles per answer, depth reached")
+                "the board's player: wins against random and ref, cycles per answer and the "
+                "depth reached")
 
 
 def add_arguments(parser):
