@@ -161,9 +161,9 @@ class Searcher(wiring.Component):
         # at odd ones), with the levels above it on a stack ---------------------------------
         c, r, t = Signal(signed(B)), Signal(signed(B)), Signal(Shape)
         w, h = Signal(B), Signal(B)               # the area of the position it scans
-        ph = Signal()                             # even: 0 count, 1 every reply must fail;
-                                                  # odd: 0 wins at once, 1 threats
-        lv = Signal(range(2 * self.max_depth))
+        ph = Signal()                             # even: 0 count, 1 every reply must leave
+                                                  # a win; odd: 0 wins at once, 1 threats
+        lv = Signal(range(2 * self.max_depth))    # the level it scans
         deep_lv = Signal.like(lv)                 # the pass's deepest level, 2 depth - 1
         odd = lv[0]
         Level = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape, "ph": 1})
