@@ -38,12 +38,21 @@ def _play_both(sim, game, move):
         (game.moves, move)
 
 
+def _position(sim, moves, variant="trax"):
+    """A new game of ``moves`` on the simulation and the reference; returns the latter."""
+    sim.reset(variant)
+    game = Game(variant)
+    for mv in moves:
+        _play_both(sim, game, mv)
+    return game
+
+
 @pytest.fixture(scope="module")
 def sim():
     from traxfpga.sim.search import SearchSim
     if not cxxrtl.available():
         pytest.skip("needs a C++ compiler")
-    with SearchSim(log2n=7, max_depth=2) as s:     # the main search (deepening: deep_sim)
+    with SearchSim(log2n=7, max_depth=2) as s:     # the main search (deepening: small_sim)
         yield s
 
 
@@ -279,10 +288,7 @@ def test_hardware_budget(small_sim):
     candidate scored so far (what the twin chooses with that many candidates), and leaves
     the position untouched."""
     s = small_sim
-    s.reset("trax")
-    game = Game()
-    for mv in ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"]:
-        _play_both(s, game, mv)
+    game = _position(s, ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"])
     got = _search_within(s, game, 3000)
     full = choose(game)
     assert 1 <= got.candidates < full.candidates
@@ -295,11 +301,8 @@ def test_hardware_budget_during_a_win_by_force(small_sim):
     both placements are taken back, and the answer is the twin's from the candidates
     before it."""
     s = small_sim
-    s.reset("trax")
-    game = Game()
-    for mv in ["@0+", "A0/", "@1/", "@2\\", "@1/", "@2\\", "B0+", "D0+", "F3/", "F5/",
-               "F6/", "G2\\", "C0/", "C0/", "E1\\", "B2+", "E0/", "G2\\"]:
-        _play_both(s, game, mv)
+    game = _position(s, ["@0+", "A0/", "@1/", "@2\\", "@1/", "@2\\", "B0+", "D0+", "F3/",
+                         "F5/", "F6/", "G2\\", "C0/", "C0/", "E1\\", "B2+", "E0/", "G2\\"])
     full = _search_within(s, game, 1 << 24)
     assert full.forced
 
@@ -327,14 +330,6 @@ DEEP_WINS = [
     ["@0/", "@1/", "B0+", "B3\\", "C1\\", "B0\\", "@4\\", "C5+", "D5\\", "E3/", "C6/"],
     ["@0+", "B1+", "C1\\", "B0/", "B0/", "B0/", "C0\\", "D2+", "E4+", "D6/", "C7\\", "F3\\"],
 ]
-
-
-def _position(sim, moves, variant="trax"):
-    sim.reset(variant)
-    game = Game(variant)
-    for mv in moves:
-        _play_both(sim, game, mv)
-    return game
 
 
 @needs_cxx
