@@ -240,30 +240,34 @@ def _and(game: Game, me: int, depth: int) -> bool:
     return True
 
 
-def _forced(game: Game, me: int) -> bool:
-    """The third ply's test: ``me``, having just moved, wins at its next turn whatever the
-    opponent answers (:func:`_and` of depth 2)."""
-    return _and(game, me, 2)
-
-
-def _deepen(g: Game, me: int, depth: int):
-    """One deepening pass: the first candidate in scan order that neither ends the game
-    nor is unsafe, threatens, and wins by force within ``depth`` of the mover's moves."""
+def _placed(g: Game, tried: list | None = None):
+    """Play every legal placement on ``g`` in scan order and yield it, as the hardware's
+    candidate scan does; the caller takes it back before asking for the next.  A refusal
+    for the square (anything but a tile mismatch or three tracks) skips the square's other
+    tiles, which fail alike.  ``tried[0]`` counts the placements tried, legal or not."""
     skip_square = None
     for mv in _scan(g):
         if skip_square == (mv.col, mv.row):
             continue
+        if tried is not None:
+            tried[0] += 1
         try:
             g.play(mv)
         except Illegal as exc:
             if exc.code not in ("mismatch", "three-tracks"):
                 skip_square = (mv.col, mv.row)
             continue
+        yield mv
+
+
+def _deepen(g: Game, me: int, depth: int):
+    """One deepening pass: the first candidate in scan order that neither ends the game
+    nor is unsafe, threatens, and wins by force within ``depth`` of the mover's moves."""
+    for mv in _placed(g):
         try:
-            if g.winner is None and g.reason is None:
-                theirs, mine = _replies(g, me)
-                if theirs == 0 and mine and _and(g, me, depth):
-                    return mv
+            if (g.winner is None and g.reason is None and _safe_threat(g, me)
+                    and _and(g, me, depth)):
+                return mv
         finally:
             g.undo()
     return None
@@ -297,19 +301,10 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     me = 0 if g.to_move == "white" else 1
     lfsr = seed
     best = None
-    candidates = trials = 0
-    skip_square = None
+    candidates = 0
+    tried = [0]
     cut = False
-    for mv in _scan(g):
-        if skip_square == (mv.col, mv.row):
-            continue
-        trials += 1
-        try:
-            g.play(mv)
-        except Illegal as exc:
-            if exc.code not in ("mismatch", "three-tracks"):
-                skip_square = (mv.col, mv.row)      # the square's other tiles fail alike
-            continue
+    for mv in _placed(g, tried):
         if budget is not None and candidates >= budget and best is not None:
             g.undo()
             cut = True
@@ -319,7 +314,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
         w = _winner_index(g)
         if w == me + 1:
             g.undo()
-            return Choice(mv, score_of(3, 0, 0, 0), True, candidates, trials, depth=1)
+            return Choice(mv, score_of(3, 0, 0, 0), True, candidates, tried[0], depth=1)
         if w:                                       # completes only the opponent's
             score = score_of(0, 0, 0, lfsr)
         elif g.reason is not None:                  # an 8x8 draw
@@ -327,7 +322,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
         else:
             theirs, mine = _replies(g, me)
             if (theirs == 0 and mine and (best is None or best[1] >> 32 < 3)
-                    and _forced(g, me)):
+                    and _and(g, me, 2)):
                 score = score_of(3, 0, 0, lfsr)     # wins by force; the first one stays
             else:
                 score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr,
@@ -337,6 +332,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
             best = (mv, score)
     if best is None:
         raise ValueError("no legal move")
+    trials = tried[0]
     forced = best[1] >> 32 == 3
     if cut:
         return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=0)
