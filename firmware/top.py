@@ -12,7 +12,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
-from ..hdl.search import MAX_DEPTH, Searcher, share_engine
+from ..hdl.search import MAX_DEPTH, Searcher, check_max_depth, share_engine
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .protocol import Protocol
 from .text import LINE_MAX
@@ -76,8 +76,7 @@ class Device(wiring.Component):
         self.spram = spram
         self.player_id = player_id
         self.think_time = think_time
-        if not 2 <= max_depth <= 7:
-            raise ValueError(f"max_depth must be 2 .. 7, not {max_depth}")
+        check_max_depth(max_depth)              # here: the searcher is made later
         self.max_depth = max_depth
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)

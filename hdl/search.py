@@ -63,8 +63,8 @@ from amaranth.lib.wiring import In, Out
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "share_engine", "MAX_DEPTH", "LFSR_SEED", "LFSR_TAPS", "THREAT_CAP",
-           "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
+__all__ = ["Searcher", "share_engine", "check_max_depth", "MAX_DEPTH", "LFSR_SEED",
+           "LFSR_TAPS", "THREAT_CAP", "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
 LFSR_SEED = 0xACE1
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
@@ -76,6 +76,14 @@ EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent can
 EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
 SCORE_BITS = 2 + EV_BITS + 4 + 4 + 8
 MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
+
+
+def check_max_depth(max_depth):
+    """Raise ``ValueError`` unless ``max_depth`` is one the searcher takes: 2 .. 7 moves
+    (each pass costs many times the one before, so deeper ones would not finish within a
+    contest budget)."""
+    if not 2 <= max_depth <= 7:
+        raise ValueError(f"max_depth must be 2 .. 7, not {max_depth}")
 
 
 class Searcher(wiring.Component):
@@ -124,8 +132,7 @@ class Searcher(wiring.Component):
     """
 
     def __init__(self, *, coord_bits=10, budget=1 << 24, max_depth=MAX_DEPTH):
-        if not 2 <= max_depth <= 7:
-            raise ValueError(f"max_depth must be 2 .. 7, not {max_depth}")
+        check_max_depth(max_depth)
         self.coord_bits = coord_bits
         self.budget = budget
         self.max_depth = max_depth
@@ -375,7 +382,7 @@ class Searcher(wiring.Component):
                         undo_then(Mux(lv == 2, NEXT, FAIL))     # below 2 only the verdict
                     with m.Else():
                         undo_then(NEXT)
-                with m.Elif(~odd):                          # every reply must fail
+                with m.Elif(~odd):                          # every reply must leave a win
                     with m.If(mover_wins):
                         undo_then(NEXT)                     # it loses at once
                     with m.Elif(ends):

@@ -104,14 +104,14 @@ def bench_player(args):
         def opener(spec, *, seed, depths=depths):
             """Open a player; the simulated board's searches are counted by depth."""
             p = open_player(spec, seed=seed)
-            if isinstance(getattr(p, "transport", None), SimTransport):
-                sim = p.transport
+            transport = getattr(p, "transport", None)
+            if isinstance(transport, SimTransport):
 
                 def counted(method):
                     def call(*a, **kw):
                         answer = method(*a, **kw)
                         if answer is not None:
-                            depths[sim.sim.search_depth] += 1
+                            depths[transport.sim.search_depth] += 1
                         return answer
                     return call
                 p.start, p.reply = counted(p.start), counted(p.reply)

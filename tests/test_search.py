@@ -282,6 +282,19 @@ def _search_within(sim, game, budget):
     return got
 
 
+def _first_budget(sim, game, full, pred):
+    """The smallest budget whose search satisfies ``pred``, which the whole search ``full``
+    satisfies and larger budgets only keep satisfied (a binary search)."""
+    lo, hi = 0, full.cycles + 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if pred(_search_within(sim, game, mid)):
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
 @needs_cxx
 def test_hardware_budget(small_sim):
     """With a budget of a few thousand cycles the searcher stops early, answers the best
@@ -305,19 +318,9 @@ def test_hardware_budget_during_a_win_by_force(small_sim):
                          "F5/", "F6/", "G2\\", "C0/", "C0/", "E1\\", "B2+", "E0/", "G2\\"])
     full = _search_within(s, game, 1 << 24)
     assert full.forced
-
-    def first_budget(pred):
-        lo, hi = 0, full.cycles + 1             # pred(hi) holds, budgets only grow it
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if pred(_search_within(s, game, mid)):
-                hi = mid
-            else:
-                lo = mid + 1
-        return lo
-    b_forced = first_budget(lambda got: got.forced)
+    b_forced = _first_budget(s, game, full, lambda got: got.forced)
     k = _search_within(s, game, b_forced - 1).candidates     # those before the winner
-    b_start = first_budget(lambda got: got.candidates >= k)
+    b_start = _first_budget(s, game, full, lambda got: got.candidates >= k)
     assert b_forced - b_start > 100
     for i in range(10):                         # across the winner's whole test
         got = _search_within(s, game, b_start + (b_forced - b_start) * i // 10)
@@ -395,13 +398,8 @@ def test_hardware_budget_during_deepening(small_sim):
     game = _position(s, DEEP_WINS[0])
     full = _search_within(s, game, 1 << 24)
     assert full.forced and full.depth == 3
-    lo, hi = 0, full.cycles                     # the first budget that completes the main
-    while lo < hi:                              # search (and starts the deepening)
-        mid = (lo + hi) // 2
-        if _search_within(s, game, mid).depth >= 2:
-            hi = mid
-        else:
-            lo = mid + 1
+    # the first budget that completes the main search (and starts the deepening)
+    lo = _first_budget(s, game, full, lambda got: got.depth >= 2)
     main = choose(game, max_depth=2)
     for i in range(12):
         got = _search_within(s, game, lo + (full.cycles - lo) * i // 12)
