@@ -4,7 +4,8 @@
 ``out_dir`` with the YoWASP tools from this Python's environment (no system installs), reads
 nextpnr's JSON report (``--report``), and returns::
 
-    {"board", "design", "capacity", "baud", ["max_depth",] "logic_cells", "logic_cells_total",
+    {"board", "design", "capacity", "baud", ["max_depth", "max_defence",] "logic_cells",
+     "logic_cells_total",
      "logic_cells_pct", "bram", "bram_total", "spram", "spram_total", "clock_mhz",
      "clock_requested_mhz", "fmax_mhz", "timing_met", "clocks", "pll", "bitstream", "build_dir",
      "seconds"}
@@ -130,7 +131,7 @@ def _main_clock(clocks, clock_mhz):
 
 # --- the flow ----------------------------------------------------------------------------------
 
-def _device_factory(design, *, capacity, baud, spram=False, max_depth=None):
+def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_defence=None):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -146,6 +147,8 @@ def _device_factory(design, *, capacity, baud, spram=False, max_depth=None):
                 "build the board self-test with --design selftest") from error
         raise BuildError(f"importing the device top level failed: {error}") from error
     extra = {} if max_depth is None else {"max_depth": max_depth}
+    if max_defence is not None:
+        extra["max_defence"] = max_defence
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
                                    **extra)
 
@@ -158,11 +161,12 @@ def _tail(path, lines=25):
 
 
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
-          log=None, max_depth=None):
+          log=None, max_depth=None, max_defence=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
 
     ``max_depth``: the device searcher's deepest pass (None: the default,
-    :data:`traxfpga.hdl.search.MAX_DEPTH`).
+    :data:`traxfpga.hdl.search.MAX_DEPTH`); ``max_defence``: its deepest test of the answer
+    against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`).
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -192,8 +196,10 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     spram = board.spram >= 3 and capacity <= 128
     if max_depth is not None and design != "device":
         raise BuildError(f"--max-depth is a setting of the device's player, not of {design}")
+    if max_defence is not None and design != "device":
+        raise BuildError(f"--max-defence is a setting of the device's player, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
-                              max_depth=max_depth)
+                              max_depth=max_depth, max_defence=max_defence)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -257,7 +263,8 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "device": f"{board.device}-{board.package}",
         "capacity": capacity,
         "baud": baud,
-        **({"max_depth": top.device.max_depth} if design == "device" else {}),
+        **({"max_depth": top.device.max_depth,
+            "max_defence": top.device.max_defence} if design == "device" else {}),
         "logic_cells": results["logic_cells"],
         "logic_cells_total": board.logic_cells,
         "logic_cells_pct": round(100.0 * results["logic_cells"] / board.logic_cells, 1),

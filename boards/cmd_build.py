@@ -43,6 +43,12 @@ def add_arguments(parser):
                         help="device: the player's deepest search for a win by force, in its "
                              "moves, 2 .. 7 (default 3: five plies; 2 turns the deepening "
                              "off; deeper passes run only while the time budget lasts)")
+    parser.add_argument("--max-defence", type=int, choices=range(1, 8), default=None,
+                        metavar="D",
+                        help="device: the player's deepest test of its answer against the "
+                             "opponent's win by force, in the opponent's moves, 1 .. 7 "
+                             "(default 4; 1 turns the tests off; deeper tests run only while "
+                             "the time budget lasts)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",
@@ -58,7 +64,7 @@ def run(args):
     try:
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
                        clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
-                       max_depth=args.max_depth)
+                       max_depth=args.max_depth, max_defence=args.max_defence)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

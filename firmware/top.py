@@ -12,7 +12,8 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
-from ..hdl.search import MAX_DEPTH, Searcher, check_max_depth, share_engine
+from ..hdl.search import (MAX_DEFENCE, MAX_DEPTH, Searcher, check_max_defence, check_max_depth,
+                          share_engine)
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .protocol import Protocol
 from .text import LINE_MAX
@@ -41,6 +42,9 @@ class Device(wiring.Component):
     think_time : float
         Seconds the searcher may take for one move (its cycle budget is this many seconds of
         the clock); the contest allows one second per move, serial transfer included.
+    max_defence : int
+        The searcher's deepest test of its answer against the opponent's win by force
+        (:class:`~traxfpga.hdl.search.Searcher`).
     max_depth : int
         The deepest pass of the searcher's search for a win by force, in the board's moves
         (2: the main search only; see :class:`~traxfpga.hdl.search.Searcher`).
@@ -58,15 +62,20 @@ class Device(wiring.Component):
     search_depth : Out(4)
         The depth the player's last search completed (the searcher's ``depth``), for
         simulations and benchmarks; no pin.
+    search_defence : Out(4)
+        How deep the last answer was proven safe against the opponent's win by force (the
+        searcher's ``defence``); no pin.
     """
 
     rx:   In(1, init=1)
     tx:   Out(1, init=1)
     leds: Out(3)
     search_depth: Out(4)
+    search_defence: Out(4)
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
-                 player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH):
+                 player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
+                 max_defence=MAX_DEFENCE):
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
             raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
         self.clk_freq = clk_freq
@@ -78,6 +87,8 @@ class Device(wiring.Component):
         self.think_time = think_time
         check_max_depth(max_depth)              # here: the searcher is made later
         self.max_depth = max_depth
+        check_max_defence(max_defence)
+        self.max_defence = max_defence
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -101,7 +112,8 @@ class Device(wiring.Component):
         wiring.connect(m, proto.tx, tx.stream)
         m.submodules.searcher = searcher = Searcher(coord_bits=self.log2n + 3,
                                                     budget=self.budget,
-                                                    max_depth=self.max_depth)
+                                                    max_depth=self.max_depth,
+                                                    max_defence=self.max_defence)
         share_engine(m, engine, proto.engine_cmd, proto.engine_res, searcher)
         m.d.comb += [
             searcher.req.eq(proto.search_req),
@@ -118,5 +130,6 @@ class Device(wiring.Component):
             self.leds[LED_THINKING].eq(proto.thinking),
             self.leds[LED_ERROR].eq(proto.error),
             self.search_depth.eq(searcher.depth),
+            self.search_defence.eq(searcher.defence),
         ]
         return m

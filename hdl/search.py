@@ -63,7 +63,8 @@ from amaranth.lib.wiring import In, Out
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "share_engine", "check_max_depth", "MAX_DEPTH", "LFSR_SEED",
+__all__ = ["Searcher", "share_engine", "check_max_depth", "check_max_defence", "MAX_DEPTH",
+           "MAX_DEFENCE", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
 LFSR_SEED = 0xACE1
@@ -76,6 +77,7 @@ EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent can
 EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
 SCORE_BITS = 2 + EV_BITS + 4 + 4 + 8
 MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
+MAX_DEFENCE = 4             # the deepest opponent's win by force the answer is tested against
 
 
 def check_max_depth(max_depth):
@@ -84,6 +86,13 @@ def check_max_depth(max_depth):
     contest budget)."""
     if not 2 <= max_depth <= 7:
         raise ValueError(f"max_depth must be 2 .. 7, not {max_depth}")
+
+
+def check_max_defence(max_defence):
+    """Raise ``ValueError`` unless ``max_defence`` is one the searcher takes: 1 (no defence
+    tests) .. 7 of the opponent's moves."""
+    if not 1 <= max_defence <= 7:
+        raise ValueError(f"max_defence must be 1 .. 7, not {max_defence}")
 
 
 class Searcher(wiring.Component):
@@ -117,6 +126,9 @@ class Searcher(wiring.Component):
         How far the last search got: 1 a win at once, 2 the main search, 3 .. ``max_depth``
         the last deepening pass completed or the one that found the answer, 0 out of time
         in the main search.
+    defence : Out(4)
+        The depth the answer was proven safe to: the opponent has no win by force within
+        that many of its moves after it (1: only its wins at once were looked for).
     col, row : Out(signed(coord_bits))
         The move, relative to the area as in the notation.
     tile : Out(Shape)
@@ -131,11 +143,14 @@ class Searcher(wiring.Component):
         To the engine, while ``active``.
     """
 
-    def __init__(self, *, coord_bits=10, budget=1 << 24, max_depth=MAX_DEPTH):
+    def __init__(self, *, coord_bits=10, budget=1 << 24, max_depth=MAX_DEPTH,
+                 max_defence=MAX_DEFENCE):
         check_max_depth(max_depth)
+        check_max_defence(max_defence)
         self.coord_bits = coord_bits
         self.budget = budget
         self.max_depth = max_depth
+        self.max_defence = max_defence
         super().__init__({
             "req":        In(1),
             "done":       Out(1),
@@ -143,6 +158,7 @@ class Searcher(wiring.Component):
             "win":        Out(1),
             "forced":     Out(1),
             "depth":      Out(4),
+            "defence":    Out(4),
             "col":        Out(signed(coord_bits)),
             "row":        Out(signed(coord_bits)),
             "tile":       Out(Shape),
@@ -170,9 +186,12 @@ class Searcher(wiring.Component):
         w, h = Signal(B), Signal(B)               # the area of the position it scans
         ph = Signal()                             # even: 0 count, 1 every reply must leave
                                                   # a win; odd: 0 wins at once, 1 threats
-        lv = Signal(range(2 * self.max_depth))    # the level it scans
+        lv = Signal(range(2 * max(self.max_depth, self.max_defence) + 1))  # the level it scans
         deep_lv = Signal.like(lv)                 # the pass's deepest level, 2 depth - 1
-        odd = lv[0]
+        # Defence: a test of the answer against the opponent's win by force, the same AND/OR
+        # search with the sides swapped: the opponent moves at even levels.
+        dfn = Signal()
+        odd = lv[0] ^ dfn
         Level = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape, "ph": 1})
         m.submodules.stack = stack = Memory(shape=Level, depth=1 << len(lv), init=[])
         push = stack.write_port()
@@ -190,6 +209,18 @@ class Searcher(wiring.Component):
 
         pass_d = Signal(4)                        # the pass: 2 main, 3.. deepening
         deep = Signal()                           # a deepening pass
+        # Defence, after the passes: the answer is tested at depth defence + 1; when the
+        # opponent wins by force after it, a selection pass (the main search again) finds
+        # the best candidate ranked below it (score, then scan order: the threshold), which
+        # is tested in turn, until one holds (the new answer) or none is left.
+        dphase = Signal()                         # the defence phase has begun
+        sel = Signal()                            # a selection pass
+        ci = Signal(16)                           # the candidate's index in the pass
+        best_i = Signal(16)
+        thr = Signal(SCORE_BITS)                  # the threshold: the answer's rank
+        thr_i = Signal(16)
+        bc, br = Signal(signed(B)), Signal(signed(B))   # the selection's best
+        bt = Signal(Shape)
 
         def advance(col, row, t, w, h, skip_square, at_end):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
@@ -211,7 +242,8 @@ class Searcher(wiring.Component):
         status = res.status
         ok = status == Status.OK
         square = ~ok & (status != Status.MISMATCH) & (status != Status.THREE_TRACKS)
-        mover_wins = res.winner == me
+        att = Signal(Winner)                      # the side whose win by force is sought
+        mover_wins = res.winner == att
         ends = (res.winner != Winner.NONE) | (res.reason != Reason.NONE)
 
         # -- scores ---------------------------------------------------------------------------
@@ -234,13 +266,14 @@ class Searcher(wiring.Component):
             counts = (Cat((THREAT_CAP - theirs)[:4], mine, ev) if with_counts
                       else Const(0, 8 + EV_BITS))
             fields = Cat(noise, counts, Const(cls, 2) if isinstance(cls, int) else cls)
-            return [score.eq(fields), lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1)]
+            return [score.eq(fields), lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1),
+                    ci.eq(ci + 1)]
 
         # -- the budget -----------------------------------------------------------------------
         spent = Signal()
         limit = self.budget_cycles if self.budget is None else self.budget
         m.d.sync += spent.eq(self.active & (self.cycles >= limit))
-        stop = spent & best_ok
+        stop = spent & (best_ok | dphase)
 
         # -- engine commands ------------------------------------------------------------------
         op = Signal(Op)
@@ -251,7 +284,8 @@ class Searcher(wiring.Component):
             self.cmd.payload.row.eq(Mux(use_c, r, r1)),
             self.cmd.payload.tile.eq(Mux(use_c, t, t1)),
         ]
-        after_undo = Signal()                     # where UNDO_RES goes: 0 compare, 1 finish
+        after_undo = Signal(2)                    # where UNDO_RES goes:
+        COMPARE, FINISH, VERDICT = range(3)
         then = Signal(2)                          # where STEP_UNDO_RES goes:
         NEXT, RESTART, FAIL, SUCCEED = range(4)   # the next placement, the first, a result
 
@@ -288,8 +322,9 @@ class Searcher(wiring.Component):
                     m.d.sync += [
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
                         self.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
-                        best_ok.eq(0), lfsr.eq(LFSR_SEED),
+                        best_ok.eq(0), lfsr.eq(LFSR_SEED), ci.eq(0),
                         pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
+                        dphase.eq(0), sel.eq(0), dfn.eq(0), self.defence.eq(1),
                         # a probe: far out of range, it changes nothing and tells the state
                         op.eq(Op.PLACE), use_c.eq(0),
                         c1.eq(-(1 << (B - 1))), r1.eq(-(1 << (B - 1))), t1.eq(Shape.PLUS),
@@ -302,6 +337,7 @@ class Searcher(wiring.Component):
                 m.d.sync += [
                     w1.eq(res.width), h1.eq(res.height),
                     me.eq(Mux(res.ply[0], Winner.BLACK, Winner.WHITE)),
+                    att.eq(Mux(res.ply[0], Winner.BLACK, Winner.WHITE)),
                     *first(c1, r1, t1),
                 ]
                 with m.If(res.reason != Reason.NONE):
@@ -323,11 +359,13 @@ class Searcher(wiring.Component):
                 with m.If(ok):
                     m.d.sync += [w.eq(res.width), h.eq(res.height), *first(c, r, t), ph.eq(0),
                                  lv.eq(2), mine.eq(0), theirs.eq(0), op.eq(Op.UNDO),
-                                 after_undo.eq(0)]
-                    with m.If(deep & ends):                 # not a candidate for a deep win
+                                 after_undo.eq(COMPARE)]
+                    with m.If(dfn):                         # the answer on test: the
+                        m.next = "NODE"                     # opponent's move (level 2)
+                    with m.Elif(deep & ends):               # not a candidate for a deep win
                         m.next = "UNDO_CMD"
                     with m.Elif(mover_wins):
-                        m.d.sync += [*scored(3, False), after_undo.eq(1), self.win.eq(1),
+                        m.d.sync += [*scored(3, False), after_undo.eq(FINISH), self.win.eq(1),
                                      self.depth.eq(1), best_ok.eq(1)]
                         m.next = "UNDO_CMD"
                     with m.Elif(res.winner != Winner.NONE):
@@ -429,7 +467,7 @@ class Searcher(wiring.Component):
 
             with m.State("END"):                        # the level's scan is over
                 with m.If(~odd & ~ph):
-                    safe_threat = Mux(lv == 2, (theirs == 0) & (mine != 0) &
+                    safe_threat = Mux(lv == 2, (theirs == 0) & (mine != 0) & ~sel &
                                       (deep | ~best_forced), ~i_theirs & i_mine)
                     with m.If(safe_threat):
                         m.d.sync += [ph.eq(1), *first(c, r, t)]
@@ -471,13 +509,16 @@ class Searcher(wiring.Component):
                     m.next = "RESULT"
 
             with m.State("ROOT"):                       # the candidate's verdict
-                with m.If(~deep):
+                with m.If(dfn):
+                    m.d.sync += [op.eq(Op.UNDO), after_undo.eq(VERDICT)]
+                    m.next = "UNDO_CMD"
+                with m.Elif(~deep):
                     with m.If(succ):
                         m.next = "FORCED"
                     with m.Else():
                         m.next = "EVAL"
                 with m.Else():
-                    m.d.sync += [op.eq(Op.UNDO), after_undo.eq(succ)]
+                    m.d.sync += [op.eq(Op.UNDO), after_undo.eq(Mux(succ, FINISH, COMPARE))]
                     with m.If(succ):                    # the deepening found a win by force
                         m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1),
                                      self.forced.eq(1), self.depth.eq(pass_d)]
@@ -493,7 +534,7 @@ class Searcher(wiring.Component):
                     m.next = "ABORT"
 
             with m.State("FORCED"):
-                m.d.sync += [*scored(3, False), op.eq(Op.UNDO), after_undo.eq(0)]
+                m.d.sync += [*scored(3, False), op.eq(Op.UNDO), after_undo.eq(COMPARE)]
                 m.next = "UNDO_CMD"
 
             # -- the position after the candidate, judged by the engine's EVAL ------------------
@@ -524,39 +565,89 @@ class Searcher(wiring.Component):
 
             with m.State("SCORE"):
                 m.d.sync += [*scored(Mux(theirs == 0, 2, 1), True),
-                             op.eq(Op.UNDO), after_undo.eq(0)]
+                             op.eq(Op.UNDO), after_undo.eq(COMPARE)]
                 m.next = "UNDO_CMD"
 
             # -- take the candidate back ----------------------------------------------------------
             send("UNDO_CMD", then="UNDO_RES")
 
             with result("UNDO_RES"):
-                with m.If(after_undo):
-                    with m.If(self.win):
-                        m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
-                    m.next = "FINISH"
-                with m.Else():
-                    m.next = "COMPARE"
+                with m.Switch(after_undo):
+                    with m.Case(FINISH):
+                        with m.If(self.win):
+                            m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
+                        m.next = "FINISH"
+                    with m.Case(COMPARE):
+                        m.next = "COMPARE"
+                    with m.Case(VERDICT):
+                        m.d.sync += dfn.eq(0)
+                        m.next = "VERDICT"
 
             with m.State("COMPARE"):
-                with m.If(~deep & (~best_ok | (score > best))):
-                    m.d.sync += [best.eq(score), best_ok.eq(1),
+                # A selection pass ranks only safe candidates below the threshold.
+                below = (score[-2:] == 2) & ((score < thr) | ((score == thr) & (ci > thr_i)))
+                with m.If(sel):
+                    with m.If(below & (~best_ok | (score > best))):
+                        m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
+                                     bc.eq(c1), br.eq(r1), bt.eq(t1)]
+                with m.Elif(~deep & (~best_ok | (score > best))):
+                    m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
                                  self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
                 m.next = "CAND"
                 advance(c1, r1, t1, w1, h1, Const(0), "PASS_END")
 
             # -- deepen while the budget lasts ---------------------------------------------------
             with m.State("PASS_END"):
-                m.d.sync += [self.depth.eq(pass_d), *first(c1, r1, t1)]
-                with m.If(best_forced | ~best_ok | (pass_d == self.max_depth)):
-                    m.next = "FINISH"
+                m.d.sync += [*first(c1, r1, t1), ci.eq(0)]
+                with m.If(sel):                         # the next candidate to test
+                    with m.If(best_ok):
+                        m.d.sync += [thr.eq(best), thr_i.eq(best_i),
+                                     c1.eq(bc), r1.eq(br), t1.eq(bt)]
+                        m.next = "TEST"
+                    with m.Else():
+                        m.next = "FINISH"               # every safe candidate loses
                 with m.Else():
-                    m.d.sync += [pass_d.eq(pass_d + 1), deep.eq(1), deep_lv.eq(deep_lv + 2)]
+                    m.d.sync += self.depth.eq(pass_d)
+                    with m.If(best_forced | ~best_ok):
+                        m.next = "FINISH"
+                    with m.Elif(pass_d != self.max_depth):
+                        m.d.sync += [pass_d.eq(pass_d + 1), deep.eq(1),
+                                     deep_lv.eq(deep_lv + 2)]
+                        m.next = "CAND"
+                    with m.Elif((self.max_defence > 1) & (best[-2:] == 2)):
+                        # the main search's answer goes on test first
+                        m.d.sync += [dphase.eq(1), deep.eq(0), thr.eq(best), thr_i.eq(best_i),
+                                     c1.eq(self.col), r1.eq(self.row), t1.eq(self.tile)]
+                        m.next = "TEST"
+                    with m.Else():
+                        m.next = "FINISH"
+
+            # -- defence: is the candidate c1 safe against a win by force within ------------------
+            # defence + 1 of the opponent's moves?
+            with m.State("TEST"):
+                m.d.sync += [dfn.eq(1), sel.eq(0),
+                             att.eq(Mux(me == Winner.WHITE, Winner.BLACK, Winner.WHITE)),
+                             deep_lv.eq((self.defence + 1) << 1)]
+                m.next = "CAND"
+
+            with m.State("VERDICT"):
+                m.d.sync += att.eq(me)
+                with m.If(~succ):                       # it holds: the answer, one deeper
+                    m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1),
+                                 self.defence.eq(self.defence + 1)]
+                    with m.If(self.defence + 1 == self.max_defence):
+                        m.next = "FINISH"
+                    with m.Else():
+                        m.next = "TEST"             # thr already holds its rank
+                with m.Else():                          # select the next below it
+                    m.d.sync += [sel.eq(1), best_ok.eq(0), lfsr.eq(LFSR_SEED), ci.eq(0),
+                                 *first(c1, r1, t1)]
                     m.next = "CAND"
 
             with m.State("FINISH"):
-                m.d.sync += [self.active.eq(0), self.done.eq(1), self.found.eq(best_ok)]
-                with m.If(~deep):
+                m.d.sync += [self.active.eq(0), self.done.eq(1),
+                             self.found.eq(best_ok | dphase)]
+                with m.If(~deep & ~dphase):
                     m.d.sync += self.forced.eq(best_forced & ~self.win)
                 m.next = "DONE"
 

@@ -15,9 +15,15 @@ A player is opened from a *spec* string (:func:`open_player`):
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
-``cmd:COMMAND``
+``cmd:COMMAND`` (``cmd,OPTION,...:COMMAND``)
     any program speaking the contest protocol on its stdin and stdout (split like a shell
-    command line, run without a shell), e.g. another team's contest client.
+    command line, run without a shell), e.g. another team's contest client.  Options:
+    ``per-game`` starts a fresh process for every game (for programs that play one game
+    per run); the new process is started, and its ``-T`` answered, before the game's clock
+    starts, so its start-up is never charged to an answer; ``cwd=DIR`` runs the program in
+    ``DIR`` (a relative program path is found there too), for programs that read their
+    files by a relative path.  Example:
+    ``cmd,per-game,cwd=/opt/trax:./trax --client``.
 
 Every player has:
 
@@ -69,7 +75,10 @@ __all__ = ["PLAYER_KINDS", "open_player", "Player", "ProtocolPlayer", "EnginePla
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
 #: Spec names, for messages and ``--help``.
-PLAYER_KINDS = ("ref", "random", "model", "sim", "serial:PORT[@BAUD]", "cmd:COMMAND")
+PLAYER_KINDS = ("ref", "random", "model", "sim", "serial:PORT[@BAUD]",
+                "cmd[,per-game][,cwd=DIR]:COMMAND")
+#: Options of ``cmd``.
+CMD_OPTIONS = ("per-game", "cwd=DIR")
 
 #: Wait this long (in the player's clock) for the answer to ``-T`` when opening a player.
 STARTUP_TIMEOUT = 10.0
@@ -332,9 +341,10 @@ class ProcessTransport(LineTransport):
     """A program on stdin/stdout, in its own process group (so a shell script's children
     go too); wall-clock times.  Its standard error is kept (the last lines) for messages."""
 
-    def __init__(self, argv):
+    def __init__(self, argv, cwd=None):
         self.argv = list(argv)
-        self.description = f"program {shlex.join(self.argv)}"
+        self.cwd = cwd
+        self.description = f"program {shlex.join(self.argv)}" + (f" in {cwd}" if cwd else "")
         self.proc = None
         self._spawn()
 
@@ -343,9 +353,11 @@ class ProcessTransport(LineTransport):
         try:
             self.proc = subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, bufsize=0, start_new_session=True, env=env)
+                stderr=subprocess.PIPE, bufsize=0, start_new_session=True, env=env,
+                cwd=self.cwd)
         except OSError as e:
-            raise OpenError(f"cannot run {shlex.join(self.argv)}: {e}") from None
+            where = f" in {self.cwd}" if self.cwd else ""
+            raise OpenError(f"cannot run {shlex.join(self.argv)}{where}: {e}") from None
         self._queue = queue.Queue()           # (arrival time, text or None at EOF)
         self._stderr = collections.deque(maxlen=20)
         self._eof = False
@@ -529,7 +541,7 @@ class EnginePlayer(Player):
             mv = choose_move(self.game, self.rng)
         elif self.kind == "model":
             from .searcher import choose
-            mv = choose(self.game).move
+            mv = choose(self.game, max_defence=3).move
         else:
             mv = self.rng.choice(self.game.legal_moves())
         text = format_move(mv)
@@ -555,12 +567,14 @@ class EnginePlayer(Player):
 class ProtocolPlayer(Player):
     """A player speaking the contest protocol over a :class:`LineTransport`."""
 
-    def __init__(self, name, transport, *, startup=STARTUP_TIMEOUT):
+    def __init__(self, name, transport, *, startup=STARTUP_TIMEOUT, per_game=False):
         self.name = name
         self.transport = transport
         self.clock = transport.clock
         self.startup = startup
+        self.per_game = per_game
         self._dirty = False
+        self._used = False          # a game was started on this process (per_game)
         self.ident = self._hello()
 
     def _hello(self):
@@ -595,7 +609,11 @@ class ProtocolPlayer(Player):
         return text
 
     def _clean(self):
-        """Before a game: restart or drain after a failure, drop stale lines."""
+        """Before a game: restart or drain after a failure (or, ``per_game``, after every
+        game), drop stale lines."""
+        if self.per_game and self._used:
+            self._dirty = True
+        self._used = True
         if self._dirty:
             if self.transport.resync():
                 try:
@@ -676,20 +694,43 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
     if kind == "serial":
         url, baud = _parse_serial(arg)
         return _protocol(spec, SerialTransport(url, baud), startup)
-    if kind == "cmd":
+    if kind == "cmd" or kind.startswith("cmd,"):
+        per_game, cwd = _parse_cmd_options(spec, kind.split(",")[1:])
+        if not sep:
+            raise SpecError(f"cmd needs a command after ':' (got {spec!r}), e.g. "
+                            "'cmd:python3 client.py'")
         try:
             argv = shlex.split(arg)
         except ValueError as e:
             raise SpecError(f"cannot split the command in {spec!r}: {e}") from None
         if not argv:
             raise SpecError("cmd needs a command: cmd:COMMAND, e.g. 'cmd:python3 client.py'")
-        return _protocol(spec, ProcessTransport(argv), startup)
+        return _protocol(spec, ProcessTransport(argv, cwd=cwd), startup, per_game=per_game)
     raise SpecError(f"unknown player {spec!r}; expected one of: {', '.join(PLAYER_KINDS)}")
 
 
-def _protocol(spec, transport, startup):
+def _parse_cmd_options(spec, options):
+    """``(per_game, cwd)`` from the options of a ``cmd,...`` spec."""
+    per_game, cwd = False, None
+    for option in options:
+        name, eq, value = option.partition("=")
+        if option == "per-game" and not (per_game or eq):
+            per_game = True
+        elif name == "cwd" and eq and cwd is None:
+            if not value:
+                raise SpecError(f"cwd= needs a directory in {spec!r}")
+            if not os.path.isdir(value):
+                raise OpenError(f"{spec}: no directory {value!r} to run the program in")
+            cwd = value
+        else:
+            raise SpecError(f"unknown or repeated cmd option {option!r} in {spec!r}; "
+                            f"options: {', '.join(CMD_OPTIONS)}")
+    return per_game, cwd
+
+
+def _protocol(spec, transport, startup, per_game=False):
     try:
-        return ProtocolPlayer(spec, transport, startup=startup)
+        return ProtocolPlayer(spec, transport, startup=startup, per_game=per_game)
     except BaseException:
         transport.close()
         raise

@@ -50,7 +50,7 @@ from .trax import _SHIFT, _XMASK, Game, Illegal, Move
 
 __all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX", "EV_ZERO",
-           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH"]
+           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH", "MAX_DEFENCE"]
 
 #: Threat counts saturate here (a 4-bit field of the score).
 THREAT_CAP = 15
@@ -70,6 +70,8 @@ EV_DOUBLE_ATTACK = 4
 EV_DOUBLE_BONUS = 100
 #: The deepest win-by-force search, in the mover's moves (3: five plies).
 MAX_DEPTH = 3
+#: The deepest test of the answer against the opponent's win by force, in its moves.
+MAX_DEFENCE = 4
 
 
 def lfsr_next(v: int) -> int:
@@ -99,19 +101,22 @@ class Choice:
     """The searcher's decision: ``move`` (a :class:`Move`), its ``score`` (of the main
     search), whether it wins at once (``win``) or by force (``forced``), how far the search
     got (``depth``: 1 a win at once, 2 the main search, 3.. the deepening passes, 0 cut
-    short by the budget in the main search), and the work done: ``candidates`` scored and
-    ``trials`` (engine placements tried at the first level, legal or not)."""
+    short by the budget in the main search), ``defence`` (the opponent has no win by force
+    within that many of its moves after the answer; 1: only its wins at once were looked
+    for), and the work done: ``candidates`` scored (over every pass) and ``trials`` (engine
+    placements tried at the first level of the main search, legal or not)."""
 
-    __slots__ = ("move", "score", "win", "forced", "candidates", "trials", "depth")
+    __slots__ = ("move", "score", "win", "forced", "candidates", "trials", "depth", "defence")
 
-    def __init__(self, move, score, win, candidates, trials, forced=False, depth=2):
+    def __init__(self, move, score, win, candidates, trials, forced=False, depth=2, defence=1):
         self.move, self.score, self.win, self.forced = move, score, win, forced
         self.candidates, self.trials, self.depth = candidates, trials, depth
+        self.defence = defence
 
     def __repr__(self):
         return (f"Choice({self.move}, score={self.score:#x}, win={self.win}, "
-                f"forced={self.forced}, depth={self.depth}, candidates={self.candidates}, "
-                f"trials={self.trials})")
+                f"forced={self.forced}, depth={self.depth}, defence={self.defence}, "
+                f"candidates={self.candidates}, trials={self.trials})")
 
 
 def _scan(game: Game):
@@ -273,8 +278,32 @@ def _deepen(g: Game, me: int, depth: int):
     return None
 
 
+def _defend(g: Game, me: int, ranked: list, max_defence: int):
+    """The defence phase: ``ranked`` holds the safe candidates, best first (score, then scan
+    order); the first is the main search's answer.  The answer is tested against the
+    opponent's win by force at depth 2, 3, ... ``max_defence``; when the opponent wins by
+    force after it, the next candidate in rank is tested at the same depth (the hardware's
+    selection pass).  Returns ``(answer, defence, selection passes)``."""
+    answer, defence, k, passes = ranked[0], 1, 0, 0
+    while defence < max_defence:
+        while k < len(ranked):
+            g.play(ranked[k])
+            try:
+                lost = _or(g, 1 - me, defence + 1)
+            finally:
+                g.undo()
+            if not lost:
+                break
+            k += 1
+            passes += 1
+        if k == len(ranked):
+            break
+        answer, defence = ranked[k], defence + 1
+    return answer, defence, passes
+
+
 def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
-           max_depth: int = MAX_DEPTH) -> Choice:
+           max_depth: int = MAX_DEPTH, max_defence: int = MAX_DEFENCE) -> Choice:
     """The searcher's move for the side to move in ``game`` (which is not changed).
 
     Parameters
@@ -289,6 +318,9 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
         Deepen the search for a win by force up to this many of the mover's moves (2: the
         main search's third ply only; the hardware's deepening passes stop here or when
         the budget runs out, and report the depth they completed).
+    max_defence : int
+        Test the answer against the opponent's win by force up to this many of its moves
+        (1: no tests; see :func:`_defend`).
 
     Raises
     ------
@@ -304,6 +336,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     candidates = 0
     tried = [0]
     cut = False
+    safe = []                                       # (score, index, move) of class 2
     for mv in _placed(g, tried):
         if budget is not None and candidates >= budget and best is not None:
             g.undo()
@@ -327,6 +360,8 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
             else:
                 score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr,
                                  eval_field(g, me))
+                if theirs == 0:
+                    safe.append((score, candidates, mv))
         g.undo()
         if best is None or score > best[1]:
             best = (mv, score)
@@ -343,4 +378,11 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
             if mv is not None:
                 return Choice(mv, best[1], False, candidates, trials, forced=True, depth=d)
             depth = d
-    return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=depth)
+    defence = 1
+    if not forced and max_defence > 1 and best[1] >> 32 == 2:
+        ranked = [mv for _, _, mv in sorted(safe, key=lambda e: (-e[0], e[1]))]
+        answer, defence, passes = _defend(g, me, ranked, max_defence)
+        return Choice(answer, best[1], False, candidates * (1 + passes), trials,
+                      depth=depth, defence=defence)
+    return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=depth,
+                  defence=defence)

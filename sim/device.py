@@ -20,7 +20,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, Device
-from ..hdl.search import MAX_DEPTH
+from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl
 from .threaded import ThreadedSimulator
@@ -67,6 +67,7 @@ class DeviceHarness(wiring.Component):
     quiet: Out(1)
     leds:  Out(3)
     search_depth: Out(4)
+    search_defence: Out(4)
 
     def __init__(self, device):
         self.device = device
@@ -84,6 +85,7 @@ class DeviceHarness(wiring.Component):
             host_rx.rx.eq(dev.tx),
             self.leds.eq(dev.leds),
             self.search_depth.eq(dev.search_depth),
+            self.search_defence.eq(dev.search_defence),
             self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
                           ~host_rx.stream.valid & ~self.brk),
         ]
@@ -185,7 +187,8 @@ class DeviceSim:
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
-                 vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH):
+                 vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
+                 max_defence=MAX_DEFENCE):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -194,7 +197,8 @@ class DeviceSim:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
-                             player_id=player_id, think_time=think_time, max_depth=max_depth)
+                             player_id=player_id, think_time=think_time, max_depth=max_depth,
+                             max_defence=max_defence)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq
@@ -263,6 +267,12 @@ class DeviceSim:
         :class:`~traxfpga.hdl.search.Searcher`: 1 a win at once, 2 the main search, 3 and
         more the deepening passes, 0 out of time in the main search)."""
         return self._sim.get("search_depth")
+
+    @property
+    def search_defence(self):
+        """How deep the device's last answer was proven safe against the opponent's win by
+        force (the searcher's ``defence``)."""
+        return self._sim.get("search_defence")
 
     def idle(self, cycles):
         """Let ``cycles`` cycles pass with the line idle."""

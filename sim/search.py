@@ -13,7 +13,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Command, Engine, Op, Result
-from ..hdl.search import MAX_DEPTH, Searcher, share_engine
+from ..hdl.search import MAX_DEFENCE, MAX_DEPTH, Searcher, share_engine
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl
 from .core import SHAPES, VARIANTS, command, send_command
@@ -24,10 +24,12 @@ __all__ = ["SearchHarness", "SearchSim", "SearchResult"]
 class SearchHarness(wiring.Component):
     """Engine and searcher, sharing the engine as in the device."""
 
-    def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH):
+    def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
+                 max_defence=MAX_DEFENCE):
         self.log2n = log2n
         self.budget = budget
         self.max_depth = max_depth
+        self.max_defence = max_defence
         super().__init__({
             "cmd":        In(stream.Signature(Command)),
             "res":        Out(stream.Signature(Result)),
@@ -37,6 +39,7 @@ class SearchHarness(wiring.Component):
             "win":        Out(1),
             "forced":     Out(1),
             "depth":      Out(4),
+            "defence":    Out(4),
             "col":        Out(16),
             "row":        Out(16),
             "tile":       Out(2),
@@ -49,7 +52,8 @@ class SearchHarness(wiring.Component):
         m = Module()
         m.submodules.engine = engine = Engine(log2n=self.log2n, clear_on_start=False)
         m.submodules.searcher = s = Searcher(coord_bits=self.log2n + 3, budget=self.budget,
-                                                max_depth=self.max_depth)
+                                                max_depth=self.max_depth,
+                                                max_defence=self.max_defence)
         m.d.comb += engine.cells.ready.eq(1)
         share_engine(m, engine, self.cmd, self.res, s)
         if self.budget is None:
@@ -57,6 +61,7 @@ class SearchHarness(wiring.Component):
         m.d.comb += [
             s.req.eq(self.req), self.done.eq(s.done), self.found.eq(s.found),
             self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),
+            self.defence.eq(s.defence),
             self.col.eq(s.col), self.row.eq(s.row),
             self.tile.eq(s.tile), self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
         ]
@@ -73,6 +78,7 @@ class SearchResult(NamedTuple):
     candidates: int
     cycles: int             # the searcher's own count, start to done
     depth: int              # the deepest pass completed (1: a win at once; 0: cut short)
+    defence: int            # the opponent has no win by force within this many moves
 
 
 def _signed16(v):
@@ -84,17 +90,21 @@ class SearchSim:
 
     ``budget`` is the searcher's cycle budget; with ``budget=None`` it is a port, set with
     :meth:`set_budget` (initially ``1 << 24``), so one compiled simulation can try many.
-    ``max_depth`` is the searcher's deepest pass (:class:`~traxfpga.hdl.search.Searcher`).
+    ``max_depth`` and ``max_defence`` are the searcher's deepest pass and defence test
+    (:class:`~traxfpga.hdl.search.Searcher`).
     """
 
-    def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH):
+    def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
+                 max_defence=MAX_DEFENCE):
         if not cxxrtl.available():
             raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
-        self.harness = SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth)
+        self.harness = SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth,
+                                     max_defence=max_defence)
         self._cx = cxxrtl.CxxrtlSim(self.harness, name="search")
         self._cx.set("res__ready", 1)
         self.budget = budget
         self.max_depth = max_depth
+        self.max_defence = max_defence
         if budget is None:
             self.set_budget(1 << 24)
 
@@ -139,7 +149,7 @@ class SearchSim:
         found, win = bool(cx.get("found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
                            win, bool(cx.get("forced")), cx.get("candidates"), cx.get("cycles"),
-                           cx.get("depth"))
+                           cx.get("depth"), cx.get("defence"))
         cx.set("req", 0)
         cx.tick(2)
         return out

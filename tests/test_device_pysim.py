@@ -10,7 +10,7 @@ from traxfpga.sim.device import DeviceSim
 
 @pytest.fixture(scope="module")
 def small():
-    with DeviceSim(capacity=8, backend="pysim") as sim:
+    with DeviceSim(capacity=8, backend="pysim", max_defence=1) as sim:
         yield sim
 
 
@@ -33,7 +33,7 @@ def test_pysim_contest_answer(small):
     assert dev.exchange("-B") == []
     game = Game()
     game.play("@0/")
-    assert dev.exchange("@0/") == [format_move(choose(game).move)]     # the searcher's move
+    assert dev.exchange("@0/") == [format_move(choose(game, max_defence=1).move)]   # the searcher
     assert dev.leds & 0b111 == 0b001
 
 

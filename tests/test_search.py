@@ -52,23 +52,35 @@ def sim():
     from traxfpga.sim.search import SearchSim
     if not cxxrtl.available():
         pytest.skip("needs a C++ compiler")
-    with SearchSim(log2n=7, max_depth=2) as s:     # the main search (deepening: small_sim)
+    # the main search (deepening: small_sim; defence: defence_sim)
+    with SearchSim(log2n=7, max_depth=2, max_defence=1) as s:
         yield s
 
 
 def _check_search(sim, game):
     """The hardware's choice equals the twin's; returns the choice."""
     got = sim.search()
-    budget, max_depth = None, sim.max_depth
+    budget, max_depth, max_defence = None, sim.max_depth, sim.max_defence
     if got.cycles >= sim.budget:
         # Out of cycles, the hardware answers the best of the candidates scored so far
-        # (cut short in the main search), or the main search's answer (cut short in a
-        # deepening pass: the passes before it were completed).
-        budget = got.candidates
+        # (cut short in the main search), the main search's answer (cut short in a
+        # deepening pass: the passes before it were completed), or the last answer that
+        # held (cut short in the defence: the twin with that depth of defence).
         max_depth = max(2, got.depth)
-    want = choose(game, budget=budget, max_depth=max_depth)
-    assert (got.move, got.win, got.forced, got.candidates) == \
-        (format_move(want.move), want.win, want.forced, want.candidates), game.moves
+        if got.defence > 1 or got.depth == sim.max_depth:
+            max_defence = got.defence
+            want = choose(game, max_depth=max_depth, max_defence=max_defence)
+            assert (got.move, got.win, got.forced, got.depth, got.defence) == \
+                (format_move(want.move), want.win, want.forced, want.depth,
+                 want.defence), game.moves
+            assert got.candidates >= want.candidates
+            return got
+        budget = got.candidates
+        max_defence = 1
+    want = choose(game, budget=budget, max_depth=max_depth, max_defence=max_defence)
+    assert (got.move, got.win, got.forced, got.candidates, got.defence) == \
+        (format_move(want.move), want.win, want.forced, want.candidates, want.defence), \
+        game.moves
     if budget is not None and got.depth == 0:
         # Out of cycles in the main search: the twin, counting candidates, completes it
         # when none was left (the hardware stopped in the scan's last refused squares).
@@ -89,7 +101,7 @@ def test_twin_wins_at_once_and_stops_threats():
             game.play(mv)
         if game.over:
             continue
-        c = choose(game, max_depth=2)           # (a deeper win by force is safe too)
+        c = choose(game, max_depth=2, max_defence=2)    # (a deeper win by force is safe too)
         after = game.copy()
         after.play(c.move)
         if game.winning_moves():
@@ -161,12 +173,12 @@ def test_twin_finds_wins_by_force():
                 game.play(choose_move(game, rng))
                 continue
             small = game.width * game.height <= 30      # deepen in the smaller positions
-            c = choose(game, max_depth=3 if small else 2)
+            c = choose(game, max_depth=3 if small else 2, max_defence=1)
             if c.forced:
                 assert not c.win and c.depth in (2, 3), c
                 assert _wins_within(game, c.move, c.depth), game.moves
                 if c.depth == 3:
-                    assert not choose(game, max_depth=2).forced
+                    assert not choose(game, max_depth=2, max_defence=1).forced
                     assert not _wins_within(game, c.move, 2), game.moves
                 forced += 1
                 deeper += c.depth == 3
@@ -187,12 +199,12 @@ def test_twin_budget_keeps_the_best_so_far():
     game = Game()
     for mv in ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"]:
         game.play(mv)
-    full = choose(game)
+    full = choose(game, max_defence=1)
     assert full.candidates > 3
-    one = choose(game, budget=1)
+    one = choose(game, budget=1, max_defence=1)
     assert one.candidates == 1
     game.copy().play(one.move)                  # legal
-    assert choose(game, budget=full.candidates).move == full.move
+    assert choose(game, budget=full.candidates, max_defence=1).move == full.move
 
 
 def test_twin_refuses_a_finished_game():
@@ -266,7 +278,7 @@ def small_sim():
     from traxfpga.sim.search import SearchSim
     if not cxxrtl.available():
         pytest.skip("needs a C++ compiler")
-    with SearchSim(log2n=5, budget=None, max_depth=3) as s:
+    with SearchSim(log2n=5, budget=None, max_depth=3, max_defence=1) as s:
         yield s
 
 
@@ -303,7 +315,7 @@ def test_hardware_budget(small_sim):
     s = small_sim
     game = _position(s, ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+"])
     got = _search_within(s, game, 3000)
-    full = choose(game)
+    full = choose(game, max_defence=1)
     assert 1 <= got.candidates < full.candidates
 
 
@@ -369,7 +381,7 @@ def test_hardware_deepens_to_a_win_by_force(small_sim):
         game = _position(small_sim, moves)
         got = _search_within(small_sim, game, 1 << 24)
         assert got.forced and got.depth == 3 and not got.win
-        assert not choose(game, max_depth=2).forced
+        assert not choose(game, max_depth=2, max_defence=1).forced
 
 
 @needs_cxx
@@ -381,7 +393,7 @@ def test_hardware_deepens_further_when_built_to():
         ["@0+", "B1+", "B2\\", "A0/", "B4\\", "@2+", "C5/", "A3+", "A4+", "D1/"],
         ["@0/", "A0/", "A3+", "B3+", "A4/", "@4/", "A1/", "B5+", "C4\\", "D1/"],
     ]
-    with SearchSim(log2n=5, max_depth=4) as sim:
+    with SearchSim(log2n=5, max_depth=4, max_defence=1) as sim:
         for moves in positions:
             game = _position(sim, moves)
             got = _check_search(sim, game)
@@ -400,7 +412,7 @@ def test_hardware_budget_during_deepening(small_sim):
     assert full.forced and full.depth == 3
     # the first budget that completes the main search (and starts the deepening)
     lo = _first_budget(s, game, full, lambda got: got.depth >= 2)
-    main = choose(game, max_depth=2)
+    main = choose(game, max_depth=2, max_defence=1)
     for i in range(12):
         got = _search_within(s, game, lo + (full.cycles - lo) * i // 12)
         assert (got.move, got.depth, got.forced) == (format_move(main.move), 2, False)
@@ -432,3 +444,84 @@ def test_twin_and_hardware_share_their_constants():
     from traxfpga.hdl import engine
     assert sw.EVAL_WEIGHTS == engine.EVAL_WEIGHTS and sw.EVAL_MAX == engine.EVAL_MAX
     assert sw.EVAL_LINE == engine.EVAL_LINE
+
+
+# -- defence: the answer against the opponent's wins by force ------------------------------------
+
+# Positions of games against a contest program where the main search's answer lets the
+# opponent win by force within three of its moves, and the defence finds one that holds
+# (after one selection pass, and after eight).
+DEFENCE_POSITIONS = [
+    ["@0+", "B1+", "C1\\", "@1/", "@1\\", "C0\\"],
+    ["@0+", "B1+", "C1\\", "@1/", "@1\\", "B0/", "@2\\", "B3+"],
+]
+
+
+def _opponent_wins_within(game, mv, depth):
+    """Whether, after the mover plays ``mv``, the opponent has a move that wins within
+    ``depth`` of its moves (checked on the reference's public moves)."""
+    after = game.copy()
+    after.play(mv)
+    return any(_wins_within(after, reply, depth) for reply in after.legal_moves())
+
+
+@pytest.mark.slow
+def test_twin_defends_against_wins_by_force():
+    """The main search's answer loses to a win by force of the opponent; the defence plays
+    a move after which the opponent has none within three moves (both checked on the
+    reference's public moves)."""
+    for moves in DEFENCE_POSITIONS:
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        main = choose(game, max_depth=2, max_defence=1)
+        c = choose(game, max_depth=2, max_defence=3)
+        assert (main.defence, c.defence) == (1, 3)
+        assert c.move != main.move and c.candidates > main.candidates
+        if moves is DEFENCE_POSITIONS[0]:       # (the other one's check takes half a minute)
+            assert _opponent_wins_within(game, main.move, 3), moves
+        assert not _opponent_wins_within(game, c.move, 3), moves
+        # one move deeper the answer is tested again (it holds, or the next one does)
+        assert choose(game, max_depth=2, max_defence=4).defence in (3, 4)
+
+
+@pytest.fixture(scope="module")
+def defence_sim():
+    """A 32x32 engine and a searcher that tests its answer against the opponent's wins by
+    force up to three moves, with its budget a port."""
+    from traxfpga.sim.search import SearchSim
+    if not cxxrtl.available():
+        pytest.skip("needs a C++ compiler")
+    with SearchSim(log2n=5, budget=None, max_depth=2, max_defence=3) as s:
+        yield s
+
+
+@needs_cxx
+def test_hardware_defends_as_the_twin(defence_sim):
+    """The hardware's defence (the answer tested, selection passes for the next below it)
+    chooses the twin's move, with as many candidates scored and the same depth of defence,
+    and leaves the position untouched."""
+    s = defence_sim
+    passes = 0
+    for moves in DEFENCE_POSITIONS:
+        game = _position(s, moves)
+        got = _search_within(s, game, 1 << 26)
+        main = choose(game, max_depth=2, max_defence=1)
+        assert got.defence == 3 and got.move != format_move(main.move)
+        passes += got.candidates // main.candidates - 1
+    assert passes >= 2
+
+
+@needs_cxx
+def test_hardware_budget_during_defence(defence_sim):
+    """Budgets that end the search in the defence phase: every placement is taken back and
+    the answer is the last one that held (the twin's with that depth of defence)."""
+    s = defence_sim
+    game = _position(s, DEFENCE_POSITIONS[1])
+    full = _search_within(s, game, 1 << 26)
+    start = _first_budget(s, game, full, lambda got: got.defence >= 2)
+    seen = set()
+    for i in range(10):
+        got = _search_within(s, game, start - 1 + (full.cycles - start) * i // 10)
+        seen.add((got.move, got.defence))
+    assert len(seen) >= 2 and {d for _, d in seen} >= {1, 2}
