@@ -6,14 +6,14 @@ player, printer) -> UART transmitter, with three status LEDs.  Everything runs i
 iCE40UP5K's SPRAM blocks.
 """
 
-from amaranth.hdl import Module
+from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
-from ..hdl.search import (MAX_DEFENCE, MAX_DEPTH, Searcher, check_max_defence, check_max_depth,
-                          share_engine)
+from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, Searcher, check_max_defence,
+                          check_max_depth, lfsr_step, share_engine)
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .protocol import Protocol
 from .text import LINE_MAX
@@ -65,6 +65,8 @@ class Device(wiring.Component):
     search_defence : Out(4)
         How deep the last answer was proven safe against the opponent's win by force (the
         searcher's ``defence``); no pin.
+    search_seed : Out(16)
+        The searcher's ``seed`` of its last search; no pin.
     """
 
     rx:   In(1, init=1)
@@ -72,6 +74,7 @@ class Device(wiring.Component):
     leds: Out(3)
     search_depth: Out(4)
     search_defence: Out(4)
+    search_seed: Out(16)
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
@@ -115,6 +118,10 @@ class Device(wiring.Component):
                                                     max_depth=self.max_depth,
                                                     max_defence=self.max_defence)
         share_engine(m, engine, proto.engine_cmd, proto.engine_res, searcher)
+        # A generator that runs on every cycle seeds each search's noise: the moment the
+        # opponent's move arrives picks among equal moves, so games vary.
+        noise = Signal(16, init=LFSR_SEED)
+        m.d.sync += noise.eq(lfsr_step(noise))
         m.d.comb += [
             searcher.req.eq(proto.search_req),
             proto.search_done.eq(searcher.done),
@@ -131,5 +138,7 @@ class Device(wiring.Component):
             self.leds[LED_ERROR].eq(proto.error),
             self.search_depth.eq(searcher.depth),
             self.search_defence.eq(searcher.defence),
+            searcher.seed.eq(noise),
+            self.search_seed.eq(searcher.seed_used),
         ]
         return m

@@ -64,7 +64,7 @@ from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
 __all__ = ["Searcher", "share_engine", "check_max_depth", "check_max_defence", "MAX_DEPTH",
-           "MAX_DEFENCE", "LFSR_SEED",
+           "MAX_DEFENCE", "lfsr_step", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
 LFSR_SEED = 0xACE1
@@ -78,6 +78,11 @@ EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
 SCORE_BITS = 2 + EV_BITS + 4 + 4 + 8
 MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
 MAX_DEFENCE = 4             # the deepest opponent's win by force the answer is tested against
+
+
+def lfsr_step(v):
+    """One step of the 16-bit Galois LFSR (:data:`LFSR_TAPS`) on the value ``v``."""
+    return Mux(v[0], (v >> 1) ^ LFSR_TAPS, v >> 1)
 
 
 def check_max_depth(max_depth):
@@ -129,6 +134,12 @@ class Searcher(wiring.Component):
     defence : Out(4)
         The depth the answer was proven safe to: the opponent has no win by force within
         that many of its moves after it (1: only its wins at once were looked for).
+    seed : In(16)
+        The noise generator's start value, read when a search starts (never 0); the device
+        feeds it from a generator that runs on every cycle, so its games vary with the
+        host's timing while a simulation stays reproducible.
+    seed_used : Out(16)
+        The ``seed`` the last search started from: the twin's ``seed`` for the same choice.
     col, row : Out(signed(coord_bits))
         The move, relative to the area as in the notation.
     tile : Out(Shape)
@@ -159,6 +170,8 @@ class Searcher(wiring.Component):
             "forced":     Out(1),
             "depth":      Out(4),
             "defence":    Out(4),
+            "seed":       In(16, init=LFSR_SEED),
+            "seed_used":  Out(16),
             "col":        Out(signed(coord_bits)),
             "row":        Out(signed(coord_bits)),
             "tile":       Out(Shape),
@@ -257,7 +270,7 @@ class Searcher(wiring.Component):
         best_forced = best_ok & (best[-2:] == 3)
         lfsr = Signal(16)
         lfsr_next = Signal(16)
-        m.d.comb += lfsr_next.eq(Mux(lfsr[0], (lfsr >> 1) ^ LFSR_TAPS, lfsr >> 1))
+        m.d.comb += lfsr_next.eq(lfsr_step(lfsr))
         noise = lfsr_next[:8]
 
         def scored(cls, with_counts):
@@ -322,7 +335,8 @@ class Searcher(wiring.Component):
                     m.d.sync += [
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
                         self.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
-                        best_ok.eq(0), lfsr.eq(LFSR_SEED), ci.eq(0),
+                        best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
+                        ci.eq(0),
                         pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
                         dphase.eq(0), sel.eq(0), dfn.eq(0), self.defence.eq(1),
                         # a probe: far out of range, it changes nothing and tells the state
@@ -640,7 +654,7 @@ class Searcher(wiring.Component):
                     with m.Else():
                         m.next = "TEST"             # thr already holds its rank
                 with m.Else():                          # select the next below it
-                    m.d.sync += [sel.eq(1), best_ok.eq(0), lfsr.eq(LFSR_SEED), ci.eq(0),
+                    m.d.sync += [sel.eq(1), best_ok.eq(0), lfsr.eq(self.seed_used), ci.eq(0),
                                  *first(c1, r1, t1)]
                     m.next = "CAND"
 

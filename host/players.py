@@ -151,6 +151,9 @@ class LineTransport:
     clock = "wall"
     description = ""
 
+    def seed(self, n):
+        """Before a game: what the other end may take as its seed (nothing, mostly)."""
+
     def settle(self):
         pass
 
@@ -194,6 +197,12 @@ class SimTransport(LineTransport):
             del self._rx[:i + 1]
             self._lines.append((_decode(raw[:MAX_LINE]), self.sim.cycles))
         return not (stop is not None and got.endswith(bytes([stop])))
+
+    def seed(self, n):
+        """Let ``n`` mod 65536 cycles pass on an idle line: the board's noise generator runs
+        on, so its next game varies with the seed as a real board's does with the host's
+        timing (and is reproducible from it)."""
+        self.sim.idle(n & 0xFFFF)
 
     def send_line(self, text):
         self._tx += text.encode("latin-1", errors="replace") + b"\n"
@@ -634,6 +643,9 @@ class ProtocolPlayer(Player):
         self.transport.send_line("-B")
         self.transport.settle()
         return None
+
+    def seed(self, n):
+        self.transport.seed(n)
 
     def reply(self, move, *, limit=None):
         stale = [s for s in self.transport.pending() if s.strip()]

@@ -68,6 +68,7 @@ class DeviceHarness(wiring.Component):
     leds:  Out(3)
     search_depth: Out(4)
     search_defence: Out(4)
+    search_seed: Out(16)
 
     def __init__(self, device):
         self.device = device
@@ -86,6 +87,7 @@ class DeviceHarness(wiring.Component):
             self.leds.eq(dev.leds),
             self.search_depth.eq(dev.search_depth),
             self.search_defence.eq(dev.search_defence),
+            self.search_seed.eq(dev.search_seed),
             self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
                           ~host_rx.stream.valid & ~self.brk),
         ]
@@ -273,6 +275,12 @@ class DeviceSim:
         """How deep the device's last answer was proven safe against the opponent's win by
         force (the searcher's ``defence``)."""
         return self._sim.get("search_defence")
+
+    @property
+    def search_seed(self):
+        """The noise generator's value when the device's last search started (the twin's
+        ``seed`` for the same choice)."""
+        return self._sim.get("search_seed")
 
     def idle(self, cycles):
         """Let ``cycles`` cycles pass with the line idle."""

@@ -13,7 +13,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Command, Engine, Op, Result
-from ..hdl.search import MAX_DEFENCE, MAX_DEPTH, Searcher, share_engine
+from ..hdl.search import LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, Searcher, share_engine
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl
 from .core import SHAPES, VARIANTS, command, send_command
@@ -40,6 +40,8 @@ class SearchHarness(wiring.Component):
             "forced":     Out(1),
             "depth":      Out(4),
             "defence":    Out(4),
+            "seed":       In(16),
+            "seed_used":  Out(16),
             "col":        Out(16),
             "row":        Out(16),
             "tile":       Out(2),
@@ -61,7 +63,7 @@ class SearchHarness(wiring.Component):
         m.d.comb += [
             s.req.eq(self.req), self.done.eq(s.done), self.found.eq(s.found),
             self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),
-            self.defence.eq(s.defence),
+            self.defence.eq(s.defence), s.seed.eq(self.seed), self.seed_used.eq(s.seed_used),
             self.col.eq(s.col), self.row.eq(s.row),
             self.tile.eq(s.tile), self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
         ]
@@ -79,6 +81,7 @@ class SearchResult(NamedTuple):
     cycles: int             # the searcher's own count, start to done
     depth: int              # the deepest pass completed (1: a win at once; 0: cut short)
     defence: int            # the opponent has no win by force within this many moves
+    seed: int               # the noise generator's value at the start (the twin's seed)
 
 
 def _signed16(v):
@@ -105,8 +108,16 @@ class SearchSim:
         self.budget = budget
         self.max_depth = max_depth
         self.max_defence = max_defence
+        self.set_seed(LFSR_SEED)
         if budget is None:
             self.set_budget(1 << 24)
+
+    def set_seed(self, seed):
+        """The noise generator's start value for the next searches (not 0)."""
+        if not 0 < seed < 1 << 16:
+            raise ValueError(f"the seed must be 1 .. 65535, not {seed}")
+        self._cx.set("seed", seed)
+        self.seed = seed
 
     def set_budget(self, cycles):
         """The cycle budget of the next searches (only with ``budget=None``)."""
@@ -149,7 +160,7 @@ class SearchSim:
         found, win = bool(cx.get("found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
                            win, bool(cx.get("forced")), cx.get("candidates"), cx.get("cycles"),
-                           cx.get("depth"), cx.get("defence"))
+                           cx.get("depth"), cx.get("defence"), cx.get("seed_used"))
         cx.set("req", 0)
         cx.tick(2)
         return out

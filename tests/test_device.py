@@ -8,7 +8,7 @@ import pytest
 from traxfpga.firmware.text import LINE_MAX
 from traxfpga.host.corpus import engine_variant, load_corpus
 from traxfpga.host.ai import choose_move
-from traxfpga.host.searcher import choose
+from traxfpga.host.searcher import LFSR_SEED, choose
 from traxfpga.host.trax import Game, Illegal, Move, format_move
 from traxfpga.sim.device import DeviceSim
 
@@ -41,9 +41,11 @@ def status(dev):
     return line
 
 
-def board_choice(game):
-    """The device player's choice: the searcher's (its software twin's)."""
-    return choose(game, max_defence=DEFENCE).move
+def board_choice(game, dev=None):
+    """The device player's choice: the searcher's (its software twin's) from the noise seed
+    of the device's last search (without ``dev``: a prediction, from the default seed)."""
+    seed = LFSR_SEED if dev is None else dev.search_seed
+    return choose(game, max_defence=DEFENCE, seed=seed).move
 
 
 def ref_result(step, game):
@@ -107,9 +109,10 @@ def test_move_command_plays_the_searchers_move(dev):
     fresh(dev)
     game = Game()
     while not game.over and game.ply < 16:
-        mv = board_choice(game)
+        got = say(dev, ":move")
+        mv = board_choice(game, dev)
         step = game.play(mv)
-        assert say(dev, ":move") == [f"{ref_result(step, game)} {format_move(mv)}"]
+        assert got == [f"{ref_result(step, game)} {format_move(mv)}"]
     assert say(dev, ":board")[:-1] == game.board_rows()
 
 
@@ -267,7 +270,8 @@ def test_busy_lines(dev):
     fresh(dev)
     # Lines sent while the device answers "-W" each get one busy error, after its answer.
     out = dev.run(b"-W\n:status\n:play A1+\n")
-    assert out == b"@0+\n! busy\n! busy\n"
+    first = format_move(board_choice(Game(), dev))
+    assert out == f"{first}\n! busy\n! busy\n".encode()
     assert status(dev) == "= trax 1 1 1 - - white"
     # A long answer: everything typed meanwhile is refused, line by line.
     for _ in range(3):
@@ -299,8 +303,8 @@ def contest_game(dev, board_colour, rng, greedy, max_moves=40):
     "opponent") or None."""
     game = Game()
     if board_colour == "white":
-        assert say(dev, "-W") == [format_move(board_choice(game))]
-        game.play(format_move(board_choice(game)))
+        assert say(dev, "-W") == [format_move(board_choice(game, dev))]
+        game.play(format_move(board_choice(game, dev)))
     else:
         assert say(dev, rng.choice(["-B", "-R"])) == []
     while not game.over and game.ply < max_moves:
@@ -317,8 +321,9 @@ def contest_game(dev, board_colour, rng, greedy, max_moves=40):
             assert say(dev, mv) == [], game.moves           # the game is over: no answer
             assert say(dev, "A1+") == ["! game-over"]
             return "opponent"
-        expected = format_move(board_choice(game))
-        assert say(dev, mv) == [expected], game.moves
+        got = say(dev, mv)
+        expected = format_move(board_choice(game, dev))
+        assert got == [expected], game.moves
         game.play(expected)
     if game.over:
         assert say(dev, "@0+") == ["! game-over"]
@@ -369,15 +374,16 @@ def test_contest_errors(dev):
     assert say(dev, "@0") == ["! syntax"]
     game = Game()
     game.play("@0/")
-    reply = format_move(board_choice(game))
-    assert say(dev, "@0/") == [reply]
+    got = say(dev, "@0/")
+    reply = format_move(board_choice(game, dev))
+    assert got == [reply]
     game.play(reply)
     assert say(dev, "Z9/") == ["! range"]
     mv = format_move(game.legal_moves()[0])
     assert say(dev, f":play {mv}")[0].startswith("= ok")   # engine mode moves for White ...
     assert say(dev, format_move(board_choice(game))) == ["! turn"]   # ... so not White's turn
     assert say(dev, ":undo")[0].startswith("= ok")
-    assert say(dev, "-W") == ["@0+"]
+    assert say(dev, "-W") == [format_move(board_choice(Game(), dev))]   # a new game
     assert say(dev, ":reset") == ["= trax"]                # engine reset: no colour
     assert say(dev, "@0+") == ["! turn"]
     assert status(dev) == "= trax 0 0 0 - - -"
@@ -400,3 +406,17 @@ def test_contest_draw_in_8x8(dev):
     assert say(dev, game_moves[-1]) == []                 # White's drawing move: no answer
     assert say(dev, "A1+") == ["! game-over"]
     assert status(dev) == f"= 8x8 8 8 {len(game_moves)} - draw black"
+
+
+def test_games_vary_with_the_moment_of_the_first_line(dev):
+    """The searcher's noise is seeded by a generator that runs on every cycle: the same
+    first move asked for at different moments differs (equal moves are picked among by the
+    noise), each the twin's choice from the seed the device reports."""
+    answers = set()
+    for gap in (0, 1, 2, 3, 5, 8, 13, 21):
+        fresh(dev)
+        dev.idle(gap)
+        got = say(dev, "-W")
+        assert got == [format_move(board_choice(Game(), dev))]
+        answers.add(got[0])
+    assert len(answers) >= 2, answers

@@ -480,3 +480,30 @@ def test_cli_registered():
     from traxfpga.host.cli import build_parser
     args = build_parser().parse_args(["referee", "--white", "ref", "--black", "random"])
     assert args._module == "traxfpga.host.cmd_referee"
+
+
+def test_cmd_per_game_and_cwd(tmp_path):
+    """``cmd,per-game,cwd=DIR:``: a fresh process for every game (its ID names its process),
+    started in DIR, so a program found by a relative path there plays."""
+    (tmp_path / "client.py").write_text(
+        "import os, runpy, sys\n"
+        f"sys.path.insert(0, {str(CLIENT.parent)!r})\n"
+        "sys.argv = ['contest_client.py', '--id', f'pid{os.getpid()}']\n"
+        f"runpy.run_path({str(CLIENT)!r}, run_name='__main__')\n")
+    spec = f"cmd,per-game,cwd={tmp_path}:{shlex.quote(sys.executable)} client.py"
+    match = run_match(spec, "random", games=3, seed=4, time_limit=SLOW)
+    ids = [rec.white_id if rec.white == spec else rec.black_id for rec in match.records]
+    assert all(i.startswith("pid") for i in ids) and len(set(ids)) == 3, ids
+    for rec in match.records:
+        replay_ok(rec)
+        assert rec.fault is None
+    # one process for the whole match without the option
+    same = run_match(spec.replace(",per-game", ""), "random", games=2, seed=4,
+                     time_limit=SLOW)
+    assert same.records[0].white_id == same.records[1].black_id
+    with pytest.raises(SpecError):
+        open_player(f"cmd,fresh:{sys.executable}")
+    with pytest.raises(SpecError):
+        open_player("cmd,per-game")
+    with pytest.raises(OpenError):
+        open_player(f"cmd,cwd={tmp_path / 'nowhere'}:{sys.executable}")

@@ -69,7 +69,7 @@ def _check_search(sim, game):
         max_depth = max(2, got.depth)
         if got.defence > 1 or got.depth == sim.max_depth:
             max_defence = got.defence
-            want = choose(game, max_depth=max_depth, max_defence=max_defence)
+            want = choose(game, max_depth=max_depth, max_defence=max_defence, seed=got.seed)
             assert (got.move, got.win, got.forced, got.depth, got.defence) == \
                 (format_move(want.move), want.win, want.forced, want.depth,
                  want.defence), game.moves
@@ -77,7 +77,8 @@ def _check_search(sim, game):
             return got
         budget = got.candidates
         max_defence = 1
-    want = choose(game, budget=budget, max_depth=max_depth, max_defence=max_defence)
+    want = choose(game, budget=budget, max_depth=max_depth, max_defence=max_defence,
+                  seed=got.seed)
     assert (got.move, got.win, got.forced, got.candidates, got.defence) == \
         (format_move(want.move), want.win, want.forced, want.candidates, want.defence), \
         game.moves
