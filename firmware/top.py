@@ -67,6 +67,8 @@ class Device(wiring.Component):
         searcher's ``defence``); no pin.
     search_seed : Out(16)
         The searcher's ``seed`` of its last search; no pin.
+    search_nodes : Out(32)
+        The searcher's ``nodes`` of its last search; no pin.
     """
 
     rx:   In(1, init=1)
@@ -75,6 +77,7 @@ class Device(wiring.Component):
     search_depth: Out(4)
     search_defence: Out(4)
     search_seed: Out(16)
+    search_nodes: Out(32)
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
@@ -140,5 +143,6 @@ class Device(wiring.Component):
             self.search_defence.eq(searcher.defence),
             searcher.seed.eq(noise),
             self.search_seed.eq(searcher.seed_used),
+            self.search_nodes.eq(searcher.nodes),
         ]
         return m

@@ -40,17 +40,11 @@ class Op(enum.Enum, shape=3):
     EVAL  = 4   # the attacking potential of both colours (`pot`, `att` of the result)
 
 
-#: EVAL's weight of an open path end by the distance (|dx|, |dy|) from the empty square
-#: its track runs into to the one the path's other end runs into: adjacent spaces (a loop
-#: attack), diagonal ones (a corner), then two, three and four squares apart.
-EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
-#: EVAL's line potential of a path end (not in Loop Trax), by how many squares the span
-#: between the two squares its ends run into (the larger of |dx| - 1 and |dy| - 1, at
-#: least 3) falls short of the area's width or height along it (at least 8): 0 short
-#: weighs 16, 1 short 12, ... 5 short 2, further 0.  It approximates 16 (span/full)^2.
-EVAL_LINE = (16, 12, 9, 6, 4, 2)
-#: EVAL's sums saturate here.
-EVAL_MAX = (1 << 16) - 1
+# EVAL's weights: one source for the engine and its model (see eval_weights.py).
+from .eval_weights import END_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, LINE_MAX  # noqa: E402
+
+assert all(0 <= v <= END_MAX for v in EVAL_WEIGHTS.values()), EVAL_WEIGHTS
+assert all(0 <= v <= LINE_MAX for v in EVAL_LINE), EVAL_LINE
 
 
 Command = data.StructLayout({

@@ -147,6 +147,8 @@ class Searcher(wiring.Component):
         Candidates scored by the last search.
     cycles : Out(32)
         Cycles the last search took, from its start to ``done``.
+    nodes : Out(32)
+        Positions the last search visited: the engine's placements that were legal.
     active : Out(1)
         The searcher owns the engine (from the start of a search to ``done``).
     cmd : Out(stream.Signature(Command))
@@ -177,6 +179,7 @@ class Searcher(wiring.Component):
             "tile":       Out(Shape),
             "candidates": Out(16),
             "cycles":     Out(32),
+            "nodes":      Out(32),
             "active":     Out(1),
             "cmd":        Out(stream.Signature(Command)),
             "res":        In(stream.Signature(Result)),
@@ -328,12 +331,15 @@ class Searcher(wiring.Component):
 
         with m.If(self.active):
             m.d.sync += self.cycles.eq(self.cycles + 1)
+        with m.If(self.res.valid & self.res.ready & (op == Op.PLACE) & ok):
+            m.d.sync += self.nodes.eq(self.nodes + 1)
 
         with m.FSM():
             with m.State("IDLE"):
                 with m.If(self.req):
                     m.d.sync += [
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
+                        self.nodes.eq(0),
                         self.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
                         best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
                         ci.eq(0),

@@ -85,23 +85,25 @@ def bench_player(args):
 
     from .players import SimTransport, open_player
     from .referee import run_match
-    from .searcher import MAX_DEPTH
+    from .searcher import MAX_DEFENCE, MAX_DEPTH
 
     figures = {"target": "player", "player": args.player, "seed": args.seed,
                # every candidate is answered by every reply; safe candidates with threats
                # are searched a ply deeper for a win by force; then, while the budget
-               # lasts, passes look for wins by force in up to max_depth moves
+               # lasts, passes look for wins by force in up to max_depth moves, and the
+               # answer is tested against the opponent's wins by force up to max_defence
                "search_depth": {"full_width": 2, "threats": 3,
-                                "deepening_plies": 2 * MAX_DEPTH - 1}}
+                                "deepening_plies": 2 * MAX_DEPTH - 1,
+                                "defence_moves": MAX_DEFENCE}}
     clk = None
     if args.player.startswith("sim"):
         from ..sim.device import DEFAULT_CLK
         clk = DEFAULT_CLK
         figures["clock_mhz"] = clk / 1e6
     for opponent in args.opponents.split(","):
-        depths = Counter()
+        depths, defences, nodes = Counter(), Counter(), []
 
-        def opener(spec, *, seed, depths=depths):
+        def opener(spec, *, seed, depths=depths, defences=defences, nodes=nodes):
             """Open a player; the simulated board's searches are counted by depth."""
             p = open_player(spec, seed=seed)
             transport = getattr(p, "transport", None)
@@ -112,6 +114,8 @@ def bench_player(args):
                         answer = method(*a, **kw)
                         if answer is not None:
                             depths[transport.sim.search_depth] += 1
+                            defences[transport.sim.search_defence] += 1
+                            nodes.append(transport.sim.search_nodes)
                         return answer
                     return call
                 p.start, p.reply = counted(p.start), counted(p.reply)
@@ -126,11 +130,22 @@ def bench_player(args):
         fig = {"games": st["games"], "wins": st["wins"], "losses": st["losses"],
                "draws": st["draws"], "illegal": st["illegal"], "timeouts": st["timeouts"],
                "win_rate": round(st["wins"] / st["games"], 3), "answers": st["moves"]}
+        times = sorted(t for rec in match.records for i, t in enumerate(rec.times)
+                       if (rec.white if i % 2 == 0 else rec.black) == match.labels[0])
+        p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
         if clk:
             fig["cycles_per_answer"] = {"mean": round(st["mean_time"] * clk),
+                                        "p99": round(p99 * clk),
                                         "max": round(st["max_time"] * clk)}
         else:
-            fig["seconds_per_answer"] = {"mean": st["mean_time"], "max": st["max_time"]}
+            fig["seconds_per_answer"] = {"mean": st["mean_time"], "p99": round(p99, 6),
+                                         "max": st["max_time"]}
+        if nodes and times:
+            # positions visited (legal placements) per second of thinking
+            fig["nodes_per_second"] = round(sum(nodes) / sum(times))
+        if defences:
+            # how deep each answer was proven safe against the opponent's win by force
+            fig["defence_reached"] = {str(d): n for d, n in sorted(defences.items())}
         if depths:
             # 1 a win at once; 2 the main search; 3.. a deepening pass completed (or found
             # a win by force); 0 out of time within the main search
@@ -194,7 +209,11 @@ def run(args):
             print(f"  against {key[3:]}: {val['wins']}/{val['games']} won "
                   f"({100 * val['win_rate']:.1f}%), {val['losses']} lost "
                   f"({val['illegal']} illegal, {val['timeouts']} late), {val['draws']} drawn; "
-                  f"per answer: mean {per['mean']:,} {unit}, max {per['max']:,} {unit}")
+                  f"per answer: mean {per['mean']:,} {unit}, p99 {per['p99']:,} {unit}, "
+                  f"max {per['max']:,} {unit}")
+            for extra in ("nodes_per_second", "depth_reached", "defence_reached"):
+                if extra in val:
+                    print(f"    {extra.replace('_', ' ')}: {val[extra]}")
         elif key != "target":
             print(f"  {key}: {val}")
     return 0

@@ -57,12 +57,8 @@ THREAT_CAP = 15
 LFSR_SEED = 0xACE1
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
 TILES = ("+", "/", "\\")
-#: Weight of an open path end by how far apart the spaces its two ends run into are
-#: (the engine's ``EVAL``; the FAQ's loop attacks, corners and connectable pairs).
-EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
-#: Line potential of a path end by how far its span falls short of the area (``EVAL``).
-EVAL_LINE = (16, 12, 9, 6, 4, 2)
-EVAL_MAX = (1 << 16) - 1
+# The weights of the engine's ``EVAL`` (one source: the hardware reads the same module).
+from ..hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  # noqa: E402
 ATT_MAX = 255
 EV_ZERO = 1 << 15
 EV_MAX = (1 << 16) - 1
@@ -128,22 +124,44 @@ def _scan(game: Game):
                 yield Move(col, row, t)
 
 
-def _end_weight(dx: int, dy: int) -> int:
+def end_class(dx: int, dy: int) -> int | None:
+    """The index in :data:`END_CLASSES` of a path end whose two squares are ``dx``, ``dy``
+    apart, or None (too far apart to count)."""
     dx, dy = abs(dx), abs(dy)
     d = dx + dy
     if d == 1:
-        return EVAL_WEIGHTS["adjacent"]
+        return 0
     if dx == 1 and dy == 1:
-        return EVAL_WEIGHTS["corner"]
-    return {2: EVAL_WEIGHTS["two"], 3: EVAL_WEIGHTS["three"], 4: EVAL_WEIGHTS["four"]}.get(d, 0)
+        return 1
+    return {2: 2, 3: 3, 4: 4}.get(d)
 
 
-def _line_weight(dx: int, dy: int, width: int, height: int) -> int:
+def line_class(dx: int, dy: int, width: int, height: int) -> int | None:
+    """How many squares the span of a path end falls short of the area (an index in
+    :data:`EVAL_LINE`), or None (too short a span, or too far short)."""
     dx, dy = abs(dx), abs(dy)
     span = max(dx, dy) - 1
     full = max(8, width if dx > dy else height)
     short = full - span
-    return EVAL_LINE[short] if span >= 3 and 0 <= short < len(EVAL_LINE) else 0
+    return short if span >= 3 and 0 <= short < len(EVAL_LINE) else None
+
+
+def end_classes(game: Game, c: int):
+    """``(ends, lines)``: how many path ends of colour ``c`` fall in each class of
+    :data:`END_CLASSES` and of :data:`EVAL_LINE` (every path counts twice, once for each
+    end; no line classes in Loop Trax): the features :func:`evaluate` weighs."""
+    ends, lines = [0] * len(END_CLASSES), [0] * len(EVAL_LINE)
+    for a, b, _ in _paths(game, c):
+        dx = (a & _XMASK) - (b & _XMASK)
+        dy = (a >> _SHIFT) - (b >> _SHIFT)
+        k = end_class(dx, dy)
+        if k is not None:
+            ends[k] += 2
+        if not game._loops_only:
+            k = line_class(dx, dy, game.width, game.height)
+            if k is not None:
+                lines[k] += 2
+    return ends, lines
 
 
 def evaluate(game: Game):
@@ -159,16 +177,12 @@ def evaluate(game: Game):
     therefore counts twice.  Sums saturate at :data:`EVAL_MAX` and 255.
     """
     pot, att = [0, 0], [0, 0]
-    lines = not game._loops_only
+    weights = [EVAL_WEIGHTS[k] for k in END_CLASSES]
     for c in (0, 1):
-        for a, b, _ in _paths(game, c):
-            dx = (a & _XMASK) - (b & _XMASK)
-            dy = (a >> _SHIFT) - (b >> _SHIFT)
-            w = _end_weight(dx, dy)
-            if lines:
-                w += _line_weight(dx, dy, game.width, game.height)
-            pot[c] += 2 * w
-            att[c] += 2 * (abs(dx) + abs(dy) == 1)
+        ends, lines = end_classes(game, c)
+        pot[c] = (sum(n * w for n, w in zip(ends, weights))
+                  + sum(n * w for n, w in zip(lines, EVAL_LINE)))
+        att[c] = ends[0]
     return (min(pot[0], EVAL_MAX), min(pot[1], EVAL_MAX)), (min(att[0], ATT_MAX), min(att[1], ATT_MAX))
 
 

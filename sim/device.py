@@ -69,6 +69,7 @@ class DeviceHarness(wiring.Component):
     search_depth: Out(4)
     search_defence: Out(4)
     search_seed: Out(16)
+    search_nodes: Out(32)
 
     def __init__(self, device):
         self.device = device
@@ -88,6 +89,7 @@ class DeviceHarness(wiring.Component):
             self.search_depth.eq(dev.search_depth),
             self.search_defence.eq(dev.search_defence),
             self.search_seed.eq(dev.search_seed),
+            self.search_nodes.eq(dev.search_nodes),
             self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
                           ~host_rx.stream.valid & ~self.brk),
         ]
@@ -281,6 +283,11 @@ class DeviceSim:
         """The noise generator's value when the device's last search started (the twin's
         ``seed`` for the same choice)."""
         return self._sim.get("search_seed")
+
+    @property
+    def search_nodes(self):
+        """Positions the device's last search visited (legal engine placements)."""
+        return self._sim.get("search_nodes")
 
     def idle(self, cycles):
         """Let ``cycles`` cycles pass with the line idle."""

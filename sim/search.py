@@ -47,6 +47,7 @@ class SearchHarness(wiring.Component):
             "tile":       Out(2),
             "candidates": Out(16),
             "cycles":     Out(32),
+            "nodes":      Out(32),
             **({"budget_cycles": In(32)} if budget is None else {}),
         })
 
@@ -66,6 +67,7 @@ class SearchHarness(wiring.Component):
             self.defence.eq(s.defence), s.seed.eq(self.seed), self.seed_used.eq(s.seed_used),
             self.col.eq(s.col), self.row.eq(s.row),
             self.tile.eq(s.tile), self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
+            self.nodes.eq(s.nodes),
         ]
         return m
 
@@ -82,6 +84,7 @@ class SearchResult(NamedTuple):
     depth: int              # the deepest pass completed (1: a win at once; 0: cut short)
     defence: int            # the opponent has no win by force within this many moves
     seed: int               # the noise generator's value at the start (the twin's seed)
+    nodes: int              # legal engine placements made
 
 
 def _signed16(v):
@@ -160,7 +163,7 @@ class SearchSim:
         found, win = bool(cx.get("found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
                            win, bool(cx.get("forced")), cx.get("candidates"), cx.get("cycles"),
-                           cx.get("depth"), cx.get("defence"), cx.get("seed_used"))
+                           cx.get("depth"), cx.get("defence"), cx.get("seed_used"), cx.get("nodes"))
         cx.set("req", 0)
         cx.tick(2)
         return out

@@ -60,6 +60,7 @@ def sim():
 def _check_search(sim, game):
     """The hardware's choice equals the twin's; returns the choice."""
     got = sim.search()
+    assert got.nodes >= got.candidates          # each candidate is a node, and its replies
     budget, max_depth, max_defence = None, sim.max_depth, sim.max_defence
     if got.cycles >= sim.budget:
         # Out of cycles, the hardware answers the best of the candidates scored so far
@@ -428,7 +429,8 @@ def test_bench_player_json(capsys):
                  "--games", "2", "--time", "30", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     vs = figures["vs_random"]
-    assert figures["search_depth"] == {"full_width": 2, "threats": 3, "deepening_plies": 5}
+    assert figures["search_depth"] == {"full_width": 2, "threats": 3, "deepening_plies": 5,
+                                       "defence_moves": 4}
     assert vs["games"] == 2
     assert vs["wins"] + vs["losses"] + vs["draws"] == 2 and vs["illegal"] == vs["timeouts"] == 0
     assert vs["seconds_per_answer"]["max"] >= vs["seconds_per_answer"]["mean"] > 0

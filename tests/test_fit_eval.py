@@ -1,0 +1,61 @@
+"""``trax-fpga fit-eval``: the EVAL weights fitted to the recorded games, in the engine's
+registers, and written to the one file the hardware and its twin read."""
+
+import json
+import shutil
+
+from traxfpga.hdl import eval_weights
+from traxfpga.host.cli import main
+from traxfpga.host.corpus import load_corpus
+from traxfpga.host.fit_eval import accuracy, fit, samples, to_registers, write_weights
+from traxfpga.host.searcher import END_CLASSES, evaluate
+from traxfpga.host.trax import Game
+
+
+def test_samples_are_the_mover_minus_the_opponent_and_the_winner():
+    records = load_corpus()[:40]
+    data = samples(records)
+    assert data and all(len(x) == len(END_CLASSES) + 6 for x, _ in data)
+    # the features weighed by the current weights are the evaluation's difference
+    game = Game()
+    for mv in records[0]["moves"][:6]:
+        game.play(mv)
+    (pw, pb), _ = evaluate(game)
+    x, y = samples([dict(records[0], moves=records[0]["moves"][:7])])[-1]
+    w = [eval_weights.EVAL_WEIGHTS[k] for k in END_CLASSES] + list(eval_weights.EVAL_LINE)
+    mover_white = game.to_move == "black"
+    assert sum(a * b for a, b in zip(w, x)) == (pw - pb if mover_white else pb - pw)
+    assert y == float(("white" if mover_white else "black") == records[0]["expect"]["winner"])
+    # a resigned game is won by the side that made the last move
+    resigned = next(r for r in load_corpus() if r.get("end") == "resign")
+    labels = [y for _, y in samples([resigned])]
+    assert labels[-2:] == [1.0, 0.0]    # (the last position is after the loser's move)
+
+
+def test_fit_learns_a_separable_rule_and_fits_the_registers():
+    # the label is the sign of feature 0: its weight must come out largest
+    data = [([s * (1 + i % 3), (i * 7) % 5 - 2] + [0] * 9, 1.0 if s > 0 else 0.0)
+            for i in range(200) for s in (1, -1)]
+    w = fit(data, steps=200)
+    assert w[0] > abs(w[1])
+    weights, line = to_registers(w)
+    assert weights["adjacent"] == eval_weights.END_MAX
+    assert all(0 <= v <= eval_weights.END_MAX for v in weights.values())
+    assert all(0 <= v <= eval_weights.LINE_MAX for v in line)
+    assert accuracy(data, weights, line) > 0.9
+
+
+def test_cli_and_write(tmp_path, capsys, monkeypatch):
+    assert main(["fit-eval", "--steps", "20", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["positions"]["fit"] > 1000 and figures["positions"]["judge"] > 1000
+    for name in ("current", "fitted"):
+        assert 0.4 < figures[name]["accuracy"] < 1.0
+    copy = tmp_path / "eval_weights.py"
+    shutil.copy(eval_weights.__file__, copy)
+    write_weights(copy, {"adjacent": 15, "corner": 4, "two": 0, "three": 0, "four": 0},
+                  (1, 2, 3, 0, 0, 0))
+    text = copy.read_text()
+    assert "EVAL_WEIGHTS = {'adjacent': 15, 'corner': 4" in text
+    assert "EVAL_LINE = (1, 2, 3, 0, 0, 0)" in text
+    assert main(["fit-eval", "--steps", "0"]) == 1
