@@ -2,6 +2,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
+# Both cores: one test file per worker, so each compiled simulation is built once per file.
+PYTEST_ARGS ?= -n auto --dist loadfile
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test install clean

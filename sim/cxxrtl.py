@@ -20,6 +20,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from amaranth.back import rtlil
@@ -150,8 +151,9 @@ def build(design, *, name="top", opt="-O2"):
     if lib.exists():
         return lib
     out.mkdir(parents=True, exist_ok=True)
-    tmp = out / "work"
-    tmp.mkdir(exist_ok=True)
+    # A work folder of its own, and the library moved into place at once: processes that
+    # build the same design together (parallel tests) neither clash nor see half a file.
+    tmp = Path(tempfile.mkdtemp(prefix="work-", dir=out))
     (tmp / f"{name}.il").write_text(text)
     (tmp / "driver.cc").write_text(_DRIVER)
     script = (f"read_rtlil {name}.il; hierarchy -top {name}; proc; flatten; opt_clean; "
@@ -170,6 +172,7 @@ def build(design, *, name="top", opt="-O2"):
     if run.returncode != 0:
         raise CxxrtlError(f"C++ compile failed:\n{run.stderr[-4000:]}")
     os.replace(tmp / f"lib{name}.so.tmp", lib)
+    shutil.rmtree(tmp, ignore_errors=True)
     return lib
 
 
