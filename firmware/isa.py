@@ -20,8 +20,8 @@ Word layout, from bit 0: target (10), imm (8), op (5), cond (5), neg, inc, inc_e
 
 import enum
 
-__all__ = ["Op", "Cond", "Idx", "Num", "Src", "WORD_BITS", "PC_BITS", "Asm", "encode",
-           "decode"]
+__all__ = ["Op", "Cond", "Idx", "Num", "Src", "WORD_BITS", "PC_BITS", "IMM_BITS",
+           "ENGINE_OP_BITS", "Asm", "encode", "decode"]
 
 PC_BITS = 10
 WORD_BITS = 32
@@ -120,6 +120,14 @@ class Src(enum.IntEnum):
     TILE = 0x82     # the tile character of `tile`
 
 
+#: Bits of an engine opcode (the engine's ``Op``; the sequencer checks it).
+ENGINE_OP_BITS = 3
+#: The bits of ``imm`` each operation's hardware reads (8 for the others, and for the
+#: condition ``EQ``): the assembler refuses an immediate that does not fit, rather than let
+#: the hardware drop its high bits.
+IMM_BITS = {Op.ENGINE: ENGINE_OP_BITS, Op.NUM: 3, Op.JUMP: 3, Op.CALL: 3, Op.ACC_MUL: 1,
+            Op.SET_ROLE: 2, Op.SET_VAR: 2, Op.SET_ERR: 5, Op.SET_FLAGS: 2}
+
 _FIELDS = (("target", PC_BITS), ("imm", 8), ("op", 5), ("cond", 5), ("neg", 1), ("inc", 1),
            ("inc_else", 1), ("think", 1))
 assert sum(w for _, w in _FIELDS) <= WORD_BITS
@@ -175,6 +183,12 @@ class Asm:
         if isinstance(imm, str):
             assert len(imm) == 1
             imm = ord(imm)
+        imm = int(imm)
+        width = IMM_BITS.get(op, 8)
+        if not 0 <= imm < 1 << width:
+            raise ValueError(f"{op.name}: the immediate {imm} does not fit its {width}-bit field")
+        if op in IMM_BITS and cond == Cond.EQ:
+            raise ValueError(f"{op.name} reads imm, so it cannot also test c == imm")
         # ENGINE, RELEASE and SEARCH act regardless of the guard (shorter paths to the other modules).
         assert op not in (Op.ENGINE, Op.RELEASE, Op.SEARCH) or (cond == Cond.ALWAYS and not neg), \
             f"{op.name} must be unconditional"

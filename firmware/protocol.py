@@ -25,10 +25,13 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import CellOut, Command, Result
+from ..hdl.engine import Op as EngineOp
 from ..hdl.linebuf import LineError, LineInfo
 from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
 from ..hdl.tiles import Reason, Shape, Status, Variant
-from .isa import Cond, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
+from .isa import ENGINE_OP_BITS, Cond, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
+
+assert EngineOp.as_shape().width == ENGINE_OP_BITS, "isa.ENGINE_OP_BITS is the engine's Op"
 from .program import IDLE, program
 
 __all__ = ["Protocol"]
@@ -146,6 +149,9 @@ class Protocol(wiring.Component):
         cell_offered = self.engine_cells.valid & ~cell_taken
         line_offered = self.line.valid & ~line_taken
         at_end = ptr == self.line.payload.length
+        # The character tests see NUL at the end of the line: what the buffer holds there is
+        # left over from an earlier, longer line, and must not be read as part of this one.
+        ch = Mux(at_end, 0, c)
         status = res.status
 
         # Everything tested about a result or a square is registered, to keep the engine's
@@ -172,13 +178,13 @@ class Protocol(wiring.Component):
         # -- conditions ---------------------------------------------------------------------
         conds = {
             Cond.ALWAYS:     Const(1),
-            Cond.EQ:         c == imm,
+            Cond.EQ:         ch == imm,
             Cond.AT_END:     at_end,
-            Cond.WORD_END:   at_end | (c == ord(" ")),
-            Cond.LETTER:     is_letter(c),
-            Cond.DIGIT:      is_digit(c),
-            Cond.NONZERO:    is_digit(c) & (c != ord("0")),
-            Cond.TILE:       is_tile(c),
+            Cond.WORD_END:   at_end | (ch == ord(" ")),
+            Cond.LETTER:     is_letter(ch),
+            Cond.DIGIT:      is_digit(ch),
+            Cond.NONZERO:    is_digit(ch) & (ch != ord("0")),
+            Cond.TILE:       is_tile(ch),
             Cond.LINE:       line_offered,
             Cond.LINE_BAD:   self.line.payload.error != LineError.NONE,
             Cond.RES:        res_offered,
@@ -221,7 +227,7 @@ class Protocol(wiring.Component):
             m.d.sync += ofull.eq(0)
         m.d.comb += [
             self.engine_cmd.valid.eq(commanding),
-            self.engine_cmd.payload.op.eq(imm[:2]),
+            self.engine_cmd.payload.op.eq(imm[:ENGINE_OP_BITS]),
             self.engine_cmd.payload.col.eq(col),
             self.engine_cmd.payload.row.eq(acc),
             self.engine_cmd.payload.tile.eq(tile),

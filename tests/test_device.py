@@ -420,3 +420,43 @@ def test_games_vary_with_the_moment_of_the_first_line(dev):
         assert got == [format_move(board_choice(Game(), dev))]
         answers.add(got[0])
     assert len(answers) >= 2, answers
+
+
+# Every command with and without arguments, after a line that left each kind of stale byte
+# at each position the command could read past its own end.
+STALE_COMMANDS = ["-T", "-T x", "-W", "-W x", "-B", "-B x", "-R", ":play", ":play A1+",
+                  ":play @0+", ":undo", ":undo 1", ":move", ":move x", ":version",
+                  ":version x", ":board", ":board x", ":status", ":status x", ":reset",
+                  ":reset trax", ":reset 8x8", ":reset looptrax", ":reset x", ":p", ":re",
+                  ":rese", ":reset tra", ":reset 8x", "@0", "A1", "@0+ x"]
+STALE_BYTES = " tT8xA1+/@"
+
+
+def _stale_line(pos, byte, length=20):
+    """An unknown command (it changes nothing) with ``byte`` at buffer position ``pos``."""
+    filler = ["~"] * length
+    filler[0], filler[1] = ":", "z"
+    filler[pos] = byte
+    return "".join(filler)
+
+
+def test_commands_do_not_read_stale_bytes(dev):
+    """The answer to a command, and the state after it, do not depend on what an earlier,
+    longer line left in the buffer past the command's end (a bare ``:reset`` after
+    ``:reset trax`` is ``= trax``, not ``! syntax``)."""
+    fresh(dev)
+    assert say(dev, ":reset trax") == ["= trax"]
+    assert say(dev, ":reset") == ["= trax"]
+    for command in STALE_COMMANDS:
+        answers = set()
+        for pos in range(max(2, len(command)), len(command) + 4):
+            for byte in STALE_BYTES:
+                fresh(dev)
+                assert say(dev, _stale_line(pos, byte)) == ["! unknown"]
+                got = say(dev, command)
+                if command in ("-W", ":move"):      # the board's move: the twin's, and
+                    *head, move = got[0].split()    # which one depends on the moment
+                    assert move == format_move(board_choice(Game(), dev))
+                    got = [" ".join(head + ["MOVE"])]
+                answers.add((tuple(got), status(dev)))
+        assert len(answers) == 1, (command, answers)

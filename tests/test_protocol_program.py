@@ -63,3 +63,20 @@ def test_error_names_are_the_engine_codes():
             assert ERRORS[st.value] == STATUS_CODES[st]
     assert len(ERRORS) <= 32 and LINE_MAX == 127
     assert COLOURS == ("-", "white", "black") and REASONS == ("-", "loop", "line", "draw")
+
+
+def test_immediates_must_fit_what_the_hardware_reads():
+    """An ENGINE carrying EVAL (4) keeps its third bit (the sequencer reads three); an
+    immediate wider than its op's field, or than the byte, is refused."""
+    from traxfpga.firmware.isa import ENGINE_OP_BITS, IMM_BITS
+    from traxfpga.hdl.engine import Op as EngineOp
+    a = Asm()
+    a.i(Op.ENGINE, imm=EngineOp.EVAL.value)
+    assert EngineOp.EVAL.value < 1 << ENGINE_OP_BITS == 1 << IMM_BITS[Op.ENGINE]
+    for op, bits in IMM_BITS.items():
+        with pytest.raises(ValueError, match="does not fit"):
+            a.i(op, imm=1 << bits)
+    with pytest.raises(ValueError, match="does not fit"):
+        a.goto("x", cond=Cond.EQ, imm=256)
+    with pytest.raises(ValueError, match="cannot also test"):
+        a.i(Op.SET_ERR, cond=Cond.EQ, imm=1)
