@@ -151,7 +151,11 @@ class Protocol(wiring.Component):
         at_end = ptr == self.line.payload.length
         # The character tests see NUL at the end of the line: what the buffer holds there is
         # left over from an earlier, longer line, and must not be read as part of this one.
-        ch = Mux(at_end, 0, c)
+        # (Registered from the pointer's next value, like `c`, to keep the comparison off the
+        # guard's path; a line is offered cycles before its first character is tested.)
+        past_end = Signal()
+        m.d.sync += past_end.eq(ptr_next == self.line.payload.length)
+        ch = Mux(past_end, 0, c)
         status = res.status
 
         # Everything tested about a result or a square is registered, to keep the engine's
