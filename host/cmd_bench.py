@@ -68,7 +68,7 @@ register_target("engine", bench_engine,
 
 
 def bench_sim(args):
-    """Simulated cycles per second of both simulation backends (see :mod:`traxfpga.sim.bench`)."""
+    """Simulated cycles per second of every simulation backend (see :mod:`traxfpga.sim.bench`)."""
     from ..sim.bench import bench_sim as run_bench
     return run_bench(args)
 
@@ -180,6 +180,8 @@ def add_arguments(parser):
                         help="player: seconds per answer (default 1.0, the contest's; the "
                              "twin 'model' is timed by the wall clock, so give it more)")
     parser.add_argument("--verbose", action="store_true", help="player: print every game")
+    parser.add_argument("--no-pysim", action="store_true",
+                        help="sim: leave out Amaranth's simulator (minutes on the workload)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 
@@ -201,6 +203,14 @@ def run(args):
                   f"{val['seconds']:.3f} s = {val['moves_per_second']:,} moves/s")
         elif key == "cycles_per_move":
             print(f"  cycles per move: mean {val['mean']}, p99 {val['p99']}, max {val['max']}")
+        elif key == "backends":
+            print(f"  {'backend':<10} {'cycles/s':>12} {'cycles':>12} {'seconds':>9}")
+            for name, b in val.items():
+                mark = "  (default)" if b["default"] else ""
+                print(f"  {name:<10} {b['cycles_per_second']:>12,} {b['cycles']:>12,} "
+                      f"{b['seconds']:>9.2f}{mark}")
+        elif key == "workload":
+            print(f"  workload: {val['design']}: {' | '.join(val['lines'])} (answers agree)")
         elif key == "cycles_per_tile":
             print(f"  cycles per placed tile: mean {val['mean']}")
         elif key.startswith("vs_"):

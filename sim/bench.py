@@ -62,26 +62,38 @@ SIM_WORKLOAD = [":reset", ":play @0/", ":play A2+", ":play A3/", ":move", ":move
 
 
 def bench_sim(args):
-    """Simulated clock cycles per second of the whole device on both simulation backends
-    (the same design: capacity 16), on the same workload (:data:`SIM_WORKLOAD`)."""
-    from . import cxxrtl
-    from .device import DeviceSim
+    """Simulated clock cycles per second of the whole device on every simulation backend
+    this machine can build (the same design: capacity 16), on the same workload
+    (:data:`SIM_WORKLOAD`: engine moves, then two of the board's own searches), with the
+    answers compared: ``{"backends": {name: {"cycles_per_second", "cycles", "seconds",
+    "default"}}, "workload": {...}}``."""
+    import sys
 
-    figures = {"target": "sim", "design": "device, capacity 16", "workload": SIM_WORKLOAD}
-    backends = (["cxxrtl"] if cxxrtl.available() else []) + ["pysim"]
+    from . import cxxrtl, verilator
+    from .device import DeviceSim, default_backend
+
+    backends = ([b for b, mod in (("verilator", verilator), ("cxxrtl", cxxrtl))
+                 if mod.available()] + ([] if getattr(args, "no_pysim", False) else ["pysim"]))
+    default = default_backend()
+    figures = {"target": "sim", "backends": {},
+               "workload": {"design": "device, capacity 16", "lines": SIM_WORKLOAD}}
     answers = {}
     for backend in backends:
+        print(f"bench sim: {backend}: building (cached after the first run) ...",
+              file=sys.stderr, flush=True)
         with DeviceSim(capacity=16, backend=backend) as sim:
-            sim.exchange("-T")                  # warm up (and build, for cxxrtl)
+            sim.exchange("-T")                  # warm up (and build)
+            print(f"bench sim: {backend}: running the workload ...", file=sys.stderr,
+                  flush=True)
             start_cycles, start = sim.cycles, time.perf_counter()
             answers[backend] = [sim.exchange(line) for line in SIM_WORKLOAD]
             seconds = time.perf_counter() - start
             cycles = sim.cycles - start_cycles
-        figures[backend] = {"cycles": cycles, "seconds": round(seconds, 3),
-                            "cycles_per_second": round(cycles / seconds)}
-    if len(answers) == 2 and answers["cxxrtl"] != answers["pysim"]:
+        figures["backends"][backend] = {"cycles": cycles, "seconds": round(seconds, 3),
+                                        "cycles_per_second": round(cycles / seconds),
+                                        "default": backend == default}
+    first = next(iter(answers.values()))
+    if any(a != first for a in answers.values()):
         raise RuntimeError(f"the backends disagree: {answers}")
-    if "cxxrtl" in figures:
-        figures["speedup"] = round(figures["cxxrtl"]["cycles_per_second"] /
-                                   figures["pysim"]["cycles_per_second"])
+    figures["workload"]["answers"] = first
     return figures

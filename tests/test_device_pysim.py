@@ -45,3 +45,45 @@ def test_vcd_is_written(tmp_path):
     text = vcd.read_text()
     assert "$enddefinitions" in text and "uart_tx" in text
     assert text.count("\n#") > 100                   # many time steps were dumped
+
+
+AGREE_LINES = ["-T", ":reset", ":play @0/", ":play A2+", "-B", "@0+", ":status", ":undo",
+               "bad line", ":board"]
+
+
+@pytest.mark.parametrize("backend", ["verilator", "cxxrtl"])
+def test_compiled_backends_agree_with_amaranths_simulator(backend):
+    """The same lines on a compiled backend and on Amaranth's simulator: every byte the
+    device sends, the cycle each arrives at, and the search's depth, seed and nodes."""
+    from traxfpga.sim import cxxrtl, verilator
+    if not {"verilator": verilator, "cxxrtl": cxxrtl}[backend].available():
+        pytest.skip(f"the {backend} backend cannot build here")
+    runs = {}
+    for be in ("pysim", backend):
+        with DeviceSim(capacity=8, backend=be, max_defence=2) as dev:
+            trace = []
+            for line in AGREE_LINES:
+                trace.append((dev.run(line.encode() + b"\n"), dev.cycles))
+            trace.append((dev.search_depth, dev.search_defence, dev.search_seed,
+                          dev.search_nodes, dev.leds))
+            runs[be] = trace
+    assert runs[backend] == runs["pysim"]
+
+
+@pytest.mark.slow
+def test_bench_sim_json_contract(capsys):
+    """``bench sim --json``: every compiled backend this machine builds, on one workload
+    with the answers compared, the default marked."""
+    import json
+
+    from traxfpga.host.cli import main
+    from traxfpga.sim import cxxrtl
+    if not cxxrtl.available():
+        pytest.skip("needs a C++ compiler")
+    assert main(["bench", "sim", "--json", "--no-pysim"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    backends = figures["backends"]
+    assert "cxxrtl" in backends and sum(b["default"] for b in backends.values()) == 1
+    for b in backends.values():
+        assert b["cycles_per_second"] > 0 and b["cycles"] > 1_000_000
+    assert figures["workload"]["lines"][-1] == ":move" and figures["workload"]["answers"]

