@@ -83,7 +83,6 @@ def bench_player(args):
     search completed."""
     from collections import Counter
 
-    from .players import SimTransport, open_player
     from .referee import run_match
     from .searcher import MAX_DEFENCE, MAX_DEPTH
 
@@ -102,27 +101,8 @@ def bench_player(args):
         figures["clock_mhz"] = clk / 1e6
     for opponent in args.opponents.split(","):
         depths, defences, nodes = Counter(), Counter(), []
-
-        def opener(spec, *, seed, depths=depths, defences=defences, nodes=nodes):
-            """Open a player; the simulated board's searches are counted by depth."""
-            p = open_player(spec, seed=seed)
-            transport = getattr(p, "transport", None)
-            if isinstance(transport, SimTransport):
-
-                def counted(method):
-                    def call(*a, **kw):
-                        answer = method(*a, **kw)
-                        if answer is not None:
-                            depths[transport.sim.search_depth] += 1
-                            defences[transport.sim.search_defence] += 1
-                            nodes.append(transport.sim.search_nodes)
-                        return answer
-                    return call
-                p.start, p.reply = counted(p.start), counted(p.reply)
-            return p
-
         match = run_match(args.player, opponent, games=args.games, seed=args.seed,
-                          time_limit=args.time, opener=opener,
+                          time_limit=args.time, jobs=args.jobs,
                           on_game=(lambda i, rec: print(f"  {args.player} vs {opponent}: game "
                                                         f"{i + 1}: {rec.summary()}",
                                                         flush=True)) if args.verbose else None)
@@ -130,8 +110,15 @@ def bench_player(args):
         fig = {"games": st["games"], "wins": st["wins"], "losses": st["losses"],
                "draws": st["draws"], "illegal": st["illegal"], "timeouts": st["timeouts"],
                "win_rate": round(st["wins"] / st["games"], 3), "answers": st["moves"]}
-        times = sorted(t for rec in match.records for i, t in enumerate(rec.times)
-                       if (rec.white if i % 2 == 0 else rec.black) == match.labels[0])
+        mine = [(t, s) for rec in match.records for i, (t, s) in
+                enumerate(zip(rec.times, rec.searches))
+                if (rec.white if i % 2 == 0 else rec.black) == match.labels[0]]
+        for _, s in mine:
+            if s is not None:       # the simulated board's searches
+                depths[s["depth"]] += 1
+                defences[s["defence"]] += 1
+                nodes.append(s["nodes"])
+        times = sorted(t for t, _ in mine)
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
         if clk:
             fig["cycles_per_answer"] = {"mean": round(st["mean_time"] * clk),
@@ -180,6 +167,8 @@ def add_arguments(parser):
                         help="player: seconds per answer (default 1.0, the contest's; the "
                              "twin 'model' is timed by the wall clock, so give it more)")
     parser.add_argument("--verbose", action="store_true", help="player: print every game")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="player: games at once in worker processes (see referee --jobs)")
     parser.add_argument("--no-pysim", action="store_true",
                         help="sim: leave out Amaranth's simulator (minutes on the workload)")
     parser.add_argument("--rounds", type=int, default=3,

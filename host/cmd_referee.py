@@ -39,6 +39,10 @@ def add_arguments(parser):
                         help="seed for the in-process players (default: 0)")
     parser.add_argument("--max-moves", type=int, default=400, metavar="N",
                         help="a game still going after N moves is a draw (default: 400)")
+    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+                        help="play N games at once in worker processes, each game between "
+                             "players opened for it alone (the results do not depend on N; "
+                             "without --jobs the players are opened once for the match)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     parser.add_argument("--record", metavar="DIR",
                         help="write each game to DIR/game-NNN.txt in notation")
@@ -52,6 +56,8 @@ def _usage_problem(args):
         return "--time must be a positive number of seconds"
     if args.max_moves < 1:
         return "--max-moves must be at least 1"
+    if args.jobs is not None and args.jobs < 1:
+        return "--jobs must be at least 1"
     return None
 
 
@@ -110,7 +116,7 @@ def run(args):
         with progress:
             match = run_match(args.white, args.black, games=args.games, seed=args.seed,
                               time_limit=args.time, max_moves=args.max_moves,
-                              on_game=on_game, on_start=on_start)
+                              on_game=on_game, on_start=on_start, jobs=args.jobs)
     except SpecError as e:
         return fail(str(e))
     except PlayerError as e:

@@ -256,6 +256,11 @@ class SimTransport(LineTransport):
     def cycles(self):
         return self.sim.cycles
 
+    def last_search(self):
+        """The simulated board's last search: ``{"depth", "defence", "nodes"}``."""
+        s = self.sim
+        return {"depth": s.search_depth, "defence": s.search_defence, "nodes": s.search_nodes}
+
     def close(self):
         self.sim.close()
 
@@ -499,6 +504,8 @@ class Player:
     ident = ""
     clock = "wall"
     last_time = 0.0
+    #: The simulated board's last search (depth, defence, nodes), None for other players.
+    last_search = None
 
     def start(self, colour, *, limit=None):
         raise NotImplementedError
@@ -615,6 +622,8 @@ class ProtocolPlayer(Player):
             self._dirty = True
             raise Fault("illegal", f"sent {text!r} when no answer was due")
         self.last_time = seconds
+        search = getattr(self.transport, "last_search", None)
+        self.last_search = search() if search else None
         return text
 
     def _clean(self):

@@ -64,6 +64,9 @@ class GameRecord:
     reason: str = "cap"
     fault: dict | None = None
     size: tuple = (0, 0)
+    #: per move: the simulated board's search behind it (``{"depth", "defence", "nodes"}``)
+    #: or None
+    searches: list = field(default_factory=list)
 
     def name(self, colour):
         return self.white if colour == "white" else self.black
@@ -197,6 +200,7 @@ def play_game(white: Player, black: Player, *, time_limit=1.0, rng=None,
         game.play(answer)
         rec.moves.append(answer)
         rec.times.append(seconds)
+        rec.searches.append(players[mover].last_search)
         if game.over:
             rec.winner, rec.reason = game.winner, game.reason
             break
@@ -261,20 +265,75 @@ def labels_for(spec_a, spec_b):
     return (spec_a, spec_b) if spec_a != spec_b else (f"{spec_a}#1", f"{spec_b}#2")
 
 
+def _play_fresh(job):
+    """One game of a parallel match, between players opened for it alone (in a worker
+    process): ``(record, idents, clocks)``."""
+    i, specs, labels, seeds, game_seed, time_limit, max_moves = job
+    a_seed, b_seed = seeds
+    opened = []
+    try:
+        for spec, s in zip(specs, (a_seed, b_seed)):
+            opened.append(open_player(spec, seed=s))
+        a, b = opened
+        white, black = (a, b) if i % 2 == 0 else (b, a)
+        wl, bl = (labels if i % 2 == 0 else labels[::-1])
+        rec = play_game(white, black, time_limit=time_limit, max_moves=max_moves,
+                        rng=random.Random(game_seed), white_name=wl, black_name=bl)
+        return rec, {lb: p.ident for lb, p in zip(labels, (a, b))}, \
+            {lb: p.clock for lb, p in zip(labels, (a, b))}
+    finally:
+        for p in opened:
+            p.close()
+
+
+def _run_parallel(spec_a, spec_b, games, seed, time_limit, max_moves, jobs, on_game,
+                  on_start):
+    """:func:`run_match` with ``jobs``: every game between fresh players, ``jobs`` games at
+    once in worker processes; the records come back in game order."""
+    from concurrent.futures import ProcessPoolExecutor
+
+    rng = random.Random(seed)
+    labels = labels_for(spec_a, spec_b)
+    match = Match(specs=(spec_a, spec_b), labels=labels)
+    # Each game's seeds are drawn up front, so the match is the same however many run at once.
+    work = [(i, (spec_a, spec_b), labels, (rng.getrandbits(32), rng.getrandbits(32)),
+             rng.getrandbits(64), time_limit, max_moves) for i in range(games)]
+    # A player that cannot be opened is reported before any game starts.
+    for spec in (spec_a, spec_b):
+        open_player(spec, seed=0).close()
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        for i, (rec, idents, clocks) in enumerate(pool.map(_play_fresh, work)):
+            if on_start:
+                on_start(i, rec.white, rec.black)
+            match.records.append(rec)
+            match.idents.update(idents)
+            match.clocks.update(clocks)
+            if on_game:
+                on_game(i, rec)
+    return match
+
+
 def run_match(spec_a, spec_b, games=2, seed=0, time_limit=1.0, *, max_moves=MAX_MOVES,
-              on_game=None, on_start=None, opener=open_player) -> Match:
+              on_game=None, on_start=None, opener=open_player, jobs=None) -> Match:
     """Play ``games`` games between the players of two specs, ``spec_a`` White in games
     1, 3, ... and ``spec_b`` White in games 2, 4, ...
 
     Everything random comes from ``seed``.  ``on_start(index, white_label, black_label)``
     and ``on_game(index, record)`` are called around each game (for progress).  Players
     are opened with ``opener(spec, seed=...)`` (:func:`~traxfpga.host.players.open_player`)
-    and always closed.  Raises what ``opener`` raises
+    and always closed.  With ``jobs`` (a number of processes), every game is played between
+    players opened for it alone, ``jobs`` games at once; the results do not depend on
+    ``jobs`` (``opener`` is not used).  Raises what ``opener`` raises
     (:class:`~traxfpga.host.players.SpecError`,
     :class:`~traxfpga.host.players.OpenError`).
     """
     if games < 1:
         raise ValueError("at least one game")
+    if jobs is not None:
+        if jobs < 1:
+            raise ValueError("jobs must be at least 1")
+        return _run_parallel(spec_a, spec_b, games, seed, time_limit, max_moves, jobs,
+                             on_game, on_start)
     rng = random.Random(seed)
     labels = labels_for(spec_a, spec_b)
     match = Match(specs=(spec_a, spec_b), labels=labels)

@@ -507,3 +507,29 @@ def test_cmd_per_game_and_cwd(tmp_path):
         open_player("cmd,per-game")
     with pytest.raises(OpenError):
         open_player(f"cmd,cwd={tmp_path / 'nowhere'}:{sys.executable}")
+
+
+@pytest.mark.slow
+def test_parallel_matches_are_the_serial_match():
+    """``--jobs``: every game between fresh players, games in worker processes; the same
+    match whatever the number of processes (the simulated board included: its noise seed
+    comes from the match seed, not from the games before)."""
+    def moves(jobs):
+        m = run_match("sim", "random", games=3, seed=11, time_limit=1.0, max_moves=10,
+                      jobs=jobs)
+        return [(r.white, r.moves, r.winner, r.reason, r.searches) for r in m.records]
+    serial = moves(1)
+    assert serial == moves(2)
+    assert any(s is not None for _, _, _, _, searches in serial for s in searches)
+    with pytest.raises(ValueError):
+        run_match("ref", "random", games=1, jobs=0)
+
+
+def test_cli_jobs(capsys):
+    rc, out, err = run_cli(["--white", "ref", "--black", "random", "--games", "4",
+                            "--jobs", "2", "--json"], capsys)
+    assert rc == 0
+    data = json.loads(out)
+    assert data["games"] == 4 and data["players"]["ref"]["as_white"] == 2
+    rc, out, err = run_cli(["--white", "ref", "--black", "random", "--jobs", "0"], capsys)
+    assert rc == 1 and "--jobs" in err
