@@ -176,6 +176,19 @@ def build(design, *, name="top", opt="-O2"):
     return lib
 
 
+def run_pump(pump, data, max_out):
+    """Call a driver's stream pump ``pump(in_buf, in_len, &in_pos, out_buf, max_out,
+    &out_len)`` on ``data``; returns ``(consumed, values out, edges)``."""
+    data = list(data)
+    in_buf = (ctypes.c_uint32 * max(len(data), 1))(*data)
+    out_buf = (ctypes.c_uint32 * max_out)()
+    in_pos = ctypes.c_size_t(0)
+    out_len = ctypes.c_size_t(0)
+    edges = pump(in_buf, len(data), ctypes.byref(in_pos), out_buf, max_out,
+                 ctypes.byref(out_len))
+    return in_pos.value, list(out_buf[:out_len.value]), edges
+
+
 class _Object(ctypes.Structure):
     _fields_ = [
         ("type", ctypes.c_uint32), ("flags", ctypes.c_uint32),
@@ -186,7 +199,35 @@ class _Object(ctypes.Structure):
     ]
 
 
-class CxxrtlSim:
+class CompiledSim:
+    """What the compiled backends share: ``until`` counts its edges, ``close`` frees the
+    model once.  A backend gives ``_until(name, limit)`` (the edges, or ``limit + 1``),
+    ``_destroy(handle)``, ``_handle`` and ``cycles``."""
+
+    error = CxxrtlError
+
+    def until(self, name, limit=1_000_000):
+        """Tick until the 1-bit ``name`` is high; returns the edges taken."""
+        n = self._until(name, limit)
+        if n > limit:
+            self.cycles += limit
+            raise self.error(f"{name} did not rise within {limit} cycles")
+        self.cycles += n
+        return n
+
+    def close(self):
+        if getattr(self, "_handle", None):
+            self._destroy(self._handle)
+            self._handle = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class CxxrtlSim(CompiledSim):
     """A compiled design, stepped from Python.
 
     Parameters
@@ -275,14 +316,11 @@ class CxxrtlSim:
         self._lib.tb_tick(self._handle, self._clk, n)
         self.cycles += n
 
-    def until(self, name, limit=1_000_000):
-        """Tick until the 1-bit ``name`` is high; returns the edges taken."""
-        n = self._lib.tb_until(self._handle, self._clk, self._object(name), limit)
-        if n > limit:
-            self.cycles += limit
-            raise CxxrtlError(f"{name} did not rise within {limit} cycles")
-        self.cycles += n
-        return n
+    def _until(self, name, limit):
+        return self._lib.tb_until(self._handle, self._clk, self._object(name), limit)
+
+    def _destroy(self, handle):
+        self._lib.cxxrtl_destroy(handle)
 
     def pump(self, source, sink, data=(), *, limit, stop=None, quiet=None, quiet_edges=1,
              max_out=65536):
@@ -296,29 +334,13 @@ class CxxrtlSim:
         Returns ``(consumed, values, edges)``: how many of ``data`` went in, the values that
         came out, and the edges taken.
         """
-        data = list(data)
-        in_buf = (ctypes.c_uint32 * max(len(data), 1))(*data)
-        out_buf = (ctypes.c_uint32 * max_out)()
-        in_pos = ctypes.c_size_t(0)
-        out_len = ctypes.c_size_t(0)
         o = self._object
-        edges = self._lib.tb_pump(
-            self._handle, self._clk,
-            o(f"{source}__valid"), o(f"{source}__ready"), o(f"{source}__payload"),
-            o(f"{sink}__valid"), o(f"{sink}__ready"), o(f"{sink}__payload"),
-            o(quiet) if quiet else None,
-            in_buf, len(data), ctypes.byref(in_pos), out_buf, max_out, ctypes.byref(out_len),
-            limit, -1 if stop is None else stop, quiet_edges)
+        ports = (o(f"{source}__valid"), o(f"{source}__ready"), o(f"{source}__payload"),
+                 o(f"{sink}__valid"), o(f"{sink}__ready"), o(f"{sink}__payload"),
+                 o(quiet) if quiet else None)
+        consumed, out, edges = run_pump(
+            lambda *bufs: self._lib.tb_pump(self._handle, self._clk, *ports, *bufs, limit,
+                                            -1 if stop is None else stop, quiet_edges),
+            data, max_out)
         self.cycles += edges
-        return in_pos.value, list(out_buf[:out_len.value]), edges
-
-    def close(self):
-        if self._handle:
-            self._lib.cxxrtl_destroy(self._handle)
-            self._handle = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
+        return consumed, out, edges

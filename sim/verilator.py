@@ -227,7 +227,7 @@ def build(design, *, name="top", log=None):
     return lib
 
 
-class VerilatorSim:
+class VerilatorSim(cxxrtl.CompiledSim):
     """A design compiled by Verilator, stepped from Python (see the module docstring)."""
 
     def __init__(self, design, *, name="top"):
@@ -294,40 +294,24 @@ class VerilatorSim:
         self._lib.vt_tick(self._handle, n)
         self.cycles += n
 
-    def until(self, name, limit=1_000_000):
-        """Tick until the 1-bit ``name`` is high; returns the edges taken."""
-        n = self._lib.vt_until(self._handle, self._port(name)[0], limit)
-        if n > limit:
-            self.cycles += limit
-            raise VerilatorError(f"{name} did not rise within {limit} cycles")
-        self.cycles += n
-        return n
+    error = VerilatorError
+
+    def _until(self, name, limit):
+        return self._lib.vt_until(self._handle, self._port(name)[0], limit)
+
+    def _destroy(self, handle):
+        self._lib.vt_destroy(handle)
 
     def pump(self, source, sink, data=(), *, limit, stop=None, quiet=None, quiet_edges=1,
              max_out=65536):
         """As :meth:`traxfpga.sim.cxxrtl.CxxrtlSim.pump`."""
-        data = list(data)
-        in_buf = (ctypes.c_uint32 * max(len(data), 1))(*data)
-        out_buf = (ctypes.c_uint32 * max_out)()
-        in_pos = ctypes.c_size_t(0)
-        out_len = ctypes.c_size_t(0)
         p = lambda name: self._port(name)[0]        # noqa: E731
-        edges = self._lib.vt_pump(
-            self._handle, p(f"{source}__valid"), p(f"{source}__ready"), p(f"{source}__payload"),
-            p(f"{sink}__valid"), p(f"{sink}__ready"), p(f"{sink}__payload"),
-            p(quiet) if quiet else -1,
-            in_buf, len(data), ctypes.byref(in_pos), out_buf, max_out, ctypes.byref(out_len),
-            limit, -1 if stop is None else stop, quiet_edges)
+        ports = (p(f"{source}__valid"), p(f"{source}__ready"), p(f"{source}__payload"),
+                 p(f"{sink}__valid"), p(f"{sink}__ready"), p(f"{sink}__payload"),
+                 p(quiet) if quiet else -1)
+        consumed, out, edges = cxxrtl.run_pump(
+            lambda *bufs: self._lib.vt_pump(self._handle, *ports, *bufs, limit,
+                                            -1 if stop is None else stop, quiet_edges),
+            data, max_out)
         self.cycles += edges
-        return in_pos.value, list(out_buf[:out_len.value]), edges
-
-    def close(self):
-        if self._handle:
-            self._lib.vt_destroy(self._handle)
-            self._handle = None
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
+        return consumed, out, edges
