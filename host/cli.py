@@ -26,10 +26,19 @@ COMMANDS = {
 }
 
 
+def _version():
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("trax-fpga")
+    except PackageNotFoundError:
+        return "(not installed)"
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="trax-fpga",
         description="Trax played by an FPGA: reference engine, hardware engine, device and host tools.")
+    parser.add_argument("--version", action="version", version=f"trax-fpga {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help_text) in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)

@@ -3,7 +3,7 @@
 Contract::
 
     trax-fpga referee --white SPEC --black SPEC [--games N] [--time 1.0] [--seed S]
-                      [--max-moves 400] [--json] [--record DIR]
+                      [--max-moves 400] [--jobs N] [--json] [--record DIR]
 
 SPEC: ``ref``, ``random``, ``sim``, ``serial:PORT[@BAUD]`` or ``cmd:COMMAND`` (see
 :mod:`traxfpga.host.players`).  ``--white`` plays White in games 1, 3, ..., ``--black`` in
@@ -75,7 +75,9 @@ def run(args):
     from .referee import run_match
 
     err = Console(stderr=True)
-    out = Console(highlight=False)
+    # No emoji codes (a spec like cmd:cat is not :cat:), and room for the whole table when
+    # the output is not a terminal.
+    out = Console(highlight=False, emoji=False, width=None if sys.stdout.isatty() else 120)
 
     def fail(message):
         print(f"trax-fpga referee: {message}", file=sys.stderr)

@@ -308,3 +308,13 @@ def test_console_script_replay(game1_file):
     r = subprocess.run(cmd + ["replay", "--json", "-"], input="@0/ A1/", capture_output=True,
                        text=True, timeout=60)
     assert r.returncode == 2 and json.loads(r.stdout)["illegal"]["reason"].startswith("occupied")
+
+
+def test_version(capsys):
+    import pytest as _pytest
+
+    from traxfpga.host.cli import main
+    with _pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0
+    assert capsys.readouterr().out.startswith("trax-fpga 0.")

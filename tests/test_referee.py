@@ -533,3 +533,14 @@ def test_cli_jobs(capsys):
     assert data["games"] == 4 and data["players"]["ref"]["as_white"] == 2
     rc, out, err = run_cli(["--white", "ref", "--black", "random", "--jobs", "0"], capsys)
     assert rc == 1 and "--jobs" in err
+
+
+def test_cli_table_is_plain_text(capsys):
+    """The table's headers are whole and a spec is printed as written (cmd:cat is not the
+    :cat: emoji)."""
+    rc, out, err = run_cli(["--white", "ref", "--black", "cmd:cat"], capsys)
+    assert rc == 0
+    assert "cmd:cat" in out and "\U0001f431" not in out
+    for header in ("player", "won", "lost", "drawn", "illegal", "timeout", "answers",
+                   "mean ms", "max ms"):
+        assert header in out
