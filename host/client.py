@@ -25,7 +25,7 @@ from .trax import Illegal, Step, parse_move
 
 __all__ = ["DeviceClient", "DeviceError", "open_client", "DEFAULT_BAUD", "DEFAULT_TIMEOUT"]
 
-DEFAULT_BAUD = 115200
+from .serial_url import DEFAULT_BAUD, parse_serial  # noqa: E402
 #: Seconds to wait for each answer line from a real port.
 DEFAULT_TIMEOUT = 3.0
 
@@ -304,14 +304,7 @@ def open_client(spec, variant="trax", *, timeout=DEFAULT_TIMEOUT, sim_args=None)
         port = SimSerial(DeviceSim(**(sim_args or {})), owns_sim=True)
         return DeviceClient(port, variant, name="sim")
     import serial
-    url, _, baud = spec.rpartition("@") if "@" in spec else (spec, "", "")
-    try:
-        baudrate = int(baud) if baud else DEFAULT_BAUD
-    except ValueError:
-        raise ValueError(f"bad baud rate in {spec!r}") from None
-    if not url:
-        raise ValueError("a serial port is needed, e.g. serial:/dev/ttyUSB1 or "
-                         "serial:socket://127.0.0.1:7015")
+    url, baudrate = parse_serial(spec)         # (a SerialSpecError is a ValueError)
     port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
     try:
         return DeviceClient(port, variant, name=url)

@@ -16,12 +16,25 @@ import os
 import select
 import sys
 
+from ..sim.backends import BACKENDS
+
 DEFAULT_TCP_PORT = 7015
+
+
+def _tcp_port(text):
+    import argparse
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"a TCP port is 0 .. 65535, not {port}")
+    return port
 
 
 def add_arguments(parser):
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--tcp", type=int, metavar="PORT", default=None,
+    where.add_argument("--tcp", type=_tcp_port, metavar="PORT", default=None,
                        help=f"listen on 127.0.0.1:PORT (default {DEFAULT_TCP_PORT}; 0 picks a "
                             f"free port)")
     where.add_argument("--pty", action="store_true", help="serve on a new pseudo-terminal")
@@ -31,9 +44,9 @@ def add_arguments(parser):
                         help="write a waveform of the whole session (Amaranth's simulator: slow)")
     parser.add_argument("--capacity", type=int, default=128, metavar="N",
                         help="board size N of the simulated device (default 128)")
-    parser.add_argument("--backend", choices=("auto", "cxxrtl", "pysim"), default="auto",
-                        help="simulator: compiled CXXRTL (default when a C++ compiler is "
-                             "present) or Amaranth's")
+    parser.add_argument("--backend", choices=BACKENDS, default="auto",
+                        help="simulator: the fastest this machine builds (auto: Verilator, "
+                             "then CXXRTL, else Amaranth's), or one of them")
     parser.add_argument("--once", action="store_true",
                         help="with --tcp: stop when the first client disconnects")
 
@@ -52,14 +65,26 @@ def _serve_stream(sim, recv, send, wait):
             send(out)
 
 
-def serve_tcp(sim, host, port, *, once=False, announce=print):
+def listen_tcp(host, port):
+    """A listening socket on ``host:port``; ``OSError`` names the address when it fails."""
     import socket
-
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
         server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         server.bind((host, port))
         server.listen(1)
-        port = server.getsockname()[1]
+    except (OSError, OverflowError) as e:
+        server.close()
+        raise OSError(f"cannot listen on {host}:{port}: "
+                      f"{getattr(e, 'strerror', None) or e}") from None
+    return server
+
+
+def serve_tcp(sim, server, *, once=False, announce=print):
+    import socket
+
+    with server:
+        host, port = server.getsockname()[:2]
         announce(f"trax-fpga serve-sim: the simulated device ({sim.backend}, capacity "
                  f"{sim.capacity}) on socket://{host}:{port}")
         while True:
@@ -94,26 +119,36 @@ def serve_pty(sim, *, announce=print):
 
 
 def run(args):
-    from ..sim.device import DeviceSim
-
     def announce(text):
         print(text, flush=True)
 
-    if args.vcd and args.backend == "cxxrtl":
-        print("trax-fpga serve-sim: --vcd needs the pysim backend", file=sys.stderr)
+    def fail(message):
+        print(f"trax-fpga serve-sim: {message}", file=sys.stderr)
         return 1
+
+    if args.vcd and args.backend not in ("auto", "pysim"):
+        return fail("--vcd needs the pysim backend")
+    if args.pty and args.once:
+        return fail("--once applies to --tcp (a pseudo-terminal has no clients to count)")
+    server = None
+    if not args.pty:        # the port first: a busy one fails before the simulation is built
+        try:
+            server = listen_tcp(args.host, DEFAULT_TCP_PORT if args.tcp is None else args.tcp)
+        except OSError as e:
+            return fail(str(e))
+    from ..sim.device import DeviceSim
     backend = "pysim" if args.vcd else args.backend
     try:
         sim = DeviceSim(capacity=args.capacity, backend=backend, vcd=args.vcd)
     except ValueError as e:
-        print(f"trax-fpga serve-sim: {e}", file=sys.stderr)
-        return 1
+        if server is not None:
+            server.close()
+        return fail(str(e))
     try:
         if args.pty:
             serve_pty(sim, announce=announce)
         else:
-            port = DEFAULT_TCP_PORT if args.tcp is None else args.tcp
-            serve_tcp(sim, args.host, port, once=args.once, announce=announce)
+            serve_tcp(sim, server, once=args.once, announce=announce)
     except OSError as e:
         print(f"trax-fpga serve-sim: {e}", file=sys.stderr)
         return 1

@@ -84,7 +84,7 @@ CMD_OPTIONS = ("per-game", "cwd=DIR")
 STARTUP_TIMEOUT = 10.0
 #: Wait this long for an answer when no limit is given.
 DEFAULT_WAIT = 10.0
-DEFAULT_BAUD = 115200
+from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
 #: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
 MAX_LINE = 4096
 
@@ -671,16 +671,10 @@ class ProtocolPlayer(Player):
 # ---------------------------------------------------------------- specs
 
 def _parse_serial(arg):
-    url, baud = arg, DEFAULT_BAUD
-    head, sep, tail = arg.rpartition("@")
-    if sep and tail.isdigit():
-        url, baud = head, int(tail)
-        if baud <= 0:
-            raise SpecError(f"bad baud rate in 'serial:{arg}'")
-    if not url:
-        raise SpecError("serial needs a port: serial:PORT or serial:PORT@BAUD, e.g. "
-                        "serial:/dev/ttyUSB1 or serial:socket://127.0.0.1:7000")
-    return url, baud
+    try:
+        return parse_serial(arg)
+    except SerialSpecError as e:
+        raise SpecError(f"serial:{arg}: {e}") from None
 
 
 def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):

@@ -23,6 +23,7 @@ from ..firmware.top import LED_READY, Device
 from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl, verilator
+from .backends import BACKENDS
 from .threaded import ThreadedSimulator
 
 __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSim", "SimSerial",
@@ -34,7 +35,6 @@ __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSi
 # time of an answer is the board's; the line runs at clk/8 so that bytes cost few cycles.
 DEFAULT_CLK = 24_000_000
 DEFAULT_BAUD = 3_000_000
-BACKENDS = ("auto", "verilator", "cxxrtl", "pysim")
 
 
 _warned = []

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from traxfpga.host import cli
-from traxfpga.host.client import DeviceClient, DeviceError
+from traxfpga.host.client import DeviceClient, DeviceError, open_client
 from traxfpga.host.corpus import engine_variant, load_corpus
 from traxfpga.host.trax import Game, Illegal, Move, format_move
 from traxfpga.sim.device import DeviceSim, SimSerial
@@ -210,3 +210,21 @@ def test_play_command_bad_port(capsys):
     status = cli.main(["play", "--port", "socket://127.0.0.1:1"])
     assert status == 1
     assert "cannot use the board" in capsys.readouterr().err
+
+
+def test_one_serial_spec_parser():
+    """The client and the referee read ``PORT@BAUD`` alike: digits after the last ``@`` are
+    the baud rate, which must be positive; anything else belongs to the URL."""
+    from traxfpga.host.players import SpecError, _parse_serial
+    from traxfpga.host.serial_url import parse_serial
+    for spec in ("/dev/ttyUSB1", "/dev/ttyUSB1@19200", "socket://127.0.0.1:7000@9600",
+                 "rfc2217://user@host:7000"):
+        assert _parse_serial(spec) == parse_serial(spec)
+    assert parse_serial("rfc2217://user@host:7000") == ("rfc2217://user@host:7000", 115200)
+    for bad in ("/dev/ttyUSB1@0", "@9600", ""):
+        with pytest.raises(ValueError):
+            parse_serial(bad)
+        with pytest.raises(SpecError):
+            _parse_serial(bad)
+        with pytest.raises(ValueError):
+            open_client(bad)

@@ -3,6 +3,7 @@ exactly like a board; and ``trax-fpga compare`` over the simulated device."""
 
 import os
 import re
+import socket
 import subprocess
 import sys
 
@@ -143,3 +144,24 @@ def test_compare_reports_a_mismatch_with_a_reproducer(capsys, monkeypatch):
     assert re.search(r"mismatches\s*│\s*1\b", out)
     assert "First mismatch" in out and "to reproduce on the device, send:" in out
     assert re.search(r"expected: \('ok', 1,", out) and re.search(r"got:\s+\('ok', 2,", out)
+
+
+def _serve_sim(*argv):
+    return subprocess.run([sys.executable, "-m", "traxfpga.host.cli", "serve-sim", *argv],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_serve_sim_refuses_bad_ports_and_options_at_once():
+    """A port out of range, a busy port (named, before any simulation is built) and an
+    option that does not apply get one line each, no traceback."""
+    run = _serve_sim("--tcp", "99999")
+    assert run.returncode == 2 and "0 .. 65535" in run.stderr and "Traceback" not in run.stderr
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        run = _serve_sim("--tcp", str(port))
+    assert run.returncode == 1 and f"127.0.0.1:{port}" in run.stderr
+    assert "Traceback" not in run.stderr
+    run = _serve_sim("--pty", "--once")
+    assert run.returncode == 1 and "--once" in run.stderr
