@@ -179,6 +179,10 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         board = board if isinstance(board, Board) else get_board(board)
     except ValueError as error:
         raise BuildError(str(error)) from None
+    if design == "device" and board.device_unfit:
+        raise BuildError(board.device_unfit)
+    if design != "device" and capacity is not None:
+        raise BuildError(f"--capacity is a setting of the device, not of {design}")
     capacity = board.capacity if capacity is None else int(capacity)
     out_dir = Path(default_out_dir(board.name) if out_dir is None else out_dir)
 

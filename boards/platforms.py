@@ -51,6 +51,8 @@ class Board:
     openfpgaloader_args: tuple = ("-b", "ice40_generic")
     #: a note shown by ``trax-fpga flash`` (jumpers and the like)
     flash_note: str = ""
+    #: why the Trax device cannot be built for this board (None: it can); the self-test can
+    device_unfit: str | None = None
 
     def platform_class(self):
         module_name, class_name = self.platform_path.split(":")
@@ -122,6 +124,9 @@ BOARDS = {
         serial_note="FT2232H channel B (interface 1); channel A is the flash programmer",
         led_note="ready = green centre LED (D5), thinking = red D1, error = red D3",
         flash_note="writes the SPI flash (an unmodified iCEstick cannot be programmed in SRAM)",
+        device_unfit=("the Trax device does not fit the iCEstick's iCE40HX1K: it has 1280 "
+                      "logic cells, and the rules engine alone needs about 1900 (the whole "
+                      "device about 4300); build the board self-test with --design selftest"),
     ),
 }
 

@@ -442,6 +442,28 @@ def test_build_passes_the_players_depth_to_the_device():
         build_mod.build("icebreaker", design="selftest", max_depth=4)
 
 
+def test_build_passes_the_defence_to_the_device():
+    """``--max-defence`` reaches the device's searcher; it is refused for the self-test."""
+    from traxfpga.hdl.search import MAX_DEFENCE
+    for depth, want in ((2, 2), (None, MAX_DEFENCE)):
+        dev = build_mod._device_factory("device", capacity=32, baud=115200,
+                                        max_defence=depth)(24e6)
+        dev._MustUse__silence = True            # made only to be looked at
+        assert dev.max_defence == want
+    with pytest.raises(build_mod.BuildError, match="max-defence"):
+        build_mod.build("icebreaker", design="selftest", max_defence=2)
+
+
+def test_build_refuses_at_once_what_cannot_be_built(capsys):
+    """The device on the iCEstick (it cannot fit) and a capacity for the self-test are
+    refused before any synthesis, in one line."""
+    assert cli_main(["build", "--board", "icestick"]) == 1
+    err = capsys.readouterr().err
+    assert "does not fit" in err and "--design selftest" in err and "Traceback" not in err
+    assert cli_main(["build", "--design", "selftest", "--capacity", "64"]) == 1
+    assert "--capacity" in capsys.readouterr().err
+
+
 def test_build_device_not_available_yet(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "traxfpga.firmware.top", None)   # import fails
     assert cli_main(["build", "--board", "icebreaker"]) == 1
