@@ -225,8 +225,10 @@ class CoreEngine:
 
 def _open_core(arg, variant):
     """``core`` or ``core:LOG2N`` (default 7: a 128x128 store)."""
-    log2n = int(arg) if arg else 7
-    return CoreEngine(variant, log2n=log2n)
+    if arg and not (arg.isdigit() and 3 <= int(arg) <= 9):
+        raise ValueError(f"core:LOG2N takes the store's size as a power of two, 3 .. 9 "
+                         f"(core:7 is 128x128), not {arg!r}")
+    return CoreEngine(variant, log2n=int(arg) if arg else 7)
 
 
 def _register():

@@ -318,3 +318,12 @@ def test_version(capsys):
         main(["--version"])
     assert e.value.code == 0
     assert capsys.readouterr().out.startswith("trax-fpga 0.")
+
+
+def test_replay_bad_core_size(tmp_path, capsys):
+    from traxfpga.host.cli import main
+    game = tmp_path / "game.txt"
+    game.write_text("@0+\n")
+    assert main(["replay", "--engine", "core:abc", str(game)]) == 1
+    err = capsys.readouterr().err
+    assert "3 .. 9" in err and "invalid literal" not in err
