@@ -430,28 +430,19 @@ def test_build_reports_a_toolchain_failure(monkeypatch, tmp_path):
         build_mod.build("hx8k", design="selftest", out_dir=tmp_path)
 
 
-def test_build_passes_the_players_depth_to_the_device():
-    """``--max-depth`` reaches the device's searcher; it is refused for the self-test."""
-    from traxfpga.hdl.search import MAX_DEPTH
-    for depth, want in ((5, 5), (None, MAX_DEPTH)):
+@pytest.mark.parametrize("setting, value, default", [
+    ("max_depth", 5, "MAX_DEPTH"), ("max_defence", 2, "MAX_DEFENCE")])
+def test_build_passes_the_players_settings_to_the_device(setting, value, default):
+    """``--max-depth`` and ``--max-defence`` reach the device's searcher; they are refused
+    for the self-test."""
+    from traxfpga.hdl import search
+    for given, want in ((value, value), (None, getattr(search, default))):
         dev = build_mod._device_factory("device", capacity=32, baud=115200,
-                                        max_depth=depth)(24e6)
+                                        **{setting: given})(24e6)
         dev._MustUse__silence = True            # made only to be looked at
-        assert dev.max_depth == want
-    with pytest.raises(build_mod.BuildError, match="max-depth"):
-        build_mod.build("icebreaker", design="selftest", max_depth=4)
-
-
-def test_build_passes_the_defence_to_the_device():
-    """``--max-defence`` reaches the device's searcher; it is refused for the self-test."""
-    from traxfpga.hdl.search import MAX_DEFENCE
-    for depth, want in ((2, 2), (None, MAX_DEFENCE)):
-        dev = build_mod._device_factory("device", capacity=32, baud=115200,
-                                        max_defence=depth)(24e6)
-        dev._MustUse__silence = True            # made only to be looked at
-        assert dev.max_defence == want
-    with pytest.raises(build_mod.BuildError, match="max-defence"):
-        build_mod.build("icebreaker", design="selftest", max_defence=2)
+        assert getattr(dev, setting) == want
+    with pytest.raises(build_mod.BuildError, match=setting.replace("_", "-")):
+        build_mod.build("icebreaker", design="selftest", **{setting: value})
 
 
 def test_build_refuses_at_once_what_cannot_be_built(capsys):
