@@ -1,7 +1,7 @@
 """``trax-fpga compare``: check a device, move by move, against the reference engine.
 
 The device (the simulated one, or a board with ``--port``) plays recorded games
-(``tests/data/commented.jsonl`` unless ``--corpus`` says otherwise) and seeded random games
+(``host/data/commented.jsonl`` unless ``--corpus`` says otherwise) and seeded random games
 through the host client, with illegal probes (random placements, out-of-range and malformed
 moves) before moves and occasional undos; every answer, the final board and the final status
 are compared with the reference.  A progress bar, then a summary table; on the first mismatch
@@ -24,7 +24,7 @@ def add_arguments(parser):
                         help="random games to play after the recorded ones (default 20)")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
     parser.add_argument("--corpus", metavar="FILE", default=None,
-                        help="recorded games (JSON lines; default: the shared corpus; 'none' "
+                        help="recorded games (JSON lines; default: the corpus shipped in the package; 'none' "
                              "for none)")
     parser.add_argument("--sample", type=int, default=None, metavar="K",
                         help="play only K recorded games, chosen with the seed (default: all)")

@@ -8,7 +8,7 @@ engine alone).  On a terminal the
 board is redrawn in place after every move (``--delay`` seconds apart);
 otherwise (a pipe, CI) the moves are listed and the board printed every
 ``--every`` moves and at the end.  The games come from
-``tests/data/commented.jsonl`` in the repository.
+``host/data/commented.jsonl``, shipped in the package.
 """
 
 DEFAULT_GAME = 1   # White wins with a loop in 17 moves, 7x7

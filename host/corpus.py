@@ -1,4 +1,6 @@
-"""The recorded games shipped with the project (``tests/data/commented.jsonl``).
+"""The recorded games shipped with the project (``host/data/commented.jsonl``,
+package data of ``traxfpga.host``, read through :mod:`importlib.resources` so that
+any install -- editable, wheel, or zipped -- finds it).
 
 Each line is ``{"id", "variant", "end", "moves", "expect"}``; the standard
 (``"trax"``) games carry ``expect = {"winner", "reason", "size", "board"}``
@@ -9,18 +11,19 @@ replayed as standard Trax (:func:`engine_variant`).
 from __future__ import annotations
 
 import json
+from importlib.resources import files
 from pathlib import Path
 
 __all__ = ["CORPUS", "load_corpus", "engine_variant"]
 
-#: The corpus file, found relative to the repository (editable install).
-CORPUS = Path(__file__).resolve().parents[1] / "tests" / "data" / "commented.jsonl"
+#: The corpus file, a resource of this package (a :class:`~importlib.resources.abc.Traversable`).
+CORPUS = files(__package__) / "data" / "commented.jsonl"
 
 
 def load_corpus(path: str | Path | None = None) -> list:
-    """All recorded games, as dicts, in file order."""
+    """All recorded games, as dicts, in file order (``path``: another file of the same form)."""
     p = Path(path) if path else CORPUS
-    with open(p, encoding="utf-8") as f:
+    with p.open("r", encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
 

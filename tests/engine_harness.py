@@ -1,19 +1,16 @@
 """Shared helpers for the hardware-engine tests: one compiled engine per session,
 notation in and reference-format results out, and a differential checker."""
 
-import json
 import random
-from pathlib import Path
 
 from traxfpga.hdl.tiles import STATUS_CODES, Status
+from traxfpga.host.corpus import load_corpus
 from traxfpga.host.trax import Game, Illegal, format_move, parse_move
-
-DATA = Path(__file__).parent / "data" / "commented.jsonl"
 
 
 def corpus():
-    with open(DATA) as f:
-        return [json.loads(line) for line in f]
+    """The recorded games shipped with the package (:mod:`traxfpga.host.corpus`)."""
+    return load_corpus()
 
 
 def core_place(core, text):

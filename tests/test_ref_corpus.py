@@ -1,4 +1,4 @@
-"""The recorded games (tests/data/commented.jsonl) on the reference engine.
+"""The recorded games (host/data/commented.jsonl, package data) on the reference engine.
 
 * The 277 standard games carry the outcome and final board found by an
   independent engine; each must replay to exactly that.
