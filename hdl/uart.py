@@ -389,28 +389,17 @@ class UART(wiring.Component):
         if self._rx_depth:
             m.submodules.rx_fifo = rx_fifo = SyncFIFOBuffered(width=RxByte.size,
                                                               depth=self._rx_depth)
-            m.d.comb += [
-                rx_fifo.w_data.eq(rx.stream.payload),
-                rx_fifo.w_en.eq(rx.stream.valid),
-                rx.stream.ready.eq(rx_fifo.w_rdy),
-                self.rx_stream.payload.eq(rx_fifo.r_data),
-                self.rx_stream.valid.eq(rx_fifo.r_rdy),
-                rx_fifo.r_en.eq(self.rx_stream.ready),
-            ]
+            # (connect matches the FIFO's plain 9-bit payload to RxByte by width)
+            wiring.connect(m, rx.stream, rx_fifo.w_stream)
+            wiring.connect(m, rx_fifo.r_stream, wiring.flipped(self.rx_stream))
         else:
             wiring.connect(m, rx.stream, wiring.flipped(self.rx_stream))
 
         if self._tx_depth:
             m.submodules.tx_fifo = tx_fifo = SyncFIFOBuffered(width=8, depth=self._tx_depth)
-            m.d.comb += [
-                tx_fifo.w_data.eq(self.tx_stream.payload),
-                tx_fifo.w_en.eq(self.tx_stream.valid),
-                self.tx_stream.ready.eq(tx_fifo.w_rdy),
-                tx.stream.payload.eq(tx_fifo.r_data),
-                tx.stream.valid.eq(tx_fifo.r_rdy),
-                tx_fifo.r_en.eq(tx.stream.ready),
-                self.tx_busy.eq(tx.busy | tx_fifo.r_rdy),
-            ]
+            wiring.connect(m, wiring.flipped(self.tx_stream), tx_fifo.w_stream)
+            wiring.connect(m, tx_fifo.r_stream, tx.stream)
+            m.d.comb += self.tx_busy.eq(tx.busy | tx_fifo.r_rdy)
         else:
             wiring.connect(m, wiring.flipped(self.tx_stream), tx.stream)
             m.d.comb += self.tx_busy.eq(tx.busy)
