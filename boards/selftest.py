@@ -4,9 +4,13 @@
 (PLL), the serial port in both directions at the chosen baud rate, and the three status LEDs
 are wired the way the board table says.
 
-* Serial: every byte received is sent back unchanged (a real UART receiver and transmitter
-  at ``baud`` from ``clk_freq``, with a one-byte holding register, so a wrong clock shows up
-  as garbled echo rather than passing through unnoticed).
+* Serial: every byte received is sent back unchanged, through the device's own UART
+  (:class:`traxfpga.hdl.uart.UART`: the receiver the device reads its lines with, and the
+  transmitter behind a 16-byte FIFO, so a host a little faster than the board loses nothing
+  in a burst).  The divisor comes from :func:`~traxfpga.hdl.uart.divisor_for`, so a clock that
+  cannot make the baud rate closely enough is refused, and a wrong clock on the board shows up
+  as garbled echo rather than passing through unnoticed.  A byte with a framing error is not
+  echoed.
 * LEDs, after a lamp test (all three on for the first half second):
   bit 0 "ready" blinks (a period of 0.7 to 1.4 s, from a power-of-two counter); bit 1 "thinking" lights for 50 ms after each byte received;
   bit 2 "error" lights for half a second after a framing error (a break, or a wrong baud rate).
@@ -18,14 +22,17 @@ synchronised here), ``tx: Out(1)``, ``leds: Out(3)``, everything in the ``sync``
 
 import math
 
-from amaranth.hdl import Cat, Module, Signal
+from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
-from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import In, Out
+
+from ..firmware.leds import LED_ERROR, LED_READY, LED_THINKING
+from ..hdl.uart import UART, divisor_for
 
 __all__ = ["SelfTest"]
 
-LED_READY, LED_THINKING, LED_ERROR = 0, 1, 2
+#: Depth of the transmit FIFO that holds the echo while the line is busy.
+TX_DEPTH = 16
 
 
 class SelfTest(wiring.Component):
@@ -37,11 +44,11 @@ class SelfTest(wiring.Component):
         self.clk_freq = float(clk_freq)
         self.baud = int(baud)
         self.capacity = capacity
-        self.divisor = round(self.clk_freq / self.baud)
-        if self.divisor < 4:
+        try:
+            self.divisor = divisor_for(clk_freq, baud)
+        except ValueError:
             self._MustUse__silence = True          # no "created but never used" warning
-            raise ValueError(f"clock {clk_freq:g} Hz is too slow for {baud} baud "
-                             f"(need at least 4 clocks per bit)")
+            raise
         super().__init__()
 
     def _cycles(self, seconds):
@@ -49,71 +56,22 @@ class SelfTest(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        div = self.divisor
 
-        # --- receiver: start bit checked at its middle, bits sampled at their middles ---------
-        rx = Signal(init=1)
-        m.submodules.rx_sync = FFSynchronizer(self.rx, rx, init=1)
-        rx_timer = Signal(range(div + 1))
-        rx_bits = Signal(range(10))
-        rx_shift = Signal(8)
-        rx_valid = Signal()          # one-cycle strobe: rx_shift holds a byte
-        rx_error = Signal()          # one-cycle strobe: framing error
-        m.d.sync += [rx_valid.eq(0), rx_error.eq(0)]
-        with m.FSM(name="rx_fsm"):
-            with m.State("IDLE"):
-                with m.If(~rx):
-                    m.d.sync += rx_timer.eq(div // 2)
-                    m.next = "START"
-            with m.State("START"):
-                with m.If(rx_timer != 0):
-                    m.d.sync += rx_timer.eq(rx_timer - 1)
-                with m.Elif(rx):        # glitch, not a start bit
-                    m.next = "IDLE"
-                with m.Else():
-                    m.d.sync += [rx_timer.eq(div - 1), rx_bits.eq(0)]
-                    m.next = "DATA"
-            with m.State("DATA"):
-                with m.If(rx_timer != 0):
-                    m.d.sync += rx_timer.eq(rx_timer - 1)
-                with m.Else():
-                    m.d.sync += [rx_timer.eq(div - 1), rx_shift.eq(Cat(rx_shift[1:], rx)),
-                                 rx_bits.eq(rx_bits + 1)]
-                    with m.If(rx_bits == 7):
-                        m.next = "STOP"
-            with m.State("STOP"):
-                with m.If(rx_timer != 0):
-                    m.d.sync += rx_timer.eq(rx_timer - 1)
-                with m.Elif(rx):
-                    m.d.sync += rx_valid.eq(1)
-                    m.next = "IDLE"
-                with m.Else():
-                    m.d.sync += rx_error.eq(1)
-                    m.next = "BREAK"
-            with m.State("BREAK"):          # wait for the line to return high
-                with m.If(rx):
-                    m.next = "IDLE"
-
-        # --- one-byte holding register between receiver and transmitter ---------------------
-        hold = Signal(8)
-        hold_full = Signal()
-        with m.If(rx_valid):
-            m.d.sync += [hold.eq(rx_shift), hold_full.eq(1)]
-
-        # --- transmitter ------------------------------------------------------------------
-        tx_shift = Signal(10, init=0x3FF)   # stop bit, data LSB first, start bit (LSB out first)
-        tx_bits = Signal(range(11))
-        tx_timer = Signal(range(div))
-        m.d.comb += self.tx.eq(tx_shift[0])
-        with m.If(tx_bits == 0):
-            with m.If(hold_full & ~rx_valid):
-                m.d.sync += [tx_shift.eq((1 << 9) | (hold << 1)), tx_bits.eq(10),
-                             tx_timer.eq(div - 1), hold_full.eq(0)]
-        with m.Elif(tx_timer != 0):
-            m.d.sync += tx_timer.eq(tx_timer - 1)
-        with m.Else():
-            m.d.sync += [tx_shift.eq((tx_shift >> 1) | (1 << 9)), tx_bits.eq(tx_bits - 1),
-                         tx_timer.eq(div - 1)]
+        # --- serial echo: the device's receiver, straight (as the device has it), and its
+        # transmitter behind a FIFO --------------------------------------------------------
+        m.submodules.uart = uart = UART(self.divisor, rx_depth=0, tx_depth=TX_DEPTH)
+        m.d.comb += [uart.rx.eq(self.rx), self.tx.eq(uart.tx)]
+        received, echo = uart.rx_stream, uart.tx_stream
+        good = Signal()             # a byte received whole: to be echoed
+        echoed = Signal()           # ... and taken by the transmit FIFO this cycle
+        m.d.comb += [
+            good.eq(received.valid & ~received.payload.framing_error),
+            echo.payload.eq(received.payload.data),
+            echo.valid.eq(good),
+            received.ready.eq(echo.ready | received.payload.framing_error),   # bad: dropped
+            echoed.eq(good & echo.ready),
+        ]
+        rx_error = uart.rx_error    # one pulse per frame with a low stop bit (one per break)
 
         # --- LEDs -------------------------------------------------------------------------
         # One free-running counter paces everything: its top bit is the heartbeat (a period of
@@ -135,7 +93,7 @@ class SelfTest(wiring.Component):
             m.d.sync += lamp.eq(lamp - 1)
 
         activity = Signal(range(ticks(0.05) + 1))
-        with m.If(rx_valid):
+        with m.If(echoed):
             m.d.sync += activity.eq(ticks(0.05))
         with m.Elif(tick & (activity != 0)):
             m.d.sync += activity.eq(activity - 1)

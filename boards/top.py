@@ -13,12 +13,11 @@ LED polarity: amaranth-boards declares active-low LEDs (the iCEBreaker's) as inv
 from amaranth.hdl import ClockDomain, Module, Shape
 from amaranth.lib import io, wiring
 
+from ..firmware.leds import LED_NAMES
 from .platforms import Board, get_board
 from .pll import DirectClock, ICE40PLL, pll_params
 
 __all__ = ["BoardTop", "LED_NAMES", "clock_plan"]
-
-LED_NAMES = ("ready", "thinking", "error")
 
 
 def clock_plan(board, clock_mhz=None):

@@ -15,12 +15,11 @@ from ..hdl.linebuf import LineBuffer
 from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, Searcher, check_max_defence,
                           check_max_depth, lfsr_step, share_engine)
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
+from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
 from .text import LINE_MAX
 
 __all__ = ["Device", "LED_READY", "LED_THINKING", "LED_ERROR"]
-
-LED_READY, LED_THINKING, LED_ERROR = 0, 1, 2
 
 
 class Device(wiring.Component):
