@@ -58,8 +58,9 @@ class LineBuffer(wiring.Component):
 
     Attributes
     ----------
-    rx : In(stream.Signature(RxByte))
-        Received bytes; always ready.
+    rx : In(stream.Signature(RxByte, always_ready=True))
+        Received bytes; always ready (``rx.ready`` is the constant 1), so the receiver is never
+        held back.
     line : Out(stream.Signature(LineInfo(depth)))
         A finished line (``error`` NONE) or a bad one; taken when its handling is complete.
     rd_addr : In(range(depth))
@@ -71,7 +72,7 @@ class LineBuffer(wiring.Component):
         assert depth >= 4
         self.depth = depth
         super().__init__({
-            "rx":      In(stream.Signature(RxByte)),
+            "rx":      In(stream.Signature(RxByte, always_ready=True)),
             "line":    Out(stream.Signature(LineInfo(depth))),
             "rd_addr": In(range(depth)),
             "rd_data": Out(8),
@@ -102,7 +103,6 @@ class LineBuffer(wiring.Component):
             engaged.eq(offered | (nbusy != 0)),
             release.eq(offered & self.line.ready),
             take.eq((~offered | self.line.ready) & (nbusy != 0)),
-            self.rx.ready.eq(1),
             self.line.payload.length.eq(wptr),
         ]
 
