@@ -2,9 +2,8 @@
 
 import argparse
 
+from .build import DESIGNS
 from .platforms import BOARDS, DEFAULT_BOARD
-
-DESIGNS = ("device", "selftest")
 
 
 def _positive_int(text):

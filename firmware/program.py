@@ -14,7 +14,7 @@
 """
 
 from ..hdl.engine import Op as EngineOp
-from ..hdl.tiles import Variant
+from ..hdl.tiles import Reason, Variant, Winner
 from . import text
 from .isa import Asm, Cond, Idx, Num, Op, Src
 from .player import board_move
@@ -297,6 +297,9 @@ def program(*, player_id="trax-fpga", capacity=128):
 
     # -- name tables ----------------------------------------------------------------------------
     _names(a, "error_names", text.ERRORS, 32)
+    # indexed by the engine's Winner and Reason values
+    assert [w.name.lower() for w in Winner][1:] == list(text.COLOURS[1:])
+    assert [r.name.lower() for r in Reason][1:] == list(text.REASONS[1:])
     _names(a, "colour_names", text.COLOURS, 4)
     a.table("role_names", ["colour_names_0", "colour_names_1", "colour_names_2"], 4)
     _names(a, "reason_names", text.REASONS, 4)

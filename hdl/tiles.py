@@ -91,13 +91,9 @@ class Status(enum.Enum, shape=4):
     NO_UNDO      = 10
 
 
-#: Status -> the reference engine's illegal-move code.
-STATUS_CODES = {
-    Status.GAME_OVER: "game-over", Status.FIRST_MOVE: "first-move", Status.RANGE: "range",
-    Status.CAPACITY: "capacity", Status.OCCUPIED: "occupied", Status.NOT_ADJACENT: "not-adjacent",
-    Status.MISMATCH: "mismatch", Status.BOUNDS: "bounds", Status.THREE_TRACKS: "three-tracks",
-    Status.NO_UNDO: "no-undo",
-}
+#: Status -> the reference engine's illegal-move code: the member's name, in lower case with
+#: hyphens (``NOT_ADJACENT`` -> ``"not-adjacent"``).
+STATUS_CODES = {s: s.name.lower().replace("_", "-") for s in Status if s is not Status.OK}
 
 
 class Winner(enum.Enum, shape=2):

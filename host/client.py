@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import re
 
-from ..firmware.text import LINE_MAX
-from .trax import Illegal, Step, parse_move
+from ..firmware.text import COLOURS, LINE_MAX, REASONS, VARIANTS
+from .trax import ILLEGAL_CODES, Illegal, Step, parse_move
 
 __all__ = ["DeviceClient", "DeviceError", "open_client", "DEFAULT_BAUD", "DEFAULT_TIMEOUT"]
 
@@ -29,18 +29,22 @@ from .serial_url import DEFAULT_BAUD, parse_serial  # noqa: E402
 #: Seconds to wait for each answer line from a real port.
 DEFAULT_TIMEOUT = 3.0
 
-_RESULT = re.compile(r"= ok (\d+) (\d+) (\d+) (\d+) (-|white|black) (-|loop|line|draw)")
+# the device's words for variants and for Winner and Reason values, "-" for none (firmware/text.py)
+_VARIANT = "(" + "|".join(map(re.escape, VARIANTS)) + ")"
+_COLOUR = "(" + "|".join(map(re.escape, COLOURS)) + ")"
+_REASON = "(" + "|".join(map(re.escape, REASONS)) + ")"
+_RESULT = re.compile(r"= ok (\d+) (\d+) (\d+) (\d+) " + _COLOUR + " " + _REASON)
 _MOVE_RESULT = re.compile(_RESULT.pattern + r" (\S+)")
-_STATUS = re.compile(r"= (trax|8x8|looptrax) (\d+) (\d+) (\d+) (-|white|black) "
-                     r"(-|loop|line|draw) (-|white|black)")
+_STATUS = re.compile("= " + _VARIANT + r" (\d+) (\d+) (\d+) " + _COLOUR + " " + _REASON
+                     + " " + _COLOUR)
 _BOARD_END = re.compile(r"= ok (\d+) (\d+)")
 _ROW = re.compile(r"(?:\.|NE|NS|NW|ES|EW|SW)(?: (?:\.|NE|NS|NW|ES|EW|SW))*")
 _ERROR = re.compile(r"! ([a-z-]+)")
 
-#: Error codes a move can get from the device (any other error, such as busy, framing or
-#: overlong, says the line was damaged or mistimed: the client resynchronises).
-MOVE_ERRORS = frozenset({"syntax", "first-move", "range", "occupied", "not-adjacent", "mismatch",
-                         "three-tracks", "bounds", "game-over", "capacity"})
+#: Error codes a move can get from the device: the reference's illegal-move codes (any other
+#: error, such as busy, framing or overlong, says the line was damaged or mistimed: the client
+#: resynchronises).
+MOVE_ERRORS = frozenset(ILLEGAL_CODES)
 
 
 class DeviceError(Exception):

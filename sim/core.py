@@ -13,6 +13,7 @@ from typing import NamedTuple
 from ..hdl.engine import CellOut, Command, Engine, Op, Result
 from . import cxxrtl
 from .threaded import ThreadedSimulator
+from ..firmware.text import COLOURS, REASONS
 from ..hdl.tiles import STATUS_CODES, Reason, Shape, Status, Variant, Winner, mask_name
 
 __all__ = ["CoreResult", "CoreSim", "SHAPES", "VARIANTS", "BACKENDS"]
@@ -21,8 +22,9 @@ BACKENDS = ("auto", "cxxrtl", "pysim")
 
 SHAPES = {"+": Shape.PLUS, "/": Shape.SLASH, "\\": Shape.BACKSLASH}
 VARIANTS = {"trax": Variant.TRAX, "8x8": Variant.EIGHT, "looptrax": Variant.LOOPTRAX}
-_WINNERS = {Winner.NONE: None, Winner.WHITE: "white", Winner.BLACK: "black"}
-_REASONS = {Reason.NONE: None, Reason.LOOP: "loop", Reason.LINE: "line", Reason.DRAW: "draw"}
+# Winner and Reason values by name, as the device prints them (None for NONE)
+_WINNERS = {Winner(i): None if i == 0 else name for i, name in enumerate(COLOURS)}
+_REASONS = {Reason(i): None if i == 0 else name for i, name in enumerate(REASONS)}
 
 
 class CoreResult(NamedTuple):
