@@ -125,8 +125,8 @@ BOARDS = {
         led_note="ready = green centre LED (D5), thinking = red D1, error = red D3",
         flash_note="writes the SPI flash (an unmodified iCEstick cannot be programmed in SRAM)",
         device_unfit=("the Trax device does not fit the iCEstick's iCE40HX1K: it has 1280 "
-                      "logic cells, and the rules engine alone needs about 1900 (the whole "
-                      "device about 4300); build the board self-test with --design selftest"),
+                      "logic cells, and the rules engine alone needs 1922 (the whole device "
+                      "2794 on the HX8K); build the board self-test with --design selftest"),
     ),
 }
 

@@ -1,7 +1,8 @@
 """The Trax reference engine: rules, notation, legal moves and perft.
 
 Everything else in the project (the hardware engine, the device) is checked
-against this module, so it follows the rules in ``shared/seeds`` literally:
+against this module, so it follows the published rules (the 1994 and 1999 Trax FAQs, the
+official rules, the booklet; not part of this repository) literally:
 
 * Tiles.  A placed tile is described by the 4-bit mask of the edges its *white*
   track touches (bit ``d`` set when edge ``d`` is white, with ``N=0, E=1, S=2,
