@@ -7,7 +7,9 @@ own record of the game (the variant and the moves the device accepted) and never
 device's state silently differ from it: after a timeout, a line it cannot understand or a
 transport error from the device (``busy``, ``framing``, ``overlong``), it resynchronises (ends
 any partial line, drains what comes back, resets the device and replays the game, checking
-every answer) and then repeats the command once.
+every answer) and then repeats the command once.  A port that fails (an ``OSError``, such as
+pyserial's ``SerialException`` when the board goes away) ends with :class:`DeviceError` at
+once.
 
 A device's ``syntax`` answer to a move the reference reads as well formed is also taken as
 garbage (a garbage prefix makes any line malformed).
@@ -86,14 +88,23 @@ class DeviceClient:
         self.reset(variant)
 
     # -- lines ------------------------------------------------------------------------------
+    def _io(self, method, *args):
+        """Call a port method.  A port that fails (pyserial's SerialException is an OSError:
+        a closed socket, a pulled USB cable, a closed pty) is gone for good, so no
+        resynchronisation is tried: DeviceError at once."""
+        try:
+            return method(*args)
+        except OSError as e:
+            raise DeviceError(f"{self.name}: the connection was lost ({e})") from None
+
     def _send(self, line):
         if not all(0x20 <= ord(ch) < 0x7F for ch in line):
             raise ValueError(f"{line!r}: only printable ASCII can be sent on a line")
         self.commands += 1
-        self.port.write(line.encode("ascii") + b"\n")
+        self._io(self.port.write, line.encode("ascii") + b"\n")
 
     def _read_line(self):
-        raw = self.port.read_until(b"\n")
+        raw = self._io(self.port.read_until, b"\n")
         if not raw.endswith(b"\n"):
             raise _Garbage(f"no answer (timeout){f' after {raw!r}' if raw else ''}")
         try:
@@ -151,10 +162,10 @@ class DeviceClient:
         if old is not None:
             self.port.timeout = min(old, quiet)
         try:
-            self.port.write(b"\n")
+            self._io(self.port.write, b"\n")
             lines = []
             while True:
-                raw = self.port.read_until(b"\n")
+                raw = self._io(self.port.read_until, b"\n")
                 if not raw:
                     return lines
                 lines.append(raw)
@@ -168,7 +179,7 @@ class DeviceClient:
         for attempt in range(self.retries + 1):
             try:
                 self.drain()
-                self.port.reset_input_buffer()
+                self._io(self.port.reset_input_buffer)
                 self._replay()
                 return
             except _Garbage as e:
