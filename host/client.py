@@ -307,18 +307,24 @@ class DeviceClient:
         self.close()
 
 
-def open_client(spec, variant="trax", *, timeout=DEFAULT_TIMEOUT, sim_args=None):
+def open_client(spec, variant="trax", *, timeout=None, sim_args=None):
     """A client for ``spec``: ``"sim"`` (the simulated device, in this process) or a pyserial
-    URL or device path, optionally ``PORT@BAUD``."""
+    URL or device path, optionally ``PORT@BAUD``.  ``timeout`` (seconds per answer line)
+    defaults to :data:`DEFAULT_TIMEOUT`, read at the call."""
     if spec == "sim":
         from ..sim.device import DeviceSim, SimSerial
         port = SimSerial(DeviceSim(**(sim_args or {})), owns_sim=True)
         return DeviceClient(port, variant, name="sim")
     import serial
     url, baudrate = parse_serial(spec)         # (a SerialSpecError is a ValueError)
-    port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
+    port = serial.serial_for_url(url, baudrate=baudrate,
+                                 timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
     try:
         return DeviceClient(port, variant, name=url)
+    except DeviceError as e:
+        port.close()
+        raise DeviceError(f"{e}; is a trax-fpga device on this port at {baudrate} baud?") \
+            from None
     except Exception:
         port.close()
         raise

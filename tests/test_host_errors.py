@@ -18,3 +18,19 @@ def test_play_when_the_board_goes_away_mid_game(capsys):
     err = captured.err.strip().splitlines()
     assert len(err) == 1, captured.err
     assert err[0].startswith("trax-fpga play: ") and "connection was lost" in err[0], err
+
+
+def test_replay_on_a_device_that_never_answers(tmp_path, capsys, monkeypatch):
+    """A port that accepts and stays silent (no bitstream, the wrong port): after the
+    client's retries, one line and exit 1.  The wait per answer is shortened for the test."""
+    monkeypatch.setattr(client, "DEFAULT_TIMEOUT", 0.1)
+    game = tmp_path / "game.txt"
+    game.write_text("@0/ A2+\n")
+    with FakeDevice(close_after=False) as dev:
+        status = cli.main(["replay", "--engine", f"serial:{dev.url}", str(game)])
+    captured = capsys.readouterr()
+    assert status == 1
+    assert dev.received[0] == ":reset trax"
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1, captured.err
+    assert err[0].startswith("trax-fpga replay: ") and "no answer" in err[0], err
