@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ..firmware.text import LINE_MAX
+from .echo import shown
 from .trax import Illegal, Step, parse_move
 
 __all__ = ["DeviceClient", "DeviceError", "open_client", "DEFAULT_BAUD", "DEFAULT_TIMEOUT"]
@@ -52,6 +53,14 @@ class DeviceError(Exception):
 
 class _Garbage(Exception):
     """An answer the client cannot make sense of (or none): resynchronise."""
+
+
+def _said(data):
+    """What the device sent, for a message: cut short and escaped (a broken device may send
+    anything, at any length)."""
+    if isinstance(data, bytes):
+        data = data.decode("ascii", "backslashreplace")
+    return shown(data, 40)
 
 
 def _none(name):
@@ -106,11 +115,11 @@ class DeviceClient:
     def _read_line(self):
         raw = self._io(self.port.read_until, b"\n")
         if not raw.endswith(b"\n"):
-            raise _Garbage(f"no answer (timeout){f' after {raw!r}' if raw else ''}")
+            raise _Garbage(f"no answer (timeout){f' after {_said(raw)}' if raw else ''}")
         try:
             return raw[:-1].decode("ascii").rstrip("\r")
         except UnicodeDecodeError:
-            raise _Garbage(f"garbage from the device: {raw!r}") from None
+            raise _Garbage(f"garbage from the device: {_said(raw)}") from None
 
     def _exchange(self, line, pattern, rows=False):
         """Send a command; return (match of its status line, rows before it) or raise
@@ -122,17 +131,17 @@ class DeviceClient:
             error = _ERROR.fullmatch(text)
             if error:
                 if got:
-                    raise _Garbage(f"{line!r}: an error after rows: {text!r}")
+                    raise _Garbage(f"{line!r}: an error after rows: {_said(text)}")
                 return None, error.group(1)
             if text.startswith("= "):
                 match = pattern.fullmatch(text)
                 if not match:
-                    raise _Garbage(f"{line!r}: unexpected answer {text!r}")
+                    raise _Garbage(f"{line!r}: unexpected answer {_said(text)}")
                 return match, got
             if rows and _ROW.fullmatch(text):
                 got.append(text)
                 continue
-            raise _Garbage(f"{line!r}: unexpected line {text!r}")
+            raise _Garbage(f"{line!r}: unexpected line {_said(text)}")
 
     def _command(self, line, pattern, rows=False, errors=frozenset(), ply=None):
         """Run a command, resynchronising and repeating it when the answer is garbage, a
@@ -216,10 +225,10 @@ class DeviceClient:
         (the position is then unchanged).
         """
         if not move or not all(0x21 <= ord(ch) < 0x7F for ch in move):
-            raise Illegal("syntax", f"{move!r} cannot be sent to the device (only printable "
-                                    f"ASCII without spaces).", move)
+            raise Illegal("syntax", f"{shown(move)} cannot be sent to the device (only "
+                                    f"printable ASCII without spaces).", move)
         if len(":play ") + len(move) > LINE_MAX:
-            raise Illegal("syntax", f"{move[:20]}... is longer than the device's line "
+            raise Illegal("syntax", f"{shown(move)} is longer than the device's line "
                                     f"({LINE_MAX} characters).", move)
         # A garbage prefix also makes a line malformed: "syntax" for a well-formed move is
         # taken as a transport problem (resynchronise and repeat), not as the device's word.

@@ -111,6 +111,7 @@ def run(args):
         print(json.dumps(out))
         return status
 
+    from .echo import shown
     from .render import ascii_board
 
     print(f"Replay of {len(moves)} move{'s' if len(moves) != 1 else ''} on engine "
@@ -122,7 +123,7 @@ def run(args):
         print(f"  {i + 1:3}. {side:5}  {st['move']:8} {st['size'][0]}x{st['size'][1]}{extra}")
     if report["illegal"]:
         il = report["illegal"]
-        print(f"Move {il['index'] + 1} ({il['move']}) is illegal: {il['reason']}")
+        print(f"Move {il['index'] + 1} ({shown(il['move'])}) is illegal: {il['reason']}")
         left = len(moves) - il["index"] - 1
         if left:
             print(f"({left} later move{'s' if left != 1 else ''} not applied)")
