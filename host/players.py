@@ -504,7 +504,8 @@ class Player:
     ident = ""
     clock = "wall"
     last_time = 0.0
-    #: The simulated board's last search (depth, defence, nodes), None for other players.
+    #: The last search of the simulated board or the model (depth, defence, nodes; nodes
+    #: None for the model), None for other players.
     last_search = None
 
     def start(self, colour, *, limit=None):
@@ -557,7 +558,11 @@ class EnginePlayer(Player):
             mv = choose_move(self.game, self.rng)
         elif self.kind == "model":
             from .searcher import choose
-            mv = choose(self.game, max_defence=3).move
+            choice = choose(self.game, max_defence=3)
+            mv = choice.move
+            # as the simulated board reports its searches (the twin counts no nodes)
+            self.last_search = {"depth": choice.depth, "defence": choice.defence,
+                                "nodes": None}
         else:
             mv = self.rng.choice(self.game.legal_moves())
         text = format_move(mv)
