@@ -37,7 +37,7 @@ def _num(v):
     if isinstance(v, int):
         return f"{v:,}"
     if isinstance(v, float):
-        return f"{v:,.3f}".rstrip("0").rstrip(".") if v != int(v) or abs(v) < 1e6 else f"{v:,.0f}"
+        return f"{v:,.3f}".rstrip("0").rstrip(".")
     return str(v)
 
 

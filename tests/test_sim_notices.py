@@ -3,7 +3,7 @@ where it is cached (and a cached one says nothing); without a C++ compiler the s
 is announced once."""
 
 import pytest
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Module
 from amaranth.lib import wiring
 from amaranth.lib.wiring import Out
 
