@@ -34,3 +34,44 @@ def test_replay_on_a_device_that_never_answers(tmp_path, capsys, monkeypatch):
     err = captured.err.strip().splitlines()
     assert len(err) == 1, captured.err
     assert err[0].startswith("trax-fpga replay: ") and "no answer" in err[0], err
+
+
+def test_play_when_the_pty_closes_mid_game(capsys):
+    """The same over a pseudo-terminal (how ``serve-sim --pty`` and USB serial ports look):
+    the other end answers two lines, then closes."""
+    import os
+    import threading
+    import tty
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    path = os.ttyname(slave)
+    received = []
+
+    def device():
+        answers = [b"= trax\n", b"= ok 1 1 1 1 - - @0/\n"]
+        buf = b""
+        try:
+            while answers:
+                buf += os.read(master, 1024)
+                while b"\n" in buf and answers:
+                    line, buf = buf.split(b"\n", 1)
+                    received.append(line.decode())
+                    os.write(master, answers.pop(0))
+            while b"\n" not in buf:             # the next command: the board goes away
+                buf += os.read(master, 1024)
+        finally:
+            os.close(master)
+
+    thread = threading.Thread(target=device, daemon=True)
+    thread.start()
+    try:
+        status = cli.main(["play", "--port", path, "--as", "black", "--auto"])
+    finally:
+        thread.join(timeout=5)
+        os.close(slave)
+    captured = capsys.readouterr()
+    assert received == [":reset trax", ":move"]
+    assert status == 1
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("trax-fpga play: "), captured.err
