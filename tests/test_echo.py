@@ -93,3 +93,17 @@ def test_device_garbage_is_cut_and_escaped(monkeypatch):
         with pytest.raises(DeviceError) as e:
             open_client(dev.url)
     assert "\x1b" not in str(e.value) and len(str(e.value)) < 400, str(e.value)[:500]
+
+
+def test_the_referee_cuts_and_escapes_a_players_line():
+    """A contest program's answer (another team's program may print anything) is quoted
+    short and escaped in the verdict and in the recorded game."""
+    from traxfpga.host.referee import GameRecord, _check
+    for line in ("! " + LONG + ESC, LONG + ESC):
+        kind, detail = _check(Game(), line, 0.1, 1.0)
+        assert kind == "illegal" and "\x1b" not in detail and len(detail) < 300, detail[:300]
+    rec = GameRecord(white="a", black="b")
+    rec.fault = {"colour": "white", "answer": "! " + LONG + ESC, "seconds": 0.1,
+                 "kind": "illegal", "detail": "x"}
+    text = rec.notation()
+    assert "\x1b" not in text and len(text) < 1000
