@@ -3,11 +3,12 @@
 :class:`LineBuffer` takes every byte the UART receiver delivers (it never holds the
 receiver back) and collects a line in a block RAM until its end: LF, CR, or CR LF (one end
 of line: an LF right after a CR that ended a line is dropped), so a terminal that sends CR
-alone for Enter is answered too.  The finished line is offered on ``line`` with its length; its characters are read
-through ``rd_addr``/``rd_data`` (synchronous: data one cycle after the address).  The consumer
-takes the transfer (``line.ready``) only when it is done with the line *and* with its answer.
+alone for Enter is answered too.  The finished line is offered on ``line`` with its length;
+its characters are read through ``rd_addr``/``rd_data`` (synchronous: data one cycle after
+the address).  The consumer takes the transfer (``line.ready``) only when it is done with
+the line *and* with its answer.
 
-One error per bad line, decided at its LF, in this order of precedence:
+One error per bad line, decided at its end, in this order of precedence:
 
 ``BUSY``
     A byte of the line arrived while the previous line was still being handled (offered and
@@ -20,7 +21,7 @@ One error per bad line, decided at its LF, in this order of precedence:
     The line had more than ``depth - 1`` characters (its end of line not counted).
 
 The contents of a bad line are never looked at, and a line is never split or merged: bytes
-after an error are dropped up to the line's LF, so the next line starts clean.
+after an error are dropped up to the line's end, so the next line starts clean.
 """
 
 from amaranth.hdl import Module, Signal
