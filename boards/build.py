@@ -26,6 +26,7 @@ import subprocess
 import sys
 import time
 
+from .build_progress import StageWatcher
 from .platforms import Board, get_board
 
 __all__ = ["BuildError", "TimingError", "build", "yowasp_env", "parse_nextpnr_report",
@@ -225,10 +226,10 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
                 f"no PLL, {board.osc_mhz:g} MHz oscillator")
     say(f"trax-fpga build: {design} for {board.name} ({board.device}-{board.package}), "
         f"clock {f_mhz:.3f} MHz ({pll_text}), capacity {capacity}, {baud} baud, in {out_dir}")
-    say("trax-fpga build: running yosys, nextpnr, icepack (the first YoWASP run compiles "
-        "the tools, about a minute)")
+    say("trax-fpga build: running yosys, nextpnr, icepack (the first YoWASP run also "
+        "compiles the tools); the stages follow")
     log_path = out_dir / LOG_FILE
-    with open(log_path, "w") as log_file:
+    with open(log_path, "w") as log_file, StageWatcher(out_dir, say):
         result = subprocess.run(["sh", f"{plan.script}.sh"], cwd=out_dir, env=env,
                                 stdout=log_file, stderr=subprocess.STDOUT)
     if result.returncode != 0:

@@ -14,7 +14,7 @@ __all__ = [
 #: Reported by ``:version``.
 PROTOCOL_VERSION = 1
 
-#: Longest line the device accepts, CR and LF not counted (the line buffer holds 128 bytes).
+#: Longest line the device accepts, its end of line (LF, CR or CR LF) not counted (the line buffer holds 128 bytes).
 LINE_MAX = 127
 
 #: Error code number -> name, as printed after ``! ``.  0..10 are the engine's

@@ -1,12 +1,14 @@
 """Line buffer: received bytes in, whole lines (or one error per bad line) out.
 
 :class:`LineBuffer` takes every byte the UART receiver delivers (it never holds the
-receiver back) and collects a line in a block RAM until its LF.  A CR just before the LF is
-dropped.  The finished line is offered on ``line`` with its length; its characters are read
-through ``rd_addr``/``rd_data`` (synchronous: data one cycle after the address).  The consumer
-takes the transfer (``line.ready``) only when it is done with the line *and* with its answer.
+receiver back) and collects a line in a block RAM until its end: LF, CR, or CR LF (one end
+of line: an LF right after a CR that ended a line is dropped), so a terminal that sends CR
+alone for Enter is answered too.  The finished line is offered on ``line`` with its length;
+its characters are read through ``rd_addr``/``rd_data`` (synchronous: data one cycle after
+the address).  The consumer takes the transfer (``line.ready``) only when it is done with
+the line *and* with its answer.
 
-One error per bad line, decided at its LF, in this order of precedence:
+One error per bad line, decided at its end, in this order of precedence:
 
 ``BUSY``
     A byte of the line arrived while the previous line was still being handled (offered and
@@ -16,10 +18,10 @@ One error per bad line, decided at its LF, in this order of precedence:
     A byte of the line had a framing error (its stop bit was low: a break, noise, a wrong
     baud rate).
 ``OVERLONG``
-    The line had more than ``depth - 1`` characters (CR and LF not counted).
+    The line had more than ``depth - 1`` characters (its end of line not counted).
 
 The contents of a bad line are never looked at, and a line is never split or merged: bytes
-after an error are dropped up to the line's LF, so the next line starts clean.
+after an error are dropped up to the line's end, so the next line starts clean.
 """
 
 from amaranth.hdl import Module, Signal
@@ -54,7 +56,7 @@ class LineBuffer(wiring.Component):
     Parameters
     ----------
     depth : int
-        Bytes of storage; a line may hold ``depth - 1`` characters plus a CR.
+        Bytes of storage; a line may hold ``depth - 1`` characters.
 
     Attributes
     ----------
@@ -88,7 +90,7 @@ class LineBuffer(wiring.Component):
         m.d.comb += [rd.addr.eq(self.rd_addr), self.rd_data.eq(rd.data)]
 
         wptr = Signal(range(depth + 1))     # characters stored of the line being received
-        cr = Signal()                       # the last one stored was a CR
+        after_cr = Signal()                 # the last byte was a CR that ended a line
         err = Signal(LineError)             # error of the line being received
         nbusy = Signal(range(BUSY_MAX + 1))  # finished busy lines not yet offered
 
@@ -107,16 +109,19 @@ class LineBuffer(wiring.Component):
         ]
 
         byte = self.rx.payload.data
+        clean = ~self.rx.payload.framing_error     # a damaged LF or CR ends nothing
         with m.If(self.rx.valid):
-            with m.If((byte == LF) & ~self.rx.payload.framing_error):
-                m.d.sync += [err.eq(LineError.NONE), cr.eq(0)]
+            m.d.sync += after_cr.eq(clean & (byte == CR))
+            with m.If(clean & (byte == LF) & after_cr):
+                pass                        # the LF of a CR LF: its line has already ended
+            with m.Elif(clean & ((byte == LF) | (byte == CR))):
+                m.d.sync += err.eq(LineError.NONE)
                 with m.If(engaged):
                     m.d.comb += busy_done.eq(nbusy != BUSY_MAX)
                 with m.Else():
                     m.d.sync += [
                         offered.eq(1),
                         self.line.payload.error.eq(err),
-                        wptr.eq(wptr - cr),
                     ]
             with m.Else():
                 with m.If(engaged):
@@ -125,10 +130,9 @@ class LineBuffer(wiring.Component):
                     with m.If(err != LineError.BUSY):
                         m.d.sync += err.eq(LineError.FRAMING)
                 with m.Elif(err == LineError.NONE):
-                    # Room for depth - 1 characters, and a CR after them.
-                    with m.If((wptr < depth - 1) | ((wptr == depth - 1) & (byte == CR))):
+                    with m.If(wptr < depth - 1):
                         m.d.comb += [wr.addr.eq(wptr), wr.data.eq(byte), wr.en.eq(1)]
-                        m.d.sync += [wptr.eq(wptr + 1), cr.eq(byte == CR)]
+                        m.d.sync += wptr.eq(wptr + 1)
                     with m.Else():
                         m.d.sync += err.eq(LineError.OVERLONG)
 

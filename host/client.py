@@ -7,7 +7,9 @@ own record of the game (the variant and the moves the device accepted) and never
 device's state silently differ from it: after a timeout, a line it cannot understand or a
 transport error from the device (``busy``, ``framing``, ``overlong``), it resynchronises (ends
 any partial line, drains what comes back, resets the device and replays the game, checking
-every answer) and then repeats the command once.
+every answer) and then repeats the command once.  A port that fails (an ``OSError``, such as
+pyserial's ``SerialException`` when the board goes away) ends with :class:`DeviceError` at
+once.
 
 A device's ``syntax`` answer to a move the reference reads as well formed is also taken as
 garbage (a garbage prefix makes any line malformed).
@@ -21,6 +23,7 @@ from __future__ import annotations
 import re
 
 from ..firmware.text import COLOURS, LINE_MAX, REASONS, VARIANTS
+from .echo import shown
 from .trax import ILLEGAL_CODES, Illegal, Step, parse_move
 
 __all__ = ["DeviceClient", "DeviceError", "open_client", "DEFAULT_BAUD", "DEFAULT_TIMEOUT"]
@@ -54,6 +57,14 @@ class DeviceError(Exception):
 
 class _Garbage(Exception):
     """An answer the client cannot make sense of (or none): resynchronise."""
+
+
+def _said(data):
+    """What the device sent, for a message: cut short and escaped (a broken device may send
+    anything, at any length)."""
+    if isinstance(data, bytes):
+        data = data.decode("ascii", "backslashreplace")
+    return shown(data, 40)
 
 
 def _none(name):
@@ -90,20 +101,29 @@ class DeviceClient:
         self.reset(variant)
 
     # -- lines ------------------------------------------------------------------------------
+    def _io(self, method, *args):
+        """Call a port method.  A port that fails (pyserial's SerialException is an OSError:
+        a closed socket, a pulled USB cable, a closed pty) is gone for good, so no
+        resynchronisation is tried: DeviceError at once."""
+        try:
+            return method(*args)
+        except OSError as e:
+            raise DeviceError(f"{self.name}: the connection was lost ({e})") from None
+
     def _send(self, line):
         if not all(0x20 <= ord(ch) < 0x7F for ch in line):
             raise ValueError(f"{line!r}: only printable ASCII can be sent on a line")
         self.commands += 1
-        self.port.write(line.encode("ascii") + b"\n")
+        self._io(self.port.write, line.encode("ascii") + b"\n")
 
     def _read_line(self):
-        raw = self.port.read_until(b"\n")
+        raw = self._io(self.port.read_until, b"\n")
         if not raw.endswith(b"\n"):
-            raise _Garbage(f"no answer (timeout){f' after {raw!r}' if raw else ''}")
+            raise _Garbage(f"no answer (timeout){f' after {_said(raw)}' if raw else ''}")
         try:
             return raw[:-1].decode("ascii").rstrip("\r")
         except UnicodeDecodeError:
-            raise _Garbage(f"garbage from the device: {raw!r}") from None
+            raise _Garbage(f"garbage from the device: {_said(raw)}") from None
 
     def _exchange(self, line, pattern, rows=False):
         """Send a command; return (match of its status line, rows before it) or raise
@@ -115,17 +135,17 @@ class DeviceClient:
             error = _ERROR.fullmatch(text)
             if error:
                 if got:
-                    raise _Garbage(f"{line!r}: an error after rows: {text!r}")
+                    raise _Garbage(f"{line!r}: an error after rows: {_said(text)}")
                 return None, error.group(1)
             if text.startswith("= "):
                 match = pattern.fullmatch(text)
                 if not match:
-                    raise _Garbage(f"{line!r}: unexpected answer {text!r}")
+                    raise _Garbage(f"{line!r}: unexpected answer {_said(text)}")
                 return match, got
             if rows and _ROW.fullmatch(text):
                 got.append(text)
                 continue
-            raise _Garbage(f"{line!r}: unexpected line {text!r}")
+            raise _Garbage(f"{line!r}: unexpected line {_said(text)}")
 
     def _command(self, line, pattern, rows=False, errors=frozenset(), ply=None):
         """Run a command, resynchronising and repeating it when the answer is garbage, a
@@ -155,10 +175,10 @@ class DeviceClient:
         if old is not None:
             self.port.timeout = min(old, quiet)
         try:
-            self.port.write(b"\n")
+            self._io(self.port.write, b"\n")
             lines = []
             while True:
-                raw = self.port.read_until(b"\n")
+                raw = self._io(self.port.read_until, b"\n")
                 if not raw:
                     return lines
                 lines.append(raw)
@@ -172,7 +192,7 @@ class DeviceClient:
         for attempt in range(self.retries + 1):
             try:
                 self.drain()
-                self.port.reset_input_buffer()
+                self._io(self.port.reset_input_buffer)
                 self._replay()
                 return
             except _Garbage as e:
@@ -209,10 +229,10 @@ class DeviceClient:
         (the position is then unchanged).
         """
         if not move or not all(0x21 <= ord(ch) < 0x7F for ch in move):
-            raise Illegal("syntax", f"{move!r} cannot be sent to the device (only printable "
-                                    f"ASCII without spaces).", move)
+            raise Illegal("syntax", f"{shown(move)} cannot be sent to the device (only "
+                                    f"printable ASCII without spaces).", move)
         if len(":play ") + len(move) > LINE_MAX:
-            raise Illegal("syntax", f"{move[:20]}... is longer than the device's line "
+            raise Illegal("syntax", f"{shown(move)} is longer than the device's line "
                                     f"({LINE_MAX} characters).", move)
         # A garbage prefix also makes a line malformed: "syntax" for a well-formed move is
         # taken as a transport problem (resynchronise and repeat), not as the device's word.
@@ -300,18 +320,24 @@ class DeviceClient:
         self.close()
 
 
-def open_client(spec, variant="trax", *, timeout=DEFAULT_TIMEOUT, sim_args=None):
+def open_client(spec, variant="trax", *, timeout=None, sim_args=None):
     """A client for ``spec``: ``"sim"`` (the simulated device, in this process) or a pyserial
-    URL or device path, optionally ``PORT@BAUD``."""
+    URL or device path, optionally ``PORT@BAUD``.  ``timeout`` (seconds per answer line)
+    defaults to :data:`DEFAULT_TIMEOUT`, read at the call."""
     if spec == "sim":
         from ..sim.device import DeviceSim, SimSerial
         port = SimSerial(DeviceSim(**(sim_args or {})), owns_sim=True)
         return DeviceClient(port, variant, name="sim")
     import serial
     url, baudrate = parse_serial(spec)         # (a SerialSpecError is a ValueError)
-    port = serial.serial_for_url(url, baudrate=baudrate, timeout=timeout)
+    port = serial.serial_for_url(url, baudrate=baudrate,
+                                 timeout=DEFAULT_TIMEOUT if timeout is None else timeout)
     try:
         return DeviceClient(port, variant, name=url)
+    except DeviceError as e:
+        port.close()
+        raise DeviceError(f"{e}; is a trax-fpga device on this port at {baudrate} baud?") \
+            from None
     except Exception:
         port.close()
         raise

@@ -1,13 +1,16 @@
 """``trax-fpga bench TARGET [--json]``: benchmarks that print figures.
 
-Targets live in :data:`TARGETS` (name -> ``(function(args) -> dict, help)``);
-today only ``ref``, the reference engine: perft(4) and perft(5) from the start
-position (counts and times) and replay throughput over the recorded games.
-Other parts of the project add targets (e.g. the hardware engine) with
-:func:`register_target`.
+Targets live in :data:`TARGETS` (name -> ``(function(args) -> dict, help)``): ``ref`` (the
+reference engine: perft(4) and perft(5), replay throughput over the recorded games),
+``engine``, ``sim`` and ``player``; other parts of the project add targets with
+:func:`register_target`.  The figures are printed as tables
+(:mod:`~traxfpga.host.bench_report`), or with ``--json`` as one object; the long targets
+report their progress on standard error as they go.
 """
 
 import time
+
+from .progress import note
 
 #: name -> (bench function(args) -> dict of figures, one-line help)
 TARGETS = {}
@@ -60,7 +63,7 @@ register_target("ref", bench_ref, "the software reference engine")
 def bench_engine(args):
     """Figures of the hardware move engine (see :mod:`traxfpga.sim.bench`)."""
     from ..sim.bench import bench_engine as run_bench
-    return run_bench(args)
+    return run_bench(args, progress=lambda text: note("trax-fpga bench engine", text))
 
 
 register_target("engine", bench_engine,
@@ -101,11 +104,21 @@ def bench_player(args):
         figures["clock_mhz"] = clk / 1e6
     for opponent in args.opponents.split(","):
         depths, defences, nodes = Counter(), Counter(), []
+        done = []
+
+        def on_game(i, rec, opponent=opponent, done=done):
+            # every game on stderr (a match against ref takes many minutes), on stdout too
+            # with --verbose
+            done.append(i)
+            note("trax-fpga bench player", f"{args.player} vs {opponent}: game {len(done)}/"
+                                           f"{args.games}: {rec.summary()}")
+            if args.verbose:
+                print(f"  {args.player} vs {opponent}: game {i + 1}: {rec.summary()}",
+                      flush=True)
+        note("trax-fpga bench player", f"{args.games} games of {args.player} against "
+                                       f"{opponent} ...")
         match = run_match(args.player, opponent, games=args.games, seed=args.seed,
-                          time_limit=args.time, jobs=args.jobs,
-                          on_game=(lambda i, rec: print(f"  {args.player} vs {opponent}: game "
-                                                        f"{i + 1}: {rec.summary()}",
-                                                        flush=True)) if args.verbose else None)
+                          time_limit=args.time, jobs=args.jobs, on_game=on_game)
         st = match.stats(match.labels[0])
         fig = {"games": st["games"], "wins": st["wins"], "losses": st["losses"],
                "draws": st["draws"], "illegal": st["illegal"], "timeouts": st["timeouts"],
@@ -114,10 +127,11 @@ def bench_player(args):
                 enumerate(zip(rec.times, rec.searches))
                 if (rec.white if i % 2 == 0 else rec.black) == match.labels[0]]
         for _, s in mine:
-            if s is not None:       # the simulated board's searches
+            if s is not None:       # the searches of the simulated board (or the model)
                 depths[s["depth"]] += 1
                 defences[s["defence"]] += 1
-                nodes.append(s["nodes"])
+                if s.get("nodes") is not None:
+                    nodes.append(s["nodes"])
         times = sorted(t for t, _ in mine)
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
         if clk:
@@ -183,36 +197,6 @@ def run(args):
     if args.json:
         print(json.dumps(figures))
         return 0
-    print(f"bench {args.target}")
-    for key, val in figures.items():
-        if key.startswith("perft"):
-            print(f"  {key[:5]}({key[5:]}) = {val['count']:>9,}   {val['seconds']:8.3f} s")
-        elif key == "replay":
-            print(f"  replay {val['games']} recorded games: {val['moves']:,} moves in "
-                  f"{val['seconds']:.3f} s = {val['moves_per_second']:,} moves/s")
-        elif key == "cycles_per_move":
-            print(f"  cycles per move: mean {val['mean']}, p99 {val['p99']}, max {val['max']}")
-        elif key == "backends":
-            print(f"  {'backend':<10} {'cycles/s':>12} {'cycles':>12} {'seconds':>9}")
-            for name, b in val.items():
-                mark = "  (default)" if b["default"] else ""
-                print(f"  {name:<10} {b['cycles_per_second']:>12,} {b['cycles']:>12,} "
-                      f"{b['seconds']:>9.2f}{mark}")
-        elif key == "workload":
-            print(f"  workload: {val['design']}: {' | '.join(val['lines'])} (answers agree)")
-        elif key == "cycles_per_tile":
-            print(f"  cycles per placed tile: mean {val['mean']}")
-        elif key.startswith("vs_"):
-            per = val.get("cycles_per_answer") or val.get("seconds_per_answer")
-            unit = "cycles" if "cycles_per_answer" in val else "s"
-            print(f"  against {key[3:]}: {val['wins']}/{val['games']} won "
-                  f"({100 * val['win_rate']:.1f}%), {val['losses']} lost "
-                  f"({val['illegal']} illegal, {val['timeouts']} late), {val['draws']} drawn; "
-                  f"per answer: mean {per['mean']:,} {unit}, p99 {per['p99']:,} {unit}, "
-                  f"max {per['max']:,} {unit}")
-            for extra in ("nodes_per_second", "depth_reached", "defence_reached"):
-                if extra in val:
-                    print(f"    {extra.replace('_', ' ')}: {val[extra]}")
-        elif key != "target":
-            print(f"  {key}: {val}")
+    from .bench_report import report
+    print(report(figures))
     return 0

@@ -4,8 +4,16 @@ The device (the simulated one, or a board with ``--port``) plays recorded games
 (``host/data/commented.jsonl`` unless ``--corpus`` says otherwise) and seeded random games
 through the host client, with illegal probes (random placements, out-of-range and malformed
 moves) before moves and occasional undos; every answer, the final board and the final status
-are compared with the reference.  A progress bar, then a summary table; on the first mismatch
-a reproducer.  Exit status 1 on any mismatch, 2 when the device cannot be used.
+are compared with the reference.  Progress on standard error (a bar in a terminal, a line
+every few seconds otherwise), then a summary table, or with ``--json`` one object::
+
+    {"device": "sim", "games": 320, "recorded": 300, "moves": .., "probes": .., "undos": ..,
+     "boards": .., "commands": .., "resyncs": .., "mismatches": 0, "seconds": ..,
+     "cycles": .. (the simulated device only), "first_mismatch": null | {"game", "variant",
+     "moves", "command", "expected", "got"}}
+
+On the first mismatch a reproducer follows the table.  Exit status 1 on any mismatch, 2 when
+the device cannot be used.
 """
 
 import random
@@ -32,7 +40,9 @@ def add_arguments(parser):
                         help="illegal probes before each move (default 2)")
     parser.add_argument("--undo-rate", type=float, default=0.05, metavar="R",
                         help="chance of an undo (then the move again) after a move (default 0.05)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    parser.add_argument("--json", action="store_true",
+                        help="print the figures as one JSON object (for programs)")
 
 
 class Mismatch(Exception):
@@ -171,6 +181,7 @@ def run(args):
 
     from .client import DeviceError, open_client
     from .corpus import engine_variant, load_corpus
+    from .progress import Counter
 
     console = Console()
     err = Console(stderr=True)
@@ -199,24 +210,45 @@ def run(args):
     started = time.monotonic()
     cycles0 = sim.cycles if sim else 0
     variants = ("trax",) * 6 + ("8x8", "looptrax")
+    total = len(recorded) + args.games
+    # Progress goes to stderr: a live bar in a terminal, else a plain line every few seconds
+    # (a bar cannot be drawn in a pipe or a CI log).
+    lines = Counter("trax-fpga compare", "games", total, every=5.0) \
+        if not args.no_progress and not err.is_terminal else None
     try:
         with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                      TimeElapsedColumn(), console=console,
-                      disable=args.no_progress) as progress:
-            task = progress.add_task("comparing", total=len(recorded) + args.games)
+                      TimeElapsedColumn(), console=err,
+                      disable=args.no_progress or lines is not None) as progress:
+            task = progress.add_task("comparing", total=total)
+
+            def advance():
+                progress.advance(task)
+                if lines:
+                    lines.advance(f"{stats.mismatches} mismatches")
             for g in recorded:
                 stats.recorded += 1
                 play_game(client, engine_variant(g), g["moves"], rng, stats,
                           probes=args.probes, undo_rate=args.undo_rate,
                           label=f"recorded game {g['id']}")
-                progress.advance(task)
+                advance()
             for i in range(args.games):
                 play_game(client, rng.choice(variants), None, rng, stats, probes=args.probes,
                           undo_rate=args.undo_rate, label=f"random game {i + 1} (seed {args.seed})")
-                progress.advance(task)
+                advance()
     finally:
         client.close()
     seconds = time.monotonic() - started
+    if args.json:
+        import json
+        out = {"device": spec, "games": stats.games, "recorded": stats.recorded,
+               "moves": stats.moves, "probes": stats.probes, "undos": stats.undos,
+               "boards": stats.boards, "commands": client.commands, "resyncs": client.resyncs,
+               "mismatches": stats.mismatches, "seconds": round(seconds, 3)}
+        if sim:
+            out["cycles"] = sim.cycles - cycles0
+        out["first_mismatch"] = stats.first
+        print(json.dumps(out, default=str))
+        return 1 if stats.first else 0
 
     table = Table(title=f"trax-fpga compare: {spec} against the reference engine")
     table.add_column("", style="bold")

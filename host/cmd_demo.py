@@ -48,8 +48,8 @@ def run(args):
     device = None
     if args.engine == "sim":
         from .client import open_client
-        print("Starting the simulated device (the first run compiles it, about a minute) ...",
-              flush=True)
+        # (a first run compiles it, which the simulation says on stderr)
+        print("Starting the simulated device ...", flush=True)
         device = open_client("sim", variant)
     try:
         return _replay(args, rec, variant, game, device)

@@ -8,7 +8,8 @@ Moves are whitespace-separated notation, ``#`` starts a comment.  They are
 applied in order until the first illegal move or the end of the game (a move
 left over after the end is reported as illegal with code ``game-over``).
 Exit status: 0 every move applied, 2 a move was illegal, 1 unusable input
-(missing or unreadable file, unknown engine).
+(missing or unreadable file, unknown engine) or an engine that fails (a device that does
+not answer or goes away), each with one line on standard error.
 
 With ``--json`` one JSON object is printed::
 
@@ -81,6 +82,7 @@ def run(args):
     import json
     import sys
 
+    from .client import DeviceError
     from .engines import UnknownEngine, open_engine
     from .movetext import UnusableInput, read_moves
 
@@ -91,7 +93,7 @@ def run(args):
         return 1
     try:
         engine = open_engine(args.engine, args.variant)
-    except (UnknownEngine, ValueError, OSError) as e:
+    except (UnknownEngine, ValueError, OSError, DeviceError) as e:  # DeviceError: no answer
         print(f"trax-fpga replay: cannot open engine {args.engine!r}: {e}", file=sys.stderr)
         return 1
     try:
@@ -109,6 +111,7 @@ def run(args):
         print(json.dumps(out))
         return status
 
+    from .echo import shown
     from .render import ascii_board
 
     print(f"Replay of {len(moves)} move{'s' if len(moves) != 1 else ''} on engine "
@@ -120,7 +123,7 @@ def run(args):
         print(f"  {i + 1:3}. {side:5}  {st['move']:8} {st['size'][0]}x{st['size'][1]}{extra}")
     if report["illegal"]:
         il = report["illegal"]
-        print(f"Move {il['index'] + 1} ({il['move']}) is illegal: {il['reason']}")
+        print(f"Move {il['index'] + 1} ({shown(il['move'])}) is illegal: {il['reason']}")
         left = len(moves) - il["index"] - 1
         if left:
             print(f"({left} later move{'s' if left != 1 else ''} not applied)")

@@ -19,6 +19,7 @@ def add_arguments(parser):
 def run(args):
     import sys
 
+    from .echo import shown
     from .movetext import UnusableInput, read_moves
     from .render import ascii_board, svg_board
     from .trax import Game, Illegal
@@ -34,7 +35,7 @@ def run(args):
         try:
             game.play(mv)
         except Illegal as e:
-            print(f"trax-fpga show: move {i + 1} ({mv}) is illegal, {e}\n"
+            print(f"trax-fpga show: move {i + 1} ({shown(mv)}) is illegal, {e}\n"
                   f"trax-fpga show: showing the position before it", file=sys.stderr)
             status = 2
             break

@@ -84,6 +84,7 @@ CMD_OPTIONS = ("per-game", "cwd=DIR")
 STARTUP_TIMEOUT = 10.0
 #: Wait this long for an answer when no limit is given.
 DEFAULT_WAIT = 10.0
+from .echo import shown  # noqa: E402
 from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
 #: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
 MAX_LINE = 4096
@@ -218,7 +219,7 @@ class SimTransport(LineTransport):
             if quiet and not self._lines:
                 if self._rx:
                     part = _decode(bytes(self._rx[:80]))
-                    raise Fault("timeout", f"no answer: the device sent {part!r} without a "
+                    raise Fault("timeout", f"no answer: the device sent {shown(part, 40)} without a "
                                            f"line end and fell quiet")
                 if self.sim.cycles < deadline:
                     raise Fault("timeout", "no answer: the device fell quiet")
@@ -504,7 +505,8 @@ class Player:
     ident = ""
     clock = "wall"
     last_time = 0.0
-    #: The simulated board's last search (depth, defence, nodes), None for other players.
+    #: The last search of the simulated board or the model (depth, defence, nodes; nodes
+    #: None for the model), None for other players.
     last_search = None
 
     def start(self, colour, *, limit=None):
@@ -557,7 +559,11 @@ class EnginePlayer(Player):
             mv = choose_move(self.game, self.rng)
         elif self.kind == "model":
             from .searcher import choose
-            mv = choose(self.game, max_defence=3).move
+            choice = choose(self.game, max_defence=3)
+            mv = choice.move
+            # as the simulated board reports its searches (the twin counts no nodes)
+            self.last_search = {"depth": choice.depth, "defence": choice.defence,
+                                "nodes": None}
         else:
             mv = self.rng.choice(self.game.legal_moves())
         text = format_move(mv)
@@ -602,7 +608,7 @@ class ProtocolPlayer(Player):
         except Fault as e:
             raise OpenError(f"{self.name}: no answer to -T ({e.detail})") from None
         if text.startswith("!"):
-            raise OpenError(f"{self.name}: answered -T with the error line {text!r}")
+            raise OpenError(f"{self.name}: answered -T with the error line {shown(text, 40)}")
         return text
 
     def _read(self, timeout):
@@ -620,7 +626,7 @@ class ProtocolPlayer(Player):
             raise
         if seconds < 0:
             self._dirty = True
-            raise Fault("illegal", f"sent {text!r} when no answer was due")
+            raise Fault("illegal", f"sent {shown(text, 40)} when no answer was due")
         self.last_time = seconds
         search = getattr(self.transport, "last_search", None)
         self.last_search = search() if search else None
@@ -660,7 +666,7 @@ class ProtocolPlayer(Player):
         stale = [s for s in self.transport.pending() if s.strip()]
         if stale:
             self._dirty = True
-            raise Fault("illegal", f"sent {stale[0]!r} when no answer was due")
+            raise Fault("illegal", f"sent {shown(stale[0], 40)} when no answer was due")
         self.transport.send_line(move)
         return self._answer(limit)
 

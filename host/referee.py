@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .echo import shown
 from .players import Fault, OpenError, Player, open_player
 from .trax import Game, Illegal, parse_move
 
@@ -108,7 +109,8 @@ class GameRecord:
             lines.append(f"{mv:<8} # {i + 1:3}. {colour:<5} {t:.6f} s")
         if self.fault:
             f = self.fault
-            answer = "no answer" if f["answer"] is None else f"answered {f['answer']!r}"
+            answer = ("no answer" if f["answer"] is None
+                      else f"answered {shown(f['answer'], 40)}")
             when = "" if f["seconds"] is None else f" after {f['seconds']:.6f} s"
             lines.append(f"# {f['colour']} {answer}{when}: {f['kind']}: {f['detail']}")
         return "\n".join(lines) + "\n"
@@ -130,7 +132,7 @@ def _check(game, text, seconds, time_limit):
     if seconds > time_limit:
         return "timeout", f"answered after {seconds:.3f} s, over the {time_limit:g} s limit"
     if text.startswith("!"):
-        return "illegal", f"sent the error line {text!r} instead of a move"
+        return "illegal", f"sent the error line {shown(text, 40)} instead of a move"
     try:
         parse_move(text)
     except Illegal as e:

@@ -193,12 +193,14 @@ def row_name(row: int) -> str:
 
 #: Longest column (letters) or row (digits) accepted; far beyond any real game.
 _MAX_PART = 64
+#: Longest move text: a column, a row and a tile.
+_MAX_MOVE = 2 * _MAX_PART + 1
 _MOVE_RE = re.compile(r"(@|[A-Z]+)(0|[1-9][0-9]*)([+/\\])")
 
 
 def _syntax(text, why):
-    shown = text if not isinstance(text, str) or len(text) <= 40 else text[:40] + "..."
-    return Illegal("syntax", f"{shown!r} is not a move: {why}.", text)
+    from .echo import shown
+    return Illegal("syntax", f"{shown(text)} is not a move: {why}.", text)
 
 
 def parse_move(text: str) -> Move:
@@ -214,6 +216,8 @@ def parse_move(text: str) -> Move:
     """
     if not isinstance(text, str):
         raise _syntax(text, "a move is a string such as 'B2/'")
+    if len(text) > _MAX_MOVE:       # checked first: its other faults would mislead
+        raise _syntax(text, f"it is too long (a move has at most {_MAX_MOVE} characters)")
     m = _MOVE_RE.fullmatch(text)
     if m:
         letters, digits, tile = m.groups()

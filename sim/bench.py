@@ -13,17 +13,23 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def engine_cycles(log2n=7):
-    """Replay every recorded game on the engine; cycles per move and per placed tile."""
+def engine_cycles(log2n=7, progress=None):
+    """Replay every recorded game on the engine; cycles per move and per placed tile.
+    ``progress(text)`` is told each stage."""
     from ..host.corpus import engine_variant, load_corpus
     from ..host.trax import parse_move
     from .core import CoreSim
 
+    progress = progress or (lambda text: None)
     per_move, tiles = [], 0
+    games = load_corpus()
+    progress(f"the engine (N = {1 << log2n}) in simulation (compiled on first use, then "
+             f"cached) ...")
     with CoreSim(log2n=log2n) as sim:
         backend = sim.backend
+        progress(f"replaying {len(games)} recorded games on {backend} ...")
         start = time.perf_counter()         # after the (cached) compile
-        for game in load_corpus():
+        for game in games:
             sim.reset(engine_variant(game))
             for text in game["moves"]:
                 move = parse_move(text)
@@ -45,10 +51,13 @@ def engine_cycles(log2n=7):
     }
 
 
-def bench_engine(args):
+def bench_engine(args, progress=None):
+    progress = progress or (lambda text: None)
     figures = {"target": "engine", "capacity": 1 << args.log2n}
-    figures.update(engine_cycles(args.log2n))
+    figures.update(engine_cycles(args.log2n, progress))
     if not args.no_synth:
+        progress("synthesis, place and route for the iCE40UP5K (Yosys, nextpnr; a few "
+                 "minutes) ...")
         from ..boards.engine_synth import synth_engine
         synth = synth_engine(log2n=args.log2n)
         figures.update({k: synth[k] for k in ("logic_cells", "logic_cells_total", "bram",
@@ -67,8 +76,7 @@ def bench_sim(args):
     (:data:`SIM_WORKLOAD`: engine moves, then two of the board's own searches), with the
     answers compared: ``{"backends": {name: {"cycles_per_second", "cycles", "seconds",
     "default"}}, "workload": {...}}``."""
-    import sys
-
+    from ..host.progress import note
     from . import cxxrtl, verilator
     from .device import DeviceSim, default_backend
 
@@ -79,12 +87,11 @@ def bench_sim(args):
                "workload": {"design": "device, capacity 16", "lines": SIM_WORKLOAD}}
     answers = {}
     for backend in backends:
-        print(f"bench sim: {backend}: building (cached after the first run) ...",
-              file=sys.stderr, flush=True)
+        note("trax-fpga bench sim", f"{backend}: building the device (cached after the "
+                                    f"first run) ...")
         with DeviceSim(capacity=16, backend=backend) as sim:
             sim.exchange("-T")                  # warm up (and build)
-            print(f"bench sim: {backend}: running the workload ...", file=sys.stderr,
-                  flush=True)
+            note("trax-fpga bench sim", f"{backend}: running the workload ...")
             start_cycles, start = sim.cycles, time.perf_counter()
             answers[backend] = [sim.exchange(line) for line in SIM_WORKLOAD]
             seconds = time.perf_counter() - start

@@ -11,7 +11,7 @@ to the edge that hands over its result; ``trax-fpga bench engine`` reports them.
 from typing import NamedTuple
 
 from ..hdl.engine import CellOut, Command, Engine, Op, Result
-from . import cxxrtl
+from . import cxxrtl, notices
 from .threaded import ThreadedSimulator
 from ..firmware.text import COLOURS, REASONS
 from ..hdl.tiles import STATUS_CODES, Reason, Shape, Status, Variant, Winner, mask_name
@@ -79,6 +79,8 @@ class CoreSim:
             raise ValueError(f"backend must be one of {BACKENDS}")
         if backend == "auto":
             backend = "cxxrtl" if cxxrtl.available() and vcd is None else "pysim"
+            if backend == "pysim" and vcd is None:
+                notices.slow_simulator()
         self.backend = backend
         self.engine = Engine(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
                              clear_on_start=clear_on_start)

@@ -25,6 +25,8 @@ from pathlib import Path
 
 from amaranth.back import rtlil
 
+from . import notices
+
 __all__ = ["available", "compiler", "CxxrtlSim", "CxxrtlError"]
 
 _DRIVER = r"""
@@ -142,7 +144,8 @@ def yosys():
 
 
 def build(design, *, name="top", opt="-O2"):
-    """Compile ``design`` (an elaboratable with a signature) and return the library path."""
+    """Compile ``design`` (an elaboratable with a signature) and return the library path
+    (cached; the first compile is said on stderr)."""
     # No source locations: the text, and so the cache key, is the same from any checkout.
     text = rtlil.convert(design, name=name, emit_src=False)
     key = hashlib.sha256((text + _DRIVER + opt).encode()).hexdigest()[:20]
@@ -150,6 +153,7 @@ def build(design, *, name="top", opt="-O2"):
     lib = out / f"lib{name}.so"
     if lib.exists():
         return lib
+    notices.compiling(name, "CXXRTL", _cache_root())
     out.mkdir(parents=True, exist_ok=True)
     # A work folder of its own, and the library moved into place at once: processes that
     # build the same design together (parallel tests) neither clash nor see half a file.

@@ -22,7 +22,7 @@ from amaranth.lib.wiring import In, Out
 from ..firmware.top import LED_READY, Device
 from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
-from . import cxxrtl, verilator
+from . import cxxrtl, notices, verilator
 from .backends import BACKENDS
 from .threaded import ThreadedSimulator
 
@@ -37,9 +37,6 @@ DEFAULT_CLK = 24_000_000
 DEFAULT_BAUD = 3_000_000
 
 
-_warned = []
-
-
 def default_backend():
     """The fastest backend this machine can build: Verilator, then CXXRTL (both need a C++
     compiler), else Amaranth's simulator (said once on stderr: it is about 150 times
@@ -48,12 +45,7 @@ def default_backend():
         return "verilator"
     if cxxrtl.available():
         return "cxxrtl"
-    if not _warned:
-        import sys
-        print("trax-fpga: no C++ compiler found: simulating with Amaranth's simulator, "
-              "about 150 times slower than the compiled backends (install g++)",
-              file=sys.stderr)
-        _warned.append(True)
+    notices.slow_simulator()
     return "pysim"
 
 

@@ -20,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from . import cxxrtl
+from . import cxxrtl, notices
 
 __all__ = ["available", "VerilatorSim", "VerilatorError", "build"]
 
@@ -179,8 +179,9 @@ def _accessors(ports):
             f"    switch (i) {{ {' '.join(set_cases)} }}\n}}\n")
 
 
-def build(design, *, name="top", log=None):
-    """Compile ``design`` and return the library's path (cached)."""
+def build(design, *, name="top"):
+    """Compile ``design`` and return the library's path (cached; the first compile is said
+    on stderr)."""
     from amaranth.back import rtlil
     # No source locations: the text, and so the cache key, is the same from any checkout.
     text = rtlil.convert(design, name=name, emit_src=False)
@@ -190,9 +191,7 @@ def build(design, *, name="top", log=None):
     lib = out / f"lib{name}.so"
     if lib.exists():
         return lib
-    if log is not None:
-        print(f"compiling the {name} design with Verilator (first run only, about a minute)",
-              file=log, flush=True)
+    notices.compiling(name, "Verilator", _cache_root())
     out.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix="work-", dir=out))
     (tmp / f"{name}.il").write_text(text)

@@ -10,6 +10,7 @@ from pathlib import Path
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -602,3 +603,51 @@ def test_flash_warns_about_a_bitstream_that_missed_timing(fake_path, bitstream, 
         json.dumps({"timing_met": False, "fmax_mhz": 20.1, "clock_mhz": 24.0}))
     assert cli_main(["flash", "--bitstream", str(bitstream)]) == 0
     assert "missed timing (fmax 20.1 MHz < 24.0 MHz" in capsys.readouterr().err
+
+
+# Stage lines as the tools write them (Yosys 0.70 -l top.rpt, nextpnr-ice40 0.11 --log top.tim).
+YOSYS_LOG = """\
+2. Executing SYNTH_ICE40 pass.
+2.1. Executing Verilog-2005 frontend: /share/ice40/cells_sim.v
+2.43. Executing ABC9 pass.
+2.50. Printing statistics.
+"""
+NEXTPNR_LOG = """\
+Info: Packing constants..
+Info: Creating initial analytic placement for 3 cells, random placement wirelen = 99.
+Info: Running main analytical placer, max placement attempts per cell = 10000.
+Info: Running simulated annealing placer for refinement.
+Info: Routing..
+Info: Routing 16 arcs.
+Info: Program finished normally.
+"""
+
+
+def test_build_shows_the_toolchain_stages(monkeypatch, tmp_path):
+    """The stages of yosys and nextpnr, each once and in order, as the tools log them."""
+    import io
+
+    def fake_run(args, *, cwd, env, **kwargs):
+        Path(cwd, "top.rpt").write_text(YOSYS_LOG)
+        with open(Path(cwd, "top.tim"), "w") as tim:
+            tim.write(NEXTPNR_LOG[:40])             # a line cut short ...
+            tim.flush()
+            time.sleep(0.3)
+            tim.write(NEXTPNR_LOG[40:])             # ... then the rest
+        return real_fake(args, cwd=cwd, env=env, **kwargs)
+
+    _fake_toolchain(monkeypatch, fmax=31.5)
+    real_fake = build_mod.subprocess.run
+    monkeypatch.setattr(build_mod.subprocess, "run", fake_run)
+    log = io.StringIO()
+    build_mod.build("icebreaker", design="selftest", out_dir=tmp_path, log=log)
+    stages = [line.split(": ", 1)[1].rsplit(" [", 1)[0] for line in log.getvalue().splitlines()
+              if line.endswith(" s]")]
+    assert stages == ["synthesis (yosys) ...",
+                      "synthesis: mapping the logic to LUTs (abc) ...",
+                      "synthesis: done",
+                      "place and route (nextpnr): packing ...",
+                      "place and route: placing ...",
+                      "place and route: refining the placement ...",
+                      "place and route: routing ...",
+                      "place and route: done; packing the bitstream (icepack) ..."]

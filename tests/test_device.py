@@ -164,7 +164,7 @@ def test_bounds_in_8x8(dev):
 BAD_LINES = [
     # (line, error)
     ("hello", "syntax"), ("a1+", "syntax"), ("A01+", "syntax"), ("A1", "syntax"),
-    ("@0/x", "syntax"), ("A1+ B2/", "syntax"), ("A\r1+", "syntax"), ("\t", "syntax"),
+    ("@0/x", "syntax"), ("A1+ B2/", "syntax"), ("A\x7f1+", "syntax"), ("\t", "syntax"),
     (":play", "syntax"), (":play ", "syntax"), (":play A1", "syntax"), (":playA1+", "unknown"),
     (":board x", "syntax"), (":undo 1", "syntax"), (":status now", "syntax"),
     (":foo", "unknown"), (":", "unknown"), (": board", "unknown"), (":Board", "unknown"),
@@ -235,11 +235,17 @@ def test_three_tracks_and_game_over(dev):
 # -- line handling ------------------------------------------------------------------------------
 
 def test_cr_lf_and_empty_lines(dev):
+    """LF, CR LF and CR alone (``miniterm --eol CR``) each end one line."""
     assert dev.run(b"-T\r\n") == b"trax-fpga\n"
-    assert dev.run(b"\n\r\n\n") == b""                         # empty lines: no answer
+    assert dev.run(b"-T\r") == b"trax-fpga\n"
+    assert dev.run(b"\n\r\n\n\r") == b""                       # empty lines: no answer
     fresh(dev)
     assert dev.run(b":play @0+\r\n") == b"= ok 1 1 1 1 - -\n"
-    assert dev.run(b":play A0/\r\r\n") == b"! syntax\n"         # only one CR is dropped
+    assert dev.run(b":status\r") == b"= trax 1 1 1 - - -\n"
+    # A CR inside a line ends it; what follows at once is a line sent while the device
+    # answers (busy), as after an LF.
+    assert dev.run(b":undo\rA1+\n") == b"= ok 1 0 0 0 - -\n! busy\n"
+    assert status(dev) == "= trax 0 0 0 - - -"
 
 
 def test_longest_line_and_overlong_lines(dev):

@@ -134,9 +134,29 @@ def feed(data, *, framing_at=(), hold=False, gap=8):
 
 
 def test_linebuf_lines_cr_and_empty():
+    """LF, CR LF and CR alone (a terminal that sends CR for Enter) each end one line; an empty
+    line is offered as one (the protocol ignores it)."""
     bench = LineBench(depth=16)
-    taken = bench.run(feed(b"-T\r\n\nA1+\nB2\\\r\r\n"))
-    assert taken == [("NONE", b"-T"), ("NONE", b""), ("NONE", b"A1+"), ("NONE", b"B2\\\r")]
+    taken = bench.run(feed(b"-T\r\n\nA1+\nB2\\\r\r\n:board\rC3/\r\r\r\n\n"))
+    assert taken == [("NONE", b"-T"), ("NONE", b""), ("NONE", b"A1+"), ("NONE", b"B2\\"),
+                     ("NONE", b""), ("NONE", b":board"), ("NONE", b"C3/"), ("NONE", b""),
+                     ("NONE", b""), ("NONE", b"")]
+
+
+def test_linebuf_cr_lf_while_the_line_is_handled():
+    """The LF of a CR LF arrives while the line the CR ended is being handled: it is no busy
+    line of its own.  Nor does a CR LF count twice for a busy line or an overlong one."""
+    bench = LineBench(depth=16)
+    script = feed(b"A1+") + feed(b"\r\nB2+\r\n", hold=True) + [(None, 0, False)] * 40 + \
+        feed(b"x" * 20 + b"\r\n" + b"C3+\r\n", gap=20)
+    taken = bench.run(script)
+    assert taken == [("NONE", b"A1+"), ("BUSY", b""), ("OVERLONG", b""), ("NONE", b"C3+")]
+
+
+def test_linebuf_framing_error_on_cr():
+    """A CR with a framing error ends nothing: its line is a framing line, ended by the LF."""
+    taken = LineBench(depth=16).run(feed(b"A1+\rB2+\r\n", framing_at=(3,)))
+    assert taken == [("FRAMING", b"")]
 
 
 def test_linebuf_overlong_and_exact_fit():

@@ -1,0 +1,142 @@
+"""``trax-fpga bench``'s figures as tables for people (``--json`` prints them as they are).
+
+:func:`report` knows the figures of the ``ref``, ``engine``, ``sim`` and ``player`` targets;
+any other figure (a target added with ``register_target``) becomes a row of the same
+``figure | value`` table, nested dicts flattened, so no raw Python dict reaches the screen.
+"""
+
+__all__ = ["report", "table", "depth_name"]
+
+
+def table(header, rows, right=()):
+    """Plain-text table: ``header`` and ``rows`` (lists of str), columns in ``right``
+    aligned right; a rule under the header."""
+    widths = [max(len(str(r[i])) for r in [header] + rows) for i in range(len(header))]
+
+    def line(cells):
+        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+    return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def depth_name(depth):
+    """What the searcher's ``depth`` output says (see ``docs/player.md``)."""
+    depth = int(depth)
+    if depth == 0:
+        return "budget spent in the main search"
+    if depth == 1:
+        return "a win at once"
+    if depth == 2:
+        return "main search (2 plies, 3 with threats)"
+    return f"deepening pass to {2 * depth - 1} plies"
+
+
+def _num(v):
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return f"{v:,}"
+    if isinstance(v, float):
+        return f"{v:,.3f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def _flat(prefix, value):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _flat(f"{prefix} {k.replace('_', ' ')}".strip(), v)
+    elif isinstance(value, (list, tuple)):
+        yield prefix, ", ".join(_num(v) for v in value)
+    else:
+        yield prefix, _num(value)
+
+
+NAMES = {
+    "capacity": "board store (squares a side)", "backend": "simulation backend",
+    "moves": "moves replayed", "simulated_cycles_per_second": "simulated cycles per second",
+    "logic_cells": "logic cells", "logic_cells_total": "logic cells available",
+    "logic_cells_pct": "logic cells (%)", "bram": "block RAMs", "spram": "SPRAMs",
+    "fmax_mhz": "Fmax (MHz)", "harness_cells": "harness cells (not counted)",
+    "cycles_per_move": "cycles per move", "cycles_per_tile": "cycles per placed tile",
+    "clock_mhz": "simulated clock (MHz)", "search_depth": "search depth",
+}
+
+
+def _ref_rows(figures):
+    rows = []
+    for depth in (4, 5):
+        key = f"perft{depth}"
+        if key in figures:
+            f = figures.pop(key)
+            rows.append([f"perft({depth}) = {f['count']:,}", f"{f['seconds']:.3f} s"])
+    if "replay" in figures:
+        f = figures.pop("replay")
+        rows.append([f"replay of {f['games']} recorded games ({f['moves']:,} moves)",
+                     f"{f['seconds']:.3f} s, {f['moves_per_second']:,} moves/s"])
+    return rows
+
+
+def _sim_part(figures):
+    backends = figures.pop("backends", {})
+    out = []
+    if backends:
+        rows = [[name + ("  (default)" if b["default"] else ""), f"{b['cycles_per_second']:,}",
+                 f"{b['cycles']:,}", f"{b['seconds']:.2f}"] for name, b in backends.items()]
+        out.append(table(["backend", "simulated cycles/s", "cycles", "seconds"], rows,
+                         right=(1, 2, 3)))
+    workload = figures.pop("workload", None)
+    if workload:
+        out.append(f"workload: {workload['design']}: {' | '.join(workload['lines'])} "
+                   f"(answers agree)")
+    return out
+
+
+def _player_part(figures):
+    opponents = {k[3:]: figures.pop(k) for k in list(figures) if k.startswith("vs_")}
+    if not opponents:
+        return []
+    out = []
+    rows = []
+    for name, v in opponents.items():
+        per = v.get("cycles_per_answer") or v.get("seconds_per_answer")
+        unit = "cycles" if "cycles_per_answer" in v else "s"
+        rows.append([name, f"{v['wins']} / {v['games']} ({100 * v['win_rate']:.0f}%)",
+                     str(v["losses"]), str(v["draws"]), f"{v['illegal']} / {v['timeouts']}",
+                     f"{_num(per['mean'])} {unit}", f"{_num(per['p99'])} {unit}",
+                     f"{_num(per['max'])} {unit}", _num(v.get("nodes_per_second", "-"))])
+    out.append(table(["opponent", "won", "lost", "drawn", "illegal / late", "per answer, mean",
+                      "p99", "max", "nodes/s"], rows, right=(2, 3, 5, 6, 7, 8)))
+    for name, v in opponents.items():
+        depths = v.get("depth_reached")
+        if depths:
+            total = sum(depths.values())
+            rows = [[depth_name(d), f"{n:,}", f"{100 * n / total:.0f}%"]
+                    for d, n in sorted(depths.items(), key=lambda kv: -int(kv[0]))]
+            out.append(f"depth reached against {name} ({total:,} answers):\n" +
+                       table(["search", "answers", "share"], rows, right=(1, 2)))
+        else:
+            out.append(f"depth reached against {name}: not reported (only the simulated "
+                       f"board and the model report their searches)")
+        defences = v.get("defence_reached")
+        if defences:
+            rows = [[f"{d} of the opponent's moves", f"{n:,}"]
+                    for d, n in sorted(defences.items(), key=lambda kv: -int(kv[0]))]
+            out.append(f"answers proven safe against {name}'s wins by force, to:\n" +
+                       table(["depth", "answers"], rows, right=(1,)))
+    return out
+
+
+def report(figures):
+    """The figures of one ``bench`` run as text."""
+    figures = dict(figures)
+    target = figures.pop("target", "?")
+    parts = []
+    rows = _ref_rows(figures)
+    parts += _sim_part(figures)
+    parts += _player_part(figures)
+    for key, value in figures.items():
+        rows += [[NAMES.get(key, key.replace("_", " ")) + name[len(key):], v]
+                 for name, v in _flat(key, value)]
+    if rows:
+        parts.insert(0, table(["figure", "value"], rows))
+    return f"bench {target}\n\n" + "\n\n".join(parts)

@@ -1,0 +1,62 @@
+"""``trax-fpga bench``: tables for people (the depth reached included), ``--json`` for
+programs, progress on standard error."""
+
+import json
+import re
+
+from traxfpga.host import cli
+from traxfpga.host.bench_report import report
+
+PLAYER = {
+    "target": "player", "player": "sim", "seed": 1, "clock_mhz": 24.0,
+    "search_depth": {"full_width": 2, "threats": 3, "deepening_plies": 5, "defence_moves": 4},
+    "vs_ref": {"games": 50, "wins": 44, "losses": 6, "draws": 0, "illegal": 0, "timeouts": 0,
+               "win_rate": 0.88, "answers": 485,
+               "cycles_per_answer": {"mean": 1612032, "p99": 19201296, "max": 19201296},
+               "nodes_per_second": 300000, "defence_reached": {"4": 400, "3": 85},
+               "depth_reached": {"1": 43, "2": 46, "3": 396}},
+}
+
+
+def test_player_report_is_a_table_with_the_depth_reached():
+    text = report(PLAYER)
+    assert "{" not in text and "}" not in text          # no raw Python dicts
+    assert "depth reached against ref (485 answers)" in text
+    assert re.search(r"^deepening pass to 5 plies +396 +82%$", text, re.M), text
+    assert re.search(r"^a win at once +43 +9%$", text, re.M), text
+    assert "44 / 50 (88%)" in text
+
+
+def test_engine_and_sim_reports_have_no_raw_dicts():
+    engine = {"target": "engine", "capacity": 128, "backend": "verilator", "moves": 5254,
+              "cycles_per_move": {"mean": 35.2, "p99": 102, "max": 227},
+              "cycles_per_tile": {"mean": 16.5}, "simulated_cycles_per_second": 88800}
+    sim = {"target": "sim", "backends": {"verilator": {"cycles": 12063944, "seconds": 13.2,
+                                                       "cycles_per_second": 914121,
+                                                       "default": True}},
+           "workload": {"design": "device, capacity 16", "lines": [":reset", ":move"],
+                        "answers": [["= trax"], ["= ok 1 1 1 1 - - @0+"]]}}
+    for figures in (engine, sim):
+        text = report(figures)
+        assert "{" not in text and "[" not in text, text
+    assert "cycles per move max" in report(engine) and "914,121" in report(sim)
+
+
+def test_bench_player_progress_table_and_json(capsys):
+    argv = ["bench", "player", "--player", "random", "--opponents", "random", "--games", "2"]
+    assert cli.main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "random vs random: game 1/2" in err and "random vs random: game 2/2" in err
+    assert "opponent" in out and "depth reached against random" in out
+    assert "game 1" not in out                          # progress stays off stdout
+    assert cli.main(argv + ["--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["vs_random"]["games"] == 2
+
+
+def test_the_model_reports_its_search():
+    from traxfpga.host.players import EnginePlayer
+    player = EnginePlayer("model")
+    player.start("black")
+    player.reply("@0/")
+    assert player.last_search["depth"] >= 1 and player.last_search["nodes"] is None
