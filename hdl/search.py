@@ -215,11 +215,17 @@ class Searcher(wiring.Component):
         m.d.comb += [push.addr.eq(lv), push.data.eq(Cat(c, r, t, ph)), top.addr.eq(lv - 1)]
         succ = Signal()                           # the level's result, on the way up
         i_mine, i_theirs = Signal(), Signal()     # below level 2: the reply scan's verdict
-        # The deepest level remembers the last win it found (in the area of the level
-        # above) and tries it first after the next reply: most replies leave it winning.
-        kc, kr = Signal(signed(B)), Signal(signed(B))
-        kt = Signal(Shape)
-        k_ok = Signal()
+        # Every level where the side seeking the win moves remembers the last win at once
+        # it found (in the area of the level above) and tries it first after the next
+        # reply: most replies do not stop the threat, so they leave it winning.  One entry
+        # a level in a small memory; its valid bit is cleared when the level above starts
+        # on a new position.
+        Killer = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape})
+        m.submodules.killers = killers = Memory(shape=Killer, depth=1 << len(lv), init=[])
+        k_put = killers.write_port()
+        k_get = killers.read_port(domain="sync")  # the level below's (its address settled
+        m.d.comb += k_get.addr.eq(lv + 1)         # with lv, cycles before it is read)
+        k_ok = Signal(1 << len(lv))
         trying_k = Signal()
         gx, gy = Signal(), Signal()               # the reply above grew the area left / up
 
@@ -407,8 +413,8 @@ class Searcher(wiring.Component):
             # and those that complete only the mover's loop or line; a safe move with
             # threats then has its replies scanned again (phase 1), each that does not end
             # the game going down a level: the level succeeds when every one of them comes
-            # back with a win.  An odd level looks for a win at once (phase 0; at the
-            # deepest level starting with the last one found); above the deepest it then
+            # back with a win.  An odd level looks for a win at once (phase 0, starting
+            # with the last one found at that level); above the deepest it then
             # tries every move that does not end the game (phase 1), each going down, and
             # succeeds with the first that comes back with a win by force.
             with m.State("NODE"):
@@ -449,8 +455,10 @@ class Searcher(wiring.Component):
                         m.d.comb += down.eq(1)
                 with m.Elif(~ph):                           # a win at once?
                     with m.If(mover_wins):
-                        with m.If(lv == deep_lv):
-                            m.d.sync += [kc.eq(c - gx), kr.eq(r - gy), kt.eq(t), k_ok.eq(1)]
+                        m.d.comb += [k_put.addr.eq(lv), k_put.en.eq(1),
+                                     k_put.data.c.eq(c - gx), k_put.data.r.eq(r - gy),
+                                     k_put.data.t.eq(t)]
+                        m.d.sync += k_ok.bit_select(lv, 1).eq(1)
                         undo_then(SUCCEED)
                     with m.Else():
                         undo_then(Mux(trying_k, RESTART, NEXT))
@@ -465,9 +473,10 @@ class Searcher(wiring.Component):
                                  *first(c, r, t), trying_k.eq(0), i_mine.eq(0), i_theirs.eq(0)]
                     with m.If(~odd):
                         m.d.sync += [gx.eq(c == -1), gy.eq(r == -1)]
-                        with m.If((lv + 1 == deep_lv) & k_ok):
-                            m.d.sync += [c.eq(kc + (c == -1)), r.eq(kr + (r == -1)),
-                                         t.eq(kt), trying_k.eq(1)]
+                        with m.If(k_ok.bit_select(lv + 1, 1)):
+                            m.d.sync += [c.eq(k_get.data.c + (c == -1)),
+                                         r.eq(k_get.data.r + (r == -1)),
+                                         t.eq(k_get.data.t), trying_k.eq(1)]
                     m.next = "NODE"
 
             send("STEP_UNDO", then="STEP_UNDO_RES")
@@ -490,9 +499,8 @@ class Searcher(wiring.Component):
                     safe_threat = Mux(lv == 2, (theirs == 0) & (mine != 0) & ~sel &
                                       (deep | ~best_forced), ~i_theirs & i_mine)
                     with m.If(safe_threat):
-                        m.d.sync += [ph.eq(1), *first(c, r, t)]
-                        with m.If(lv + 1 == deep_lv):
-                            m.d.sync += k_ok.eq(0)
+                        m.d.sync += [ph.eq(1), *first(c, r, t),
+                                     k_ok.bit_select(lv + 1, 1).eq(0)]
                         m.next = "NODE"
                     with m.Else():
                         conclude(0)
