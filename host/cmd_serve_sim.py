@@ -8,7 +8,8 @@ device's answers are sent back, so host tools connect to it exactly as to a boar
     trax-fpga serve-sim --pty             # prints a path such as /dev/pts/5
 
 The simulation runs only while there is something to do (input to send, an answer being
-computed or printed) and waits for input otherwise.  One TCP client at a time; the device
+computed or printed) and waits for input otherwise.  Bytes that arrive while it runs join
+the simulated line at once, so a line sent while the board thinks gets ``! busy``.  One TCP client at a time; the device
 keeps its state between connections, like a board on a cable.
 """
 
@@ -51,16 +52,32 @@ def add_arguments(parser):
                         help="with --tcp: stop when the first client disconnects")
 
 
-def _serve_stream(sim, recv, send, wait):
+#: Simulated time run between two looks at the client's side (2 ms at 24 MHz).
+STEP_CYCLES = 48_000
+
+
+def _serve_stream(sim, recv, send, wait, ready):
     """Bridge one byte stream and the device until ``recv`` returns b"" (end of stream).
 
-    ``wait()`` blocks until input is available."""
+    The simulation runs in steps of :data:`STEP_CYCLES`; after each, bytes that arrived
+    meanwhile join the simulated line at once, so a line sent while the board thinks
+    reaches it while it thinks (and is answered ``! busy``, as by a board).  ``wait()``
+    blocks until input is available, ``ready()`` tells without blocking."""
+    pending = bytearray()
+    quiet = True
     while True:
-        wait()
-        data = recv()
-        if not data:
-            return
-        out = sim.run(data)
+        if quiet and not pending:
+            wait()
+        while ready():
+            data = recv()
+            if not data:            # the client left; what it sent still reaches the board
+                while pending:
+                    consumed, _, _ = sim.step(pending, cycles=STEP_CYCLES)
+                    del pending[:consumed]
+                return
+            pending += data
+        consumed, out, quiet = sim.step(pending, cycles=STEP_CYCLES)
+        del pending[:consumed]
         if out:
             send(out)
 
@@ -93,7 +110,8 @@ def serve_tcp(sim, server, *, once=False, announce=print):
                 conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                 try:
                     _serve_stream(sim, lambda: conn.recv(4096), conn.sendall,
-                                  lambda: select.select([conn], [], []))
+                                  lambda: select.select([conn], [], []),
+                                  lambda: bool(select.select([conn], [], [], 0)[0]))
                 except (ConnectionResetError, BrokenPipeError):
                     pass
             if once:
@@ -112,7 +130,8 @@ def serve_pty(sim, *, announce=print):
     # client closes the port: the device stays available to the next one.
     try:
         _serve_stream(sim, lambda: os.read(master, 4096), lambda b: os.write(master, b),
-                      lambda: select.select([master], [], []))
+                      lambda: select.select([master], [], []),
+                      lambda: bool(select.select([master], [], [], 0)[0]))
     finally:
         os.close(master)
         os.close(slave)

@@ -88,6 +88,9 @@ from .echo import shown  # noqa: E402
 from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
 #: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
 MAX_LINE = 4096
+#: Seconds a serial board may take to come back to a known state before a game (a
+#: simulated board behind ``serve-sim`` may first finish a late answer: tens of seconds).
+BOARD_READY = 120.0
 
 
 class PlayerError(Exception):
@@ -146,6 +149,9 @@ class LineTransport:
     ``resync() -> bool``
         bring the other end back to a clean state after a failure; True when it was
         restarted from scratch (so its ``-T`` must be asked again);
+    ``new_game(ident)``
+        before every game: bring the other end to a known state if the transport knows
+        how (a trax-fpga board on a serial line: see :meth:`SerialTransport.new_game`);
     ``close()``.
     """
 
@@ -156,6 +162,9 @@ class LineTransport:
         """Before a game: what the other end may take as its seed (nothing, mostly)."""
 
     def settle(self):
+        pass
+
+    def new_game(self, ident):
         pass
 
     def close(self):
@@ -279,6 +288,7 @@ class SerialTransport(LineTransport):
         self._buf = bytearray()
         self._lines = collections.deque()     # (text, arrival time)
         self._start = time.monotonic()
+        self.resync()       # end a partial line another program may have left
 
     def _split(self, now):
         while b"\n" in self._buf:
@@ -344,6 +354,42 @@ class SerialTransport(LineTransport):
         self._lines.clear()
         self._buf.clear()
         return False
+
+    def new_game(self, ident, limit=BOARD_READY):
+        """Before every game, a trax-fpga board (its ``-T`` answer is ``trax-fpga``) is put
+        into a known state: standard Trax, no partial line, no late lines.  The line is
+        ended, ``:reset trax`` is sent (again after each ``! busy``: the board was still
+        thinking, e.g. over an answer that came too late in the previous game), and every
+        line before its answer ``= trax``, and any that follow within 0.3 s, is discarded.
+        A board that does not get there within ``limit`` seconds is a :class:`Fault`.
+        Other programs on a serial line are left as they are.  Returns the discarded
+        lines."""
+        if not ident.startswith("trax-fpga"):
+            return []
+        end = time.monotonic() + limit
+        discarded = []
+        self.send_line("")
+        self.send_line(":reset trax")
+        while True:
+            while not self._lines:
+                remaining = end - time.monotonic()
+                if remaining <= 0:
+                    raise Fault("timeout", f"the board did not answer :reset trax within "
+                                           f"{limit:g} s (discarded {len(discarded)} lines)")
+                self._read(min(remaining, 0.25))
+            text, _ = self._lines.popleft()
+            if text == "= trax":
+                break
+            discarded.append(text)
+            if text == "! busy":
+                self.send_line(":reset trax")
+        last = time.monotonic()
+        while time.monotonic() - last < 0.3 and time.monotonic() < end:
+            if self._read(0.05):
+                last = time.monotonic()
+        discarded += [text for text, _ in self._lines]
+        self._lines.clear()
+        return discarded
 
     def close(self):
         try:
@@ -603,13 +649,21 @@ class ProtocolPlayer(Player):
         t = self.transport
         t.pending()
         t.send_line("-T")
-        try:
-            text, _ = self._read(self.startup)
-        except Fault as e:
-            raise OpenError(f"{self.name}: no answer to -T ({e.detail})") from None
-        if text.startswith("!"):
-            raise OpenError(f"{self.name}: answered -T with the error line {shown(text, 40)}")
-        return text
+        end = time.monotonic() + self.startup
+        while True:
+            try:
+                text, _ = self._read(max(0.0, end - time.monotonic()))
+            except Fault as e:
+                raise OpenError(f"{self.name}: no answer to -T ({e.detail})") from None
+            if text == "! busy":            # a board still thinking: ask again
+                t.send_line("-T")
+            elif text.startswith("= "):     # a board's late answer to an engine command
+                continue
+            elif text.startswith("!"):
+                raise OpenError(f"{self.name}: answered -T with the error line "
+                                f"{shown(text, 40)}")
+            else:
+                return text
 
     def _read(self, timeout):
         """The next non-blank line and its time (blank lines are skipped)."""
@@ -646,6 +700,7 @@ class ProtocolPlayer(Player):
                     raise Fault("timeout", f"restarted after a failure, but {e}") from None
             self._dirty = False
         self.transport.pending()
+        self.transport.new_game(self.ident)
 
     def start(self, colour, *, limit=None):
         if colour not in ("white", "black"):

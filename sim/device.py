@@ -276,6 +276,29 @@ class DeviceSim:
         self.bytes_out += len(received)
         return bytes(received)
 
+    def step(self, data=b"", *, cycles):
+        """Run at most ``cycles`` cycles, sending what of ``data`` the line takes in that
+        time (byte after byte at the line's rate); returns ``(consumed, received, quiet)``:
+        the bytes of ``data`` sent, the bytes the device sent back, and whether the device
+        fell quiet (:attr:`DeviceHarness.quiet` for two byte times after the last byte).
+
+        Where :meth:`run` waits for the device to finish, this lets a server feed bytes
+        into the simulated line as they arrive, while the board thinks, as on a cable."""
+        data = bytes(data)
+        max_out = 65536
+        consumed, values, edges = self._sim.pump(
+            "send", "recv", data, limit=cycles, quiet="quiet",
+            quiet_edges=20 * self.divisor, max_out=max_out)
+        received = bytearray()
+        for v in values:
+            if v >> 8:
+                self.framing_errors += 1
+            received.append(v & 0xFF)
+        self.bytes_in += consumed
+        self.bytes_out += len(received)
+        quiet = consumed == len(data) and edges < cycles and len(values) < max_out
+        return consumed, bytes(received), quiet
+
     @property
     def leds(self):
         """The device's LEDs now (bit 0 ready, 1 thinking, 2 error)."""

@@ -6,6 +6,7 @@ import re
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 import serial
@@ -96,6 +97,92 @@ def test_pty_serve_sim():
             assert client.status()["ply"] == 4
     finally:
         server.stop()
+
+
+# -- a simulated board behaves like one on a cable ---------------------------------------------
+
+#: A recorded position where the board thinks for millions of cycles (seconds of wall time).
+THINKER = (197, 18)
+
+
+def _line(port, data):
+    port.write(data)
+    return port.read_until(b"\n")
+
+
+def _thinking_position(port, variant="trax"):
+    game = {g["id"]: g for g in load_corpus()}[THINKER[0]]
+    assert _line(port, f":reset {variant}\n".encode()) == f"= {variant}\n".encode()
+    for mv in game["moves"][:THINKER[1]]:
+        assert _line(port, f":play {mv}\n".encode()).startswith(b"= ok ")
+
+
+def test_a_line_sent_while_the_board_thinks_is_busy(tcp_server):
+    """Bytes reach the simulated line as they arrive, not after the search: a line sent in
+    its own packet while the board thinks gets ``! busy``, as from a board."""
+    port = serial.serial_for_url(tcp_server.where, timeout=120)
+    try:
+        _thinking_position(port)
+        port.write(b":move\n")
+        time.sleep(0.3)                          # the board is thinking
+        port.write(b":status\n")
+        assert port.read_until(b"\n").startswith(b"= ok ")
+        assert port.read_until(b"\n") == b"! busy\n"
+        assert _line(port, b":status\n").startswith(b"= trax ")
+    finally:
+        port.close()
+
+
+def test_a_reconnect_keeps_the_board_s_partial_line(tcp_server):
+    """A (re)connect changes nothing on the board, as re-plugging a cable does not: a
+    partial line from an earlier session stays in its buffer (docs/simulation.md), and the
+    host client recovers from the error it causes."""
+    port = serial.serial_for_url(tcp_server.where, timeout=10)
+    port.write(b":stat")
+    time.sleep(0.2)
+    port.close()
+    port = serial.serial_for_url(tcp_server.where, timeout=10)
+    try:
+        assert _line(port, b"us\n").startswith(b"= trax ")    # the board read ":status"
+        port.write(b":st")
+    finally:
+        port.close()
+    with open_client(tcp_server.where) as client:           # ":st:reset trax": recovers
+        assert client.version()["capacity"] == 128
+        assert client.resyncs == 1
+
+
+def test_referee_puts_a_serial_board_into_a_known_state(tcp_server):
+    """Before each game the referee resets a serial board to standard Trax and discards
+    late lines: a board left thinking in 8x8, with a partial line, starts the game as a
+    board fresh from reset, and its late answer never counts as a move of the game."""
+    from traxfpga.host.players import open_player
+
+    port = serial.serial_for_url(tcp_server.where, timeout=10)
+    port.write(b":sta")                          # a partial line: the referee's -T follows it
+    time.sleep(0.2)
+    port.close()
+    player = open_player(f"serial:{tcp_server.where}", startup=60)
+    try:
+        assert player.ident == "trax-fpga"
+        port = player.transport.ser
+        port.timeout = 120
+        _thinking_position(port, "8x8")
+        assert _line(port, b":status\n").startswith(b"= 8x8 ")
+        port.write(b":move\n")                  # thinking in 8x8 when the next game starts,
+        time.sleep(0.3)
+        port.write(b":status\n:sta")             # with another line and a partial one
+        player.transport.ser.timeout = 0.05
+        discarded = player.transport.new_game(player.ident)
+        assert any(line.startswith("= ok ") for line in discarded), discarded   # the late move
+        assert "! busy" in discarded, discarded
+        player.transport.send_line(":status")
+        text, _ = player.transport.read_line(10)
+        assert text.startswith("= trax 0 0 0 "), text
+        assert player.transport.pending() == []
+        assert re.fullmatch(r"@0[+/\\]", player.start("white", limit=30))
+    finally:
+        player.close()
 
 
 # -- compare ------------------------------------------------------------------------------------
