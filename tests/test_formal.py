@@ -8,7 +8,7 @@ tool fails these tests (it never skips them).
 
 import pytest
 
-from formal.engine import StreamHarness
+from formal.engine import RefusalHarness, StreamHarness
 from formal.linebuf import LineBufHarness
 from formal.sby import run_sby, tool_env
 from formal.uart import RxHarness, TxHarness
@@ -64,12 +64,28 @@ def test_linebuf_fault_found():
 
 # -- engine: the command, result and cells streams -----------------------------------------
 
-@pytest.mark.slow
 def test_engine_streams_bmc():
-    check(StreamHarness(), mode="bmc", depth=30)
+    check(StreamHarness(), mode="bmc", depth=20)
 
 
 def test_engine_streams_fault_found():
     # Without the assumption that ops are defined, an undefined op is taken and never
     # answered: the engine relies on its producer here.
     check(StreamHarness(mutant="any_op"), mode="bmc", depth=4, expect="FAIL")
+
+
+# -- engine: a refused PLACE leaves the board memories as they were ------------------------
+
+OPENING = [(-1, -1, "/"), (-1, 0, "/")]       # @0/ @1/: many third moves force a tile
+
+
+@pytest.mark.slow
+def test_engine_refusal_bmc():
+    # With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback,
+    # the first of them at cycle 68.
+    check(RefusalHarness(OPENING, log_depth=2), mode="bmc", depth=70)
+
+
+def test_engine_refusal_fault_found():
+    check(RefusalHarness(OPENING, log_depth=2, mutant="any_place"), mode="bmc", depth=20,
+          expect="FAIL")
