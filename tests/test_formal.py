@@ -10,7 +10,8 @@ import pytest
 
 from formal.engine import RefusalHarness, StreamHarness
 from formal.linebuf import LineBufHarness
-from formal.sby import run_sby, tool_env
+import formal.sby
+from formal.sby import ToolMissing, run_sby, tool_env
 from formal.uart import RxHarness, TxHarness
 
 MEMORY_MAP = "memory_map; opt -fast"      # small memories as flip-flops: much faster
@@ -26,6 +27,12 @@ def check(harness, *, mode, depth, expect="PASS", script=""):
 
 def test_tools_present():
     tool_env()          # raises ToolMissing, naming the missing tools
+
+
+def test_missing_tool_is_an_error(monkeypatch):
+    monkeypatch.setattr(formal.sby, "TOOLS", formal.sby.TOOLS + ("no-such-solver",))
+    with pytest.raises(ToolMissing, match="no-such-solver"):
+        tool_env()
 
 
 # -- UART transmitter: every accepted byte, and nothing else, as a correct frame ----------

