@@ -90,6 +90,8 @@ class RxHarness(Elaboratable):
       (no byte lost; and with no frame owed, no item and no pulse: none invented, and a
       break, however long, gives one framing error);
     * ``framing_error`` pulses exactly when a frame with a low stop bit is settled;
+    * ``busy`` is high while the data bits come in and during a break, and low once the
+      line has been idle high for three cycles;
     * ``stream`` keeps ``valid`` and its payload until ``ready``.
     """
 
@@ -173,6 +175,18 @@ class RxHarness(Elaboratable):
             Assert(dut.framing_error == (settled & o_err), "framing_error pulses with a bad frame"),
             Assert(bitn <= 9, "the generator's own invariant (for induction)"),
         ]
+        # The receiver's phase, as far as ``busy`` shows it (for induction).
+        quiet = Signal(range(4))            # cycles the line has been idle high, up to 3
+        with m.If(frame | hold):
+            m.d.sync += quiet.eq(0)
+        with m.Elif(quiet != 3):
+            m.d.sync += quiet.eq(quiet + 1)
+        with m.If(frame & (bitn >= 1) & (bitn <= 8)):
+            m.d.comb += Assert(dut.busy, "busy while the data bits come")
+        with m.If(hold):
+            m.d.comb += Assert(dut.busy, "busy during a break")
+        with m.If(quiet == 3):
+            m.d.comb += Assert(~dut.busy, "idle once the line has been high a while")
         with m.If(new_item):
             m.d.comb += [
                 Assert(dut.stream.payload.data == o_byte, "the item holds the frame's byte"),
