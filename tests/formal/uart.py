@@ -175,6 +175,16 @@ class RxHarness(Elaboratable):
             Assert(dut.framing_error == (settled & o_err), "framing_error pulses with a bad frame"),
             Assert(bitn <= 9, "the generator's own invariant (for induction)"),
         ]
+        # Mutated properties that show what the bound reaches: an overrun, and a good
+        # frame received after a break.
+        broke = Signal()
+        with m.If(hold):
+            m.d.sync += broke.eq(1)
+        if self.mutant == "no_overrun":
+            m.d.comb += Assert(~dut.overrun, "mutant: no overrun ever")
+        if self.mutant == "no_recovery":
+            m.d.comb += Assert(~(broke & new_item & ~o_err), "mutant: nothing after a break")
+
         # The receiver's phase, as far as ``busy`` shows it (for induction).
         quiet = Signal(range(4))            # cycles the line has been idle high, up to 3
         with m.If(frame | hold):
