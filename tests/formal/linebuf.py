@@ -21,6 +21,8 @@ class LineBufHarness(Elaboratable):
       ``OVERLONG`` if it has more than ``depth - 1`` characters (a CR before the LF not
       counted), else ``NONE`` and its length; and then the character at a position
       chosen by the solver reads back through ``rd_addr``/``rd_data``;
+    * an answer offered right after the previous one was taken is a ``BUSY`` one (only
+      lines that arrived while the buffer was busy can be waiting then);
     * ``line`` keeps ``valid`` and its payload until ``ready``.
     """
 
@@ -107,6 +109,8 @@ class LineBufHarness(Elaboratable):
         m.d.comb += [
             Assert(rx.ready, "every byte is taken"),
             Assert(~answer | (owed != 0), "an answer only for a line owed one"),
+            Assert(~(answer & p_valid) | (line.payload.error == LineError.BUSY),
+                   "an answer right after another is for a line that came while busy"),
             Assert(owed <= 32, "the harness's counter does not wrap (within the bound)"),
         ]
         with m.If(due):
