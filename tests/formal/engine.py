@@ -1,0 +1,207 @@
+"""Harnesses for :mod:`traxfpga.hdl.engine`: the command/result streams, refused moves."""
+
+from amaranth.hdl import Assert, Assume, Cat, Const, Elaboratable, Module, Mux, ResetSignal, Signal
+
+from traxfpga.hdl.engine import Engine, Op
+from amaranth.lib import data
+
+from traxfpga.hdl.tiles import Cell, End, Shape, Status
+
+__all__ = ["StreamHarness", "RefusalHarness"]
+
+
+def small_engine():
+    """The smallest engine: an 8x8 store, a 4-entry log and a 4-entry forced stack."""
+    return Engine(log2n=3, log_depth=4, stack_depth=4, clear_on_start=False)
+
+
+class StreamHarness(Elaboratable):
+    """Engine: the ``cmd``, ``res`` and ``cells`` streams.
+
+    Any command at any time (an arbitrary op and payload, ``valid`` held until ``ready``
+    and the payload stable meanwhile, as the stream rules ask of a producer); ``res.ready``
+    and ``cells.ready`` free.  The harness counts commands taken and results given.
+    Proved: ``cmd.ready`` only when no command is outstanding (idle) and ``busy`` exactly
+    when not ready; ``res.valid`` only while one command is outstanding, so at most one
+    result per command, and no command taken before the previous result; a result offered
+    at most ``PATIENCE`` cycles after its command; ``cells.valid`` only during a ``DUMP``;
+    ``res`` and ``cells`` keep ``valid`` and their payload until ``ready``.
+    """
+
+    #: A command taken from reset is answered within this many cycles (the first PLACE,
+    #: the longest, takes 15); checked within the bound, like everything else here.
+    PATIENCE = 16
+
+    def __init__(self, mutant=None):
+        self.mutant = mutant
+        self.dut = small_engine()
+        d = self.dut
+        self.ports = [d.cmd.valid, d.cmd.payload.as_value(), d.res.ready, d.cells.ready]
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.dut = dut = self.dut
+        m.d.comb += Assume(~ResetSignal())
+        cmd, res, cells = dut.cmd, dut.res, dut.cells
+
+        def past(v):
+            r = Signal.like(v)
+            m.d.sync += r.eq(v)
+            return r
+
+        p_cmd_valid, p_cmd_ready = past(cmd.valid), past(cmd.ready)
+        p_cmd = past(cmd.payload.as_value())
+        with m.If(p_cmd_valid & ~p_cmd_ready):
+            m.d.comb += Assume(cmd.valid & (cmd.payload.as_value() == p_cmd))
+        if self.mutant != "any_op":
+            # Op has 3 bits but 5 values: the engine takes an undefined op (5..7) and
+            # gives no result (the "any_op" mutant shows it).  Producers send defined ops.
+            m.d.comb += Assume(cmd.payload.op.as_value() <= max(o.value for o in Op))
+
+        outstanding = Signal(2)
+        op = Signal(Op)
+        taken = cmd.valid & cmd.ready
+        given = res.valid & res.ready
+        m.d.sync += outstanding.eq(outstanding + taken - given)
+        with m.If(taken):
+            m.d.sync += op.eq(cmd.payload.op)
+        # Cycles a command has waited for its result to be offered.
+        wait = Signal(range(self.PATIENCE + 1))
+        with m.If(taken | res.valid):
+            m.d.sync += wait.eq(0)
+        with m.Elif((outstanding != 0) & (wait != self.PATIENCE)):
+            m.d.sync += wait.eq(wait + 1)
+
+        m.d.comb += [
+            Assert(~cmd.ready | (outstanding == 0), "cmd.ready only when idle"),
+            Assert(dut.busy == ~cmd.ready, "busy exactly when not ready"),
+            Assert(~res.valid | (outstanding == 1), "a result only for the outstanding command"),
+            Assert(outstanding <= 1, "one command at a time"),
+            Assert(~cells.valid | ((outstanding == 1) & (op == Op.DUMP)),
+                   "cells only during a DUMP"),
+            Assert(wait != self.PATIENCE, "a result within PATIENCE cycles (from reset)"),
+        ]
+        for name, s in (("res", res), ("cells", cells)):
+            p_valid, p_ready = past(s.valid), past(s.ready)
+            p_payload = past(s.payload.as_value())
+            with m.If(p_valid & ~p_ready):
+                m.d.comb += [
+                    Assert(s.valid, f"{name}: valid held until ready"),
+                    Assert(s.payload.as_value() == p_payload, f"{name}: payload stable"),
+                ]
+        return m
+
+
+SHAPES = {"+": Shape.PLUS, "/": Shape.SLASH, "\\": Shape.BACKSLASH}
+
+
+class RefusalHarness(Elaboratable):
+    """Engine: a refused ``PLACE`` leaves the board memories exactly as they were.
+
+    The engine is elaborated here so that the harness can watch the write ports of its
+    board store (``cells``) and path-end stores (``far_w``, ``far_b``).  For one address
+    chosen by the solver, the harness keeps a copy of each store's word (all stores start
+    zeroed), and takes a snapshot when a ``PLACE`` is accepted.  Proved: when that
+    ``PLACE`` is refused (any status but OK), the three words equal the snapshot, the
+    undo log's read pointer is back where it was, and the result reports the area and the
+    ply of the previous result.
+
+    ``prefix`` is a list of moves (``(col, row, tile)`` in notation coordinates) sent
+    first, each to be accepted; after them every command is a ``PLACE`` of a free square
+    and tile, so the refusals are those of every move from that position (and from the
+    positions those moves lead to, within the bound).  With ``log_depth=2`` a move with a
+    forced play is refused with ``CAPACITY`` after its tiles were written: the rollback
+    path.  ``cmd.valid`` and ``res.ready`` stay high (the streams are proved elsewhere).
+    """
+
+    def __init__(self, prefix=(), *, log_depth=2, stack_depth=4, mutant=None):
+        self.prefix = list(prefix)
+        self.mutant = mutant
+        self.engine = Engine(log2n=3, log_depth=log_depth, stack_depth=stack_depth,
+                             clear_on_start=False)
+        e = self.engine
+        e._MustUse__silence = True          # elaborated by hand below
+        self.pick = Signal(6)
+        self.ports = [e.cmd.payload.as_value(), self.pick]
+
+    def elaborate(self, platform):
+        m = Module()
+        e = self.engine
+        m.submodules.engine = body = e.elaborate(platform)
+        m.d.comb += Assume(~ResetSignal())
+        cmd, res = e.cmd, e.res
+        m.d.comb += [cmd.valid.eq(1), res.ready.eq(1)]
+
+        # The commands: the prefix, then PLACE anywhere near the area.
+        n = Signal(range(len(self.prefix) + 2))
+        taken = cmd.valid & cmd.ready
+        with m.If(taken & (n != len(self.prefix) + 1)):
+            m.d.sync += n.eq(n + 1)
+        m.d.comb += Assume(cmd.payload.op == Op.PLACE)
+        for i, (col, row, tile) in enumerate(self.prefix):
+            with m.If(n == i):
+                m.d.comb += Assume((cmd.payload.col == col) & (cmd.payload.row == row) &
+                                   (cmd.payload.tile == SHAPES[tile]))
+        m.d.comb += Assume((cmd.payload.col >= -2) & (cmd.payload.col <= 9) &
+                           (cmd.payload.row >= -2) & (cmd.payload.row <= 9))
+        m.d.comb += Assume(cmd.payload.tile.as_value() <= 2)
+
+        # A shadow copy of one word of each board store.
+        first = Signal(init=1)
+        addr = Signal(6)
+        m.d.sync += first.eq(0)
+        with m.If(first):
+            m.d.sync += addr.eq(self.pick)
+        at = Mux(first, self.pick, addr)
+        stores = [body.submodules.cells, body.submodules.far_w, body.submodules.far_b]
+        shadows = []
+        for store in stores:
+            shadow = Signal(len(store.wdata.as_value()))
+            with m.If(store.we & (store.addr == at)):
+                m.d.sync += shadow.eq(store.wdata.as_value())
+            shadows.append(shadow)
+        log_ptr = body.submodules.log.read_ports[0].addr
+
+        snaps = [Signal.like(s) for s in shadows]
+        snap_ptr = Signal.like(log_ptr)
+        last_size = Signal(48)          # width, height, ply of the last result
+        snap_size = Signal(48)
+        size = Cat(res.payload.width, res.payload.height, res.payload.ply)
+        wrote = Signal()                # the command wrote to the board store
+        with m.If(taken):
+            m.d.sync += [snap_ptr.eq(log_ptr), snap_size.eq(last_size), wrote.eq(0)]
+            m.d.sync += [snap.eq(shadow) for snap, shadow in zip(snaps, shadows)]
+        with m.If(stores[0].we):
+            m.d.sync += wrote.eq(1)
+        with m.If(res.valid & res.ready):
+            m.d.sync += last_size.eq(size)
+
+        refused = res.valid & (res.payload.status != Status.OK)
+        in_prefix = n <= len(self.prefix)       # n counts the command being answered
+        with m.If(res.valid & in_prefix):
+            m.d.comb += Assert(res.payload.status == Status.OK, "the prefix is legal")
+        # The path ends of an empty square are never read (and the rolled-back tile's
+        # own entries keep what it wrote): they must be restored only where a tile lies.
+        # An entry that points at its own square (both ends of the track open there)
+        # means "the other edge of this colour": its edge field is never read.
+        occupied = data.View(Cell, shadows[0]).occ
+        far_same = Const(1)
+        for shadow, snap in zip(shadows[1:], snaps[1:]):
+            now, then = data.View(End(3), shadow), data.View(End(3), snap)
+            same = shadow == snap
+            if self.mutant != "exact_far":
+                same |= ((Cat(now.x, now.y) == at) & (Cat(then.x, then.y) == at)) | ~occupied
+            far_same &= same
+        unchanged = ((shadows[0] == snaps[0]) & far_same &
+                     (log_ptr == snap_ptr) & (size == snap_size))
+        if self.mutant == "any_place":
+            # A mutated property: every PLACE leaves the stores unchanged (false: the
+            # harness really follows the writes).
+            m.d.comb += Assert(~res.valid | unchanged, "mutant: no PLACE changes anything")
+        elif self.mutant == "no_rollback":
+            # A mutated property: no refused PLACE ever wrote to the store.  Its failure
+            # shows that the bound reaches refusals by rollback.
+            m.d.comb += Assert(~(refused & wrote), "mutant: refusals never write")
+        else:
+            m.d.comb += Assert(~refused | unchanged, "a refused PLACE changes nothing")
+        return m

@@ -1,0 +1,132 @@
+"""Harness for :mod:`traxfpga.hdl.linebuf`: one answer per line, the right one."""
+
+from amaranth.hdl import Assert, Assume, Elaboratable, Module, Mux, ResetSignal, Signal
+
+from traxfpga.hdl.linebuf import CR, LF, LineBuffer, LineError
+
+__all__ = ["LineBufHarness"]
+
+
+class LineBufHarness(Elaboratable):
+    """LineBuffer: at most one answer per line, and the answer a quiet line deserves.
+
+    Everything is free: the received bytes (any value, any framing flag, any cycle),
+    ``line.ready`` and ``rd_addr``.  The harness counts the lines ended (an LF without a
+    framing error) and not yet answered.  Proved:
+
+    * ``rx`` is always ready; an answer (a new item on ``line``) only for a line owed one:
+      at most one answer per line, so an overlong line is reported once;
+    * a *quiet* line (each of its bytes arrived while nothing was offered or owed) is
+      answered in the next cycle with ``FRAMING`` if a byte had a framing error, else
+      ``OVERLONG`` if it has more than ``depth - 1`` characters (a CR before the LF not
+      counted), else ``NONE`` and its length; and then the character at a position
+      chosen by the solver reads back through ``rd_addr``/``rd_data``;
+    * an answer offered right after the previous one was taken is a ``BUSY`` one (only
+      lines that arrived while the buffer was busy can be waiting then);
+    * ``line`` keeps ``valid`` and its payload until ``ready``.
+    """
+
+    def __init__(self, depth=4, mutant=None):
+        self.depth = depth
+        self.mutant = mutant
+        self.dut = LineBuffer(depth)
+        self.pick = Signal(range(depth))        # the position whose character is followed
+        self.ports = [self.dut.rx.valid, self.dut.rx.payload.as_value(), self.dut.line.ready,
+                      self.dut.rd_addr, self.pick]
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.dut = dut = self.dut
+        depth = self.depth
+        m.d.comb += Assume(~ResetSignal())
+
+        rx, line = dut.rx, dut.line
+        byte = rx.payload.data
+        fe = rx.payload.framing_error
+        ends = rx.valid & (byte == LF) & ~fe
+
+        # -- lines owed an answer --
+        owed = Signal(6)
+        p_valid = Signal()
+        p_ready = Signal()
+        p_payload = Signal.like(line.payload)
+        p_rd_addr = Signal.like(dut.rd_addr)
+        m.d.sync += [p_valid.eq(line.valid), p_ready.eq(line.ready),
+                     p_payload.eq(line.payload), p_rd_addr.eq(dut.rd_addr)]
+        answer = line.valid & (~p_valid | p_ready)
+        m.d.sync += owed.eq(owed + ends - answer)
+
+        # -- the line being received: is it quiet, and what does it deserve? --
+        first = Signal(init=1)
+        idx = Signal(range(depth))              # chosen once, in the first cycle
+        m.d.sync += first.eq(0)
+        with m.If(first):
+            m.d.sync += idx.eq(self.pick)
+        pos = Mux(first, self.pick, idx)
+        noisy = Signal()
+        fe_seen = Signal()
+        count = Signal(range(depth + 2))        # characters, saturating at depth + 1
+        last_cr = Signal()
+        char = Signal(8)                        # the character at position idx
+        quiet_now = ~line.valid & (owed == 0)
+        with m.If(rx.valid):
+            with m.If(ends):
+                m.d.sync += [noisy.eq(0), fe_seen.eq(0), count.eq(0), last_cr.eq(0)]
+            with m.Else():
+                m.d.sync += noisy.eq(noisy | ~quiet_now)
+                with m.If(fe):
+                    m.d.sync += fe_seen.eq(1)
+                with m.Else():
+                    m.d.sync += last_cr.eq(byte == CR)
+                    with m.If(count != depth + 1):
+                        m.d.sync += count.eq(count + 1)
+                    with m.If(count == pos):
+                        m.d.sync += char.eq(byte)
+
+        length = count - last_cr
+        if self.mutant == "overlong_first":
+            # A mutated property: OVERLONG before FRAMING (the buffer does the opposite).
+            exp_err = Mux(length > depth - 1, LineError.OVERLONG,
+                          Mux(fe_seen, LineError.FRAMING, LineError.NONE))
+        else:
+            exp_err = Mux(fe_seen, LineError.FRAMING,
+                          Mux(length > depth - 1, LineError.OVERLONG, LineError.NONE))
+        # The quiet line just ended: what it must get, next cycle.
+        due = Signal()
+        d_err = Signal(LineError)
+        d_len = Signal(range(depth + 2))
+        d_char = Signal(8)
+        m.d.sync += due.eq(ends & ~noisy & quiet_now)
+        with m.If(ends & ~noisy & quiet_now):
+            m.d.sync += [d_err.eq(exp_err), d_len.eq(length), d_char.eq(char)]
+        # Until it is taken, its characters read back.
+        shown = Signal()
+        with m.If(due):
+            m.d.sync += shown.eq(1)
+        with m.Elif(line.valid & line.ready):
+            m.d.sync += shown.eq(0)
+
+        m.d.comb += [
+            Assert(rx.ready, "every byte is taken"),
+            Assert(~answer | (owed != 0), "an answer only for a line owed one"),
+            Assert(~(answer & p_valid) | (line.payload.error == LineError.BUSY),
+                   "an answer right after another is for a line that came while busy"),
+            Assert(owed <= 32, "the harness's counter does not wrap (within the bound)"),
+        ]
+        with m.If(due):
+            m.d.comb += [
+                Assert(answer, "a quiet line is answered at once"),
+                Assert(line.payload.error == d_err, "with the error it deserves"),
+                Assert((d_err != LineError.NONE) | (line.payload.length == d_len),
+                       "and a good line with its length"),
+            ]
+        with m.If(shown & p_valid & (p_rd_addr == idx) & (idx < d_len) &
+                  (d_err == LineError.NONE)):
+            m.d.comb += Assert(dut.rd_data == d_char, "a good line's characters read back")
+        with m.If(p_valid & ~p_ready):
+            m.d.comb += [
+                Assert(line.valid, "valid held until ready"),
+                Assert(line.payload.as_value() == p_payload.as_value(),
+                       "payload stable while waiting"),
+            ]
+        return m
