@@ -470,6 +470,9 @@ class Engine(wiring.Component):
                             m.next = "UNDO"
                         with m.Case(Op.PLACE):
                             m.next = "CHECK"
+                        with m.Default():    # an undefined op (5..7): refused, not lost
+                            m.d.sync += status.eq(Status.RANGE)
+                            m.next = "RESULT"
 
             with m.State("CHECK"):
                 with m.If(over):

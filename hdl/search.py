@@ -291,6 +291,16 @@ class Searcher(wiring.Component):
             return [score.eq(fields), lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1),
                     ci.eq(ci + 1)]
 
+        # The comparisons of the candidate's score, registered: the score is set at least
+        # an UNDO (tens of cycles) before COMPARE reads them, and the long carry chains
+        # then end at a flip-flop instead of the enables of the best move's registers.
+        # A selection pass ranks only safe candidates below the threshold.
+        below, better = Signal(), Signal()
+        m.d.sync += [
+            below.eq((score[-2:] == 2) & ((score < thr) | ((score == thr) & (ci > thr_i)))),
+            better.eq(~best_ok | (score > best)),
+        ]
+
         # -- the budget -----------------------------------------------------------------------
         spent = Signal()
         limit = self.budget_cycles if self.budget is None else self.budget
@@ -612,13 +622,11 @@ class Searcher(wiring.Component):
                         m.next = "VERDICT"
 
             with m.State("COMPARE"):
-                # A selection pass ranks only safe candidates below the threshold.
-                below = (score[-2:] == 2) & ((score < thr) | ((score == thr) & (ci > thr_i)))
                 with m.If(sel):
-                    with m.If(below & (~best_ok | (score > best))):
+                    with m.If(below & better):
                         m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
                                      bc.eq(c1), br.eq(r1), bt.eq(t1)]
-                with m.Elif(~deep & (~best_ok | (score > best))):
+                with m.Elif(~deep & better):
                     m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
                                  self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
                 m.next = "CAND"

@@ -1,13 +1,14 @@
 """Harness for :mod:`traxfpga.hdl.linebuf`: one answer per line, the right one."""
 
-from amaranth.hdl import Assert, Assume, Elaboratable, Module, Mux, ResetSignal, Signal
+from amaranth.lib import wiring
+from amaranth.hdl import Assert, Assume, Module, Mux, ResetSignal, Signal
 
 from traxfpga.hdl.linebuf import CR, LF, LineBuffer, LineError
 
 __all__ = ["LineBufHarness"]
 
 
-class LineBufHarness(Elaboratable):
+class LineBufHarness(wiring.Component):
     """LineBuffer: at most one answer per line, and the answer a quiet line deserves.
 
     Everything is free: the received bytes (any value, any framing flag, any cycle),
@@ -27,6 +28,7 @@ class LineBufHarness(Elaboratable):
     """
 
     def __init__(self, depth=4, mutant=None):
+        super().__init__({})      # no ports of its own: the harness's inputs are free
         self.depth = depth
         self.mutant = mutant
         self.dut = LineBuffer(depth)

@@ -89,7 +89,7 @@ ENGINE = "smtbmc --nopresat boolector"
 
 def run_sby(harness, ports, *, mode="bmc", depth=20, engine=ENGINE, name="top",
             script="", keep=None, timeout=900):
-    """Prove ``harness`` (an Elaboratable with Assert/Assume) with SymbiYosys.
+    """Prove ``harness`` (a component with Assert/Assume) with SymbiYosys.
 
     ``mode`` is ``bmc`` (the assertions hold for ``depth`` steps from reset) or ``prove``
     (k-induction of length ``depth``, with the base case).  ``script`` adds Yosys commands

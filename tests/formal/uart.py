@@ -1,18 +1,19 @@
 """Harnesses for :mod:`traxfpga.hdl.uart`: the transmitter's frames, the receiver's bytes.
 
-Each harness is an Elaboratable whose ``ports`` are free inputs.  ``mutant`` names a
+Each harness is a component (no ports of its own) whose ``ports`` are free inputs.  ``mutant`` names a
 deliberate mistake (a mutated property or a dropped assumption) used to show that the
 proof can fail.
 """
 
-from amaranth.hdl import Assert, Assume, Elaboratable, Module, Mux, ResetSignal, Signal
+from amaranth.lib import wiring
+from amaranth.hdl import Assert, Assume, Module, Mux, ResetSignal, Signal
 
 from traxfpga.hdl.uart import UARTRx, UARTTx
 
 __all__ = ["TxHarness", "RxHarness"]
 
 
-class TxHarness(Elaboratable):
+class TxHarness(wiring.Component):
     """UARTTx: every accepted byte, and nothing else, appears as a correct 8N1 frame.
 
     A monitor restarts at each transfer on ``stream`` and follows the frame bit by bit:
@@ -24,6 +25,7 @@ class TxHarness(Elaboratable):
     """
 
     def __init__(self, divisor=4, mutant=None):
+        super().__init__({})      # no ports of its own: the harness's inputs are free
         self.divisor = divisor
         self.mutant = mutant
         self.dut = UARTTx(divisor)
@@ -73,7 +75,7 @@ class TxHarness(Elaboratable):
         return m
 
 
-class RxHarness(Elaboratable):
+class RxHarness(wiring.Component):
     """UARTRx: each frame on the line gives exactly one item or one overrun pulse.
 
     A generator drives ``rx`` with ideal 8N1 frames at the receiver's own bit rate: free
@@ -96,6 +98,7 @@ class RxHarness(Elaboratable):
     """
 
     def __init__(self, divisor=4, mutant=None):
+        super().__init__({})      # no ports of its own: the harness's inputs are free
         self.divisor = divisor
         self.mutant = mutant
         self.dut = UARTRx(divisor)
