@@ -9,6 +9,7 @@ STAMP  := $(VENV)/.installed
 .PHONY: demo test install clean
 
 $(STAMP): pyproject.toml
+	@echo "make: installing trax-fpga and its dependencies into $(VENV) (the first time: about a minute)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'

@@ -27,8 +27,9 @@ be started.
 
 def add_arguments(parser):
     parser.add_argument("--white", required=True, metavar="SPEC",
-                        help="the player White in the first game: ref, random, sim, "
-                             "serial:PORT[@BAUD] or cmd:COMMAND")
+                        help="the player White in the first game: ref, random, model (the "
+                             "board's searcher in software), sim, serial:PORT[@BAUD], "
+                             "cmd:COMMAND or cmd,per-game,cwd=DIR:COMMAND (docs/referee.md)")
     parser.add_argument("--black", required=True, metavar="SPEC",
                         help="the player Black in the first game (colours swap each game)")
     parser.add_argument("--games", type=int, default=1, metavar="N",

@@ -28,8 +28,11 @@ VARIANT_NAMES = {"trax": "Trax", "8x8": "8x8 Trax", "looptrax": "Loop Trax"}
 
 def add_arguments(parser):
     parser.add_argument("--engine", default="ref", metavar="SPEC",
-                        help="engine to replay on: 'ref' (the reference engine, default) or "
-                             "another registered engine, e.g. NAME or NAME:ARG")
+                        help="engine to replay on: 'ref' (the reference engine, default); "
+                             "'core' or 'core:CAPACITY' (the hardware move engine alone, "
+                             "simulated); 'sim' (the whole device, simulated, over its serial "
+                             "line); 'serial:PORT[@BAUD]' (a board, e.g. serial:/dev/ttyUSB1 "
+                             "or serial:socket://127.0.0.1:7015)")
     parser.add_argument("--variant", choices=("trax", "8x8", "looptrax"), default="trax",
                         help="rules variant (default: trax)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (the contract)")

@@ -54,4 +54,5 @@ def run(args):
         except OSError as e:
             print(f"trax-fpga show: cannot write {args.svg}: {e.strerror or e}", file=sys.stderr)
             return 1
+        print(f"wrote {args.svg}")
     return status

@@ -606,13 +606,13 @@ def test_flash_warns_about_a_bitstream_that_missed_timing(fake_path, bitstream, 
 
 
 # Stage lines as the tools write them (Yosys 0.70 -l top.rpt, nextpnr-ice40 0.11 --log top.tim).
-YOSYS_LOG = """\
+YOSYS_STAGES_LOG = """\
 2. Executing SYNTH_ICE40 pass.
 2.1. Executing Verilog-2005 frontend: /share/ice40/cells_sim.v
 2.43. Executing ABC9 pass.
 2.50. Printing statistics.
 """
-NEXTPNR_LOG = """\
+NEXTPNR_STAGES_LOG = """\
 Info: Packing constants..
 Info: Creating initial analytic placement for 3 cells, random placement wirelen = 99.
 Info: Running main analytical placer, max placement attempts per cell = 10000.
@@ -628,12 +628,12 @@ def test_build_shows_the_toolchain_stages(monkeypatch, tmp_path):
     import io
 
     def fake_run(args, *, cwd, env, **kwargs):
-        Path(cwd, "top.rpt").write_text(YOSYS_LOG)
+        Path(cwd, "top.rpt").write_text(YOSYS_STAGES_LOG)
         with open(Path(cwd, "top.tim"), "w") as tim:
-            tim.write(NEXTPNR_LOG[:40])             # a line cut short ...
+            tim.write(NEXTPNR_STAGES_LOG[:40])             # a line cut short ...
             tim.flush()
             time.sleep(0.3)
-            tim.write(NEXTPNR_LOG[40:])             # ... then the rest
+            tim.write(NEXTPNR_STAGES_LOG[40:])             # ... then the rest
         return real_fake(args, cwd=cwd, env=env, **kwargs)
 
     _fake_toolchain(monkeypatch, fmax=31.5)

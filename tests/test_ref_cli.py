@@ -187,6 +187,7 @@ def test_show_writes_svg(game1_file, tmp_path, capsys):
     rc, out, _ = run_cmd("show", ["--svg", str(svg), str(game1_file)], capsys)
     assert rc == 0
     assert "White wins with a loop" in out and ". o ." in out.replace("x", "o")
+    assert out.rstrip().endswith(f"wrote {svg}")
     root = ET.fromstring(svg.read_text())
     assert root.tag.endswith("svg")
     texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
@@ -327,3 +328,16 @@ def test_replay_bad_core_size(tmp_path, capsys):
     assert main(["replay", "--engine", "core:abc", str(game)]) == 1
     err = capsys.readouterr().err
     assert "3 .. 9" in err and "invalid literal" not in err
+
+
+def test_help_lists_the_engines_and_players(capsys):
+    """``replay --help`` names every engine, ``referee --help`` every player kind."""
+    from traxfpga.host.cli import main
+    for argv, names in ((["replay", "--help"], ("ref", "core", "sim", "serial:PORT")),
+                        (["referee", "--help"], ("ref", "random", "model", "sim", "serial:",
+                                                 "cmd:", "per-game"))):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = " ".join(capsys.readouterr().out.split())
+        for name in names:
+            assert name in out, (argv, name)
