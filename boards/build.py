@@ -141,11 +141,6 @@ def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_
     try:
         from traxfpga.firmware.top import Device
     except ImportError as error:
-        missing = getattr(error, "name", None)
-        if missing in ("traxfpga.firmware.top", None) or "Device" in str(error):
-            raise BuildError(
-                "the device top level is not available yet (traxfpga.firmware.top.Device); "
-                "build the board self-test with --design selftest") from error
         raise BuildError(f"importing the device top level failed: {error}") from error
     extra = {} if max_depth is None else {"max_depth": max_depth}
     if max_defence is not None:

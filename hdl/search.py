@@ -1,56 +1,28 @@
-"""The board's player: a search of two plies, three for threats, on the move engine, then
-deeper searches for a win by force while the cycle budget lasts.
+"""The board's player: a search on the move engine, made of the engine's own ``PLACE``,
+``UNDO`` and ``EVAL`` commands.  docs/player.md describes the algorithm (steps 1 to 10, the
+levels and the stack, ``EVAL``); this is a summary for the code's readers.
 
-The searcher borrows the engine (its ``cmd``/``res`` streams) for one decision and leaves
-the position as it found it.  It enumerates the side to move's placements in the order of
-the notation's scan (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``),
-plays each legal one (a *candidate*) with the engine's ``PLACE`` and takes it back with
-``UNDO``.  The **main search**:
+The searcher borrows the engine (:func:`share_engine`) for one decision and leaves the
+position as it found it.  It scans the side to move's placements in the notation's order
+(column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``); the **main search**
+answers every candidate with every reply, tests safe candidates with threats for a win by
+force one ply deeper, and scores the others by ``EVAL``.  While the cycle budget lasts,
+**deepening** passes (up to ``max_depth`` of the mover's moves) look for a win by force
+along forcing moves, and the **defence** tests the answer against the opponent's wins by
+force (up to ``max_defence`` of its moves), giving way to the next best candidate found by
+a selection pass.
 
-* a candidate that wins for the mover is chosen at once;
-* a candidate that completes only the opponent's loop or line loses: class 0;
-* an 8x8 candidate that draws: class 1;
-* any other candidate is answered by every placement of the opponent (the same scan on
-  the position after it, each legal reply taken back at once), counting the replies that
-  win for the opponent (``theirs``: a candidate with any is *unsafe*, class 1, else safe,
-  class 2) and those that complete only the mover's loop or line (``mine``: the mover's
-  threats, which the opponent must stop);
-* a safe candidate with threats is tested for a win by force (until one is found): the
-  replies are scanned again, and after each one that neither wins for the opponent nor
-  completes only the mover's loop or line, the mover's placements are tried (a third
-  scan, starting with the winning move found after the previous reply) until one wins.
-  If every such reply leaves a win, the candidate is class 3;
-* the others are judged by the engine's ``EVAL`` of the position after them.
-
-The score is ``class, evaluation, mine, 15 - theirs, noise`` (2, 16, 4, 4 and 8 bits;
-counts saturate at 15), the evaluation being the mover's potential less the opponent's
-(with a bonus for two loop attacks), offset by :data:`EV_ZERO` and clamped, and the noise
-the low byte of a 16-bit LFSR started at :data:`LFSR_SEED` by every search and stepped once
-per scored candidate, so that equal moves are not always chosen from the same corner,
-while the board's move stays a function of the position (a game is reproducible from its
-moves).  The best score wins; on a tie the earlier candidate stays.
-
-**Deepening.**  When the main search found neither a win nor a win by force, passes of
-depth 3, 4, ... ``max_depth`` (in the mover's moves: depth 3 is five plies) scan the
-candidates again, and the first safe candidate with threats that wins by force within the
-pass's depth is the answer.  A win by force within ``d`` moves is an AND/OR search along
-forcing moves: every reply that does not lose at once (nor win or draw: those refute it)
-must leave the mover a win at once or, with ``d - 1`` >= 2, a safe threatening move that
-wins by force within ``d - 1``.  The levels below the candidate (replies at even levels,
-the mover's moves at odd ones) share one scan register; the scan positions of the levels
-above it wait on a small stack in block RAM, and each level's result comes back up with
-an ``UNDO``.  ``depth`` tells how far the search got: 1 a win at once, 2 the main search,
-3.. the last deepening pass completed (or the one that found the answer), 0 out of time
-within the main search.
+The score is ``class, evaluation, mine, 15 - theirs, noise`` (2, 16, 4, 4 and 8 bits,
+:data:`SCORE_BITS`; counts saturate at :data:`THREAT_CAP`), the evaluation offset by
+:data:`EV_ZERO` and clamped, the noise the low byte of a 16-bit LFSR started from the
+``seed`` input (:data:`LFSR_SEED` unless driven) and stepped once per scored candidate; the
+best score wins, a tie keeps the earlier candidate.  Below the candidates' own scan the
+levels share one scan register; the levels above it wait on a small stack in block RAM.
+Once ``budget`` cycles have gone by (and at least one candidate is scored), whatever is on
+the board is taken back and the best answer so far is given.
 
 :mod:`traxfpga.host.searcher` is the same algorithm in software and must choose the same
-move.
-
-A cycle counter stops the search once ``budget`` cycles have gone by since the start (and
-at least one candidate has been scored): a candidate whose replies are still being tried,
-or a deepening pass at any level, is then taken back placement by placement, and the best
-so far is the answer.  The budget is the time limit's worth of cycles less a margin, so the
-answer is always in time.
+move (``tests/test_search.py``).
 """
 
 from contextlib import contextmanager

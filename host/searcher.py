@@ -2,45 +2,16 @@
 
 :mod:`traxfpga.hdl.search` is the on-board player; this module chooses the same move by the
 same rules on the reference engine, so that the hardware can be checked against it move for
-move (``tests/test_search.py``) and so that its strength can be studied quickly.
+move (``tests/test_search.py``) and so that its strength can be studied quickly (the
+referee's ``model`` player).  docs/player.md describes the algorithm once, for both.
 
-The search, for the side to move:
-
-1. **Candidates** in the hardware's scan order: column ``-1`` to ``width``, row ``-1`` to
-   ``height``, tile ``+ / \\``; every legal placement is one candidate ``m``.
-2. **Win now.**  The first candidate that wins for the mover is played at once.
-3. **Depth two.**  Every other candidate is played, and every reply of the opponent is
-   tried on the position after it (the same scan).  A reply that wins for the opponent
-   makes ``m`` *unsafe*; a reply that would complete only the mover's loop or line is one
-   of the mover's *threats* (a placement that completes it, whoever plays it).  A
-   candidate that loses at once (it completes only the opponent's loop or line) is worst.
-4. **Depth three: wins by force.**  A safe candidate with threats is tested further: every
-   reply that neither wins for the opponent nor completes only the mover's loop or line
-   is played, and the mover's placements after it are tried until one wins.  If every
-   such reply leaves the mover a win (two threats the opponent cannot both stop, or a
-   threat that survives every answer), ``m`` wins by force: it scores above every other
-   candidate, and later candidates are no longer tested this way (the first stays; an
-   immediate win found later is still played at once).
-5. **Score.**  Otherwise ``class`` (2 safe, 1 unsafe, 0 losing at once), then the
-   engine's evaluation of the position after ``m`` (:func:`eval_field`: the mover's
-   attacking and line potential less the opponent's), then the threats created, then
-   fewer opponent threats, then a small pseudo-random number from a 16-bit LFSR (started
-   at :data:`LFSR_SEED` by every search, stepped once per scored candidate) so that
-   equal moves are not always taken from the same corner.  The best score is played; equal
-   scores keep the earlier candidate.
-6. **Deepening.**  When neither a win nor a win by force was found, passes of depth 3 ..
-   ``max_depth`` (:data:`MAX_DEPTH`; in the mover's moves, depth 3 being five plies) scan
-   the candidates again: the first safe candidate with threats that wins by force within
-   the pass's depth (:func:`_and`: every reply that does not lose at once leaves a win at
-   once or, deeper, a safe threatening move that wins by force with one move less) is the
-   answer, ``forced`` with ``depth`` the pass's.
-7. **Budget.**  The hardware counts cycles and stops when its budget (the time limit
-   minus a margin) runs out, answering the best candidate scored so far (in a deepening
-   pass: the main search's answer); the model takes a budget in candidates instead
-   (``None``: no limit) and a ``max_depth``, which the tests use to check the hardware's
-   early answer.
-
-The score is an integer (:func:`score_of`), identical in both.
+What differs from the hardware: the search runs on :class:`~traxfpga.host.trax.Game`
+(:func:`_or` and :func:`_and` are the win-by-force test, :func:`_deepen` the deepening
+passes, :func:`_defend` the defence, which sorts the safe candidates once instead of
+running selection passes); :func:`evaluate` is the model of the engine's ``EVAL``; and the
+budget is counted in candidates (``None``: no limit) instead of cycles, which the tests use
+to check the hardware's early answers.  The score is an integer (:func:`score_of`),
+identical in both.
 """
 
 from __future__ import annotations

@@ -456,10 +456,10 @@ def test_build_refuses_at_once_what_cannot_be_built(capsys):
     assert "--capacity" in capsys.readouterr().err
 
 
-def test_build_device_not_available_yet(monkeypatch, capsys):
+def test_build_device_import_failure(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "traxfpga.firmware.top", None)   # import fails
     assert cli_main(["build", "--board", "icebreaker"]) == 1
-    assert "the device top level is not available yet" in capsys.readouterr().err
+    assert "importing the device top level failed" in capsys.readouterr().err
 
 
 # --- command line errors ----------------------------------------------------------------------

@@ -292,7 +292,7 @@ def test_eval_matches_model(core):
         for text in g["moves"]:
             try:
                 game.play(text)
-            except Illegal:             # recorded 8x8 game 19's last move (see the README)
+            except Illegal:             # recorded 8x8 game 19's last move (see docs/reference.md)
                 break
             assert core_place(core, text).status == Status.OK
             history.append(text)
