@@ -2,8 +2,8 @@
 (host/searcher.py), move for move, and what the twin promises (wins at once, stops threats,
 wins by force when it says so, always legal, answers within its budget).
 
-Positions come from the recorded games (cut at a seeded ply) and from seeded games that the
-searcher plays against the reference AI and against random moves, in all three variants.
+Positions come from the recorded games (cut at a seeded ply) and from seeded games; the
+hardware on recorded positions and in whole games is in test_search_games.py.
 """
 
 import random
@@ -13,86 +13,11 @@ import pytest
 from traxfpga.host.ai import choose_move
 from traxfpga.host.corpus import engine_variant, load_corpus
 from traxfpga.host.searcher import choose
-from traxfpga.host.trax import Game, Illegal, format_move
+from traxfpga.host.trax import Game, format_move
 from traxfpga.sim import cxxrtl
 
-SEED = 20151209
+from search_harness import SEED, _check_search, _play_both, _position, needs_cxx
 
-needs_cxx = pytest.mark.skipif(not cxxrtl.available(), reason="needs a C++ compiler")
-
-
-def _result(res):
-    """An engine result as the reference reports a step: (placed, size, winner, reason)."""
-    from traxfpga.hdl.tiles import Reason, Winner
-    winner = {Winner.NONE: None, Winner.WHITE: "white", Winner.BLACK: "black"}[
-        Winner(res.winner)]
-    reason = {Reason.NONE: None, Reason.LOOP: "loop", Reason.LINE: "line",
-              Reason.DRAW: "draw"}[Reason(res.reason)]
-    return res.placed, (res.width, res.height), winner, reason
-
-
-def _play_both(sim, game, move):
-    step = game.play(move)
-    res = sim.play(move)
-    assert _result(res) == (step.placed, step.size, step.winner, step.reason), \
-        (game.moves, move)
-
-
-def _position(sim, moves, variant="trax"):
-    """A new game of ``moves`` on the simulation and the reference; returns the latter."""
-    sim.reset(variant)
-    game = Game(variant)
-    for mv in moves:
-        _play_both(sim, game, mv)
-    return game
-
-
-@pytest.fixture(scope="module")
-def sim():
-    from traxfpga.sim.search import SearchSim
-    if not cxxrtl.available():
-        pytest.skip("needs a C++ compiler")
-    # the main search (deepening: small_sim; defence: defence_sim)
-    with SearchSim(log2n=7, max_depth=2, max_defence=1) as s:
-        yield s
-
-
-def _check_search(sim, game):
-    """The hardware's choice equals the twin's; returns the choice."""
-    got = sim.search()
-    assert got.nodes >= got.candidates          # each candidate is a node, and its replies
-    budget, max_depth, max_defence = None, sim.max_depth, sim.max_defence
-    if got.cycles >= sim.budget:
-        # Out of cycles, the hardware answers the best of the candidates scored so far
-        # (cut short in the main search), the main search's answer (cut short in a
-        # deepening pass: the passes before it were completed), or the last answer that
-        # held (cut short in the defence: the twin with that depth of defence).
-        max_depth = max(2, got.depth)
-        if got.defence > 1 or got.depth == sim.max_depth:
-            max_defence = got.defence
-            want = choose(game, max_depth=max_depth, max_defence=max_defence, seed=got.seed)
-            assert (got.move, got.win, got.forced, got.depth, got.defence) == \
-                (format_move(want.move), want.win, want.forced, want.depth,
-                 want.defence), game.moves
-            assert got.candidates >= want.candidates
-            return got
-        budget = got.candidates
-        max_defence = 1
-    want = choose(game, budget=budget, max_depth=max_depth, max_defence=max_defence,
-                  seed=got.seed)
-    assert (got.move, got.win, got.forced, got.candidates, got.defence) == \
-        (format_move(want.move), want.win, want.forced, want.candidates, want.defence), \
-        game.moves
-    if budget is not None and got.depth == 0:
-        # Out of cycles in the main search: the twin, counting candidates, completes it
-        # when none was left (the hardware stopped in the scan's last refused squares).
-        assert want.depth in (0, 2), game.moves
-    else:
-        assert got.depth == want.depth, game.moves
-    return got
-
-
-# -- the twin's promises (software, fast) -------------------------------------------------------
 
 def test_twin_wins_at_once_and_stops_threats():
     rng = random.Random(SEED)
@@ -220,58 +145,6 @@ def test_twin_refuses_a_finished_game():
 
 
 # -- the hardware against the twin ----------------------------------------------------------------
-
-@needs_cxx
-@pytest.mark.slow
-def test_hardware_matches_twin_on_recorded_positions(sim):
-    rng = random.Random(SEED + 1)
-    games = load_corpus()
-    sample = rng.sample(games, 24)
-    for g in sample:
-        variant = engine_variant(g)
-        sim.reset(variant)
-        game = Game(variant)
-        cut = rng.randrange(0, max(1, min(len(g["moves"]), 40)))
-        for mv in g["moves"][:cut]:
-            try:
-                game.copy().play(mv)
-            except Illegal:
-                break
-            _play_both(sim, game, mv)
-        if game.over:
-            continue
-        got = _check_search(sim, game)
-        # the search left the position as it was: its move plays exactly as on the reference
-        _play_both(sim, game, got.move)
-
-
-@needs_cxx
-@pytest.mark.slow
-@pytest.mark.parametrize("variant", ["trax", "8x8", "looptrax"])
-def test_hardware_games_against_opponents(sim, variant):
-    """Whole games: the hardware searcher against the reference AI and random moves, every
-    choice checked against the twin and every move's result against the reference."""
-    rng = random.Random(f"{SEED}-{variant}")
-    forced = 0
-    for opponent in ("ref", "random"):
-        for board_white in (True, False):
-            sim.reset(variant)
-            game = Game(variant)
-            while not game.over and game.ply < 24:
-                if (game.to_move == "white") == board_white:
-                    got = _check_search(sim, game)
-                    mv, forced = got.move, forced + got.forced
-                elif opponent == "ref":
-                    mv = format_move(choose_move(game, rng))
-                else:
-                    mv = format_move(rng.choice(game.legal_moves()))
-                _play_both(sim, game, mv)
-            if game.over:           # nothing left to choose: the searcher says so
-                got = sim.search()
-                assert got.move is None and not got.win
-    if variant == "trax":
-        assert forced, "no win by force came up: the third ply went untested"
-
 
 @pytest.fixture(scope="module")
 def small_sim():

@@ -1,0 +1,76 @@
+"""What the searcher's tests share: playing moves on the simulation and the reference side
+by side, and checking a hardware choice against the twin's."""
+
+import pytest
+
+from traxfpga.host.searcher import choose
+from traxfpga.host.trax import Game, format_move
+from traxfpga.sim import cxxrtl
+
+SEED = 20151209
+
+needs_cxx = pytest.mark.skipif(not cxxrtl.available(), reason="needs a C++ compiler")
+
+
+def _result(res):
+    """An engine result as the reference reports a step: (placed, size, winner, reason)."""
+    from traxfpga.hdl.tiles import Reason, Winner
+    winner = {Winner.NONE: None, Winner.WHITE: "white", Winner.BLACK: "black"}[
+        Winner(res.winner)]
+    reason = {Reason.NONE: None, Reason.LOOP: "loop", Reason.LINE: "line",
+              Reason.DRAW: "draw"}[Reason(res.reason)]
+    return res.placed, (res.width, res.height), winner, reason
+
+
+def _play_both(sim, game, move):
+    step = game.play(move)
+    res = sim.play(move)
+    assert _result(res) == (step.placed, step.size, step.winner, step.reason), \
+        (game.moves, move)
+
+
+def _position(sim, moves, variant="trax"):
+    """A new game of ``moves`` on the simulation and the reference; returns the latter."""
+    sim.reset(variant)
+    game = Game(variant)
+    for mv in moves:
+        _play_both(sim, game, mv)
+    return game
+
+
+def _check_search(sim, game):
+    """The hardware's choice equals the twin's; returns the choice."""
+    got = sim.search()
+    assert got.nodes >= got.candidates          # each candidate is a node, and its replies
+    budget, max_depth, max_defence = None, sim.max_depth, sim.max_defence
+    if got.cycles >= sim.budget:
+        # Out of cycles, the hardware answers the best of the candidates scored so far
+        # (cut short in the main search), the main search's answer (cut short in a
+        # deepening pass: the passes before it were completed), or the last answer that
+        # held (cut short in the defence: the twin with that depth of defence).
+        max_depth = max(2, got.depth)
+        if got.defence > 1 or got.depth == sim.max_depth:
+            max_defence = got.defence
+            want = choose(game, max_depth=max_depth, max_defence=max_defence, seed=got.seed)
+            assert (got.move, got.win, got.forced, got.depth, got.defence) == \
+                (format_move(want.move), want.win, want.forced, want.depth,
+                 want.defence), game.moves
+            assert got.candidates >= want.candidates
+            return got
+        budget = got.candidates
+        max_defence = 1
+    want = choose(game, budget=budget, max_depth=max_depth, max_defence=max_defence,
+                  seed=got.seed)
+    assert (got.move, got.win, got.forced, got.candidates, got.defence) == \
+        (format_move(want.move), want.win, want.forced, want.candidates, want.defence), \
+        game.moves
+    if budget is not None and got.depth == 0:
+        # Out of cycles in the main search: the twin, counting candidates, completes it
+        # when none was left (the hardware stopped in the scan's last refused squares).
+        assert want.depth in (0, 2), game.moves
+    else:
+        assert got.depth == want.depth, game.moves
+    return got
+
+
+# -- the twin's promises (software, fast) -------------------------------------------------------
