@@ -13,8 +13,8 @@ force (up to ``max_defence`` of its moves), giving way to the next best candidat
 a selection pass.
 
 The score is ``class, evaluation, mine, 15 - theirs, noise`` (2, 16, 4, 4 and 8 bits,
-:data:`SCORE_BITS`; counts saturate at :data:`THREAT_CAP`), the evaluation offset by
-:data:`EV_ZERO` and clamped, the noise the low byte of a 16-bit LFSR started from the
+:data:`~traxfpga.hdl.search_params.Score`; counts saturate at :data:`THREAT_CAP`), the
+evaluation offset by :data:`EV_ZERO` and clamped, the noise the low byte of a 16-bit LFSR started from the
 ``seed`` input (:data:`LFSR_SEED` unless driven) and stepped once per scored candidate; the
 best score wins, a tie keeps the earlier candidate.  Below the candidates' own scan the
 levels share one scan register; the levels above it wait on a small stack in block RAM.
@@ -39,17 +39,10 @@ __all__ = ["Searcher", "share_engine", "check_max_depth", "check_max_defence", "
            "MAX_DEFENCE", "lfsr_step", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
-LFSR_SEED = 0xACE1
-LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
-THREAT_CAP = 15
-EV_BITS = 16                # the evaluation field of the score
-EV_ZERO = 1 << 15           # ... holds mine - theirs + bonus + EV_ZERO, clamped
-EV_MAX = (1 << EV_BITS) - 1
-EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent cannot both stop
-EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
-SCORE_BITS = 2 + EV_BITS + 4 + 4 + 8
-MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
-MAX_DEFENCE = 4             # the deepest opponent's win by force the answer is tested against
+# The constants and the score's layout: one source with the software twin.
+from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
+                            EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
+                            THREAT_CAP, Score)
 
 
 def lfsr_step(v):
@@ -211,7 +204,7 @@ class Searcher(wiring.Component):
         sel = Signal()                            # a selection pass
         ci = Signal(16)                           # the candidate's index in the pass
         best_i = Signal(16)
-        thr = Signal(SCORE_BITS)                  # the threshold: the answer's rank
+        thr = Signal(Score)                       # the threshold: the answer's rank
         thr_i = Signal(16)
         bc, br = Signal(signed(B)), Signal(signed(B))   # the selection's best
         bt = Signal(Shape)
@@ -245,10 +238,10 @@ class Searcher(wiring.Component):
         theirs = Signal(4)
         ev = Signal(EV_BITS)                      # the candidate's EVAL, as scored
         ev_diff = Signal(signed(EV_BITS + 2))     # ... before clamping
-        score = Signal(SCORE_BITS)
-        best = Signal(SCORE_BITS)
+        score = Signal(Score)
+        best = Signal(Score)
         best_ok = Signal()
-        best_forced = best_ok & (best[-2:] == 3)
+        best_forced = best_ok & (best.cls == 3)
         lfsr = Signal(16)
         lfsr_next = Signal(16)
         m.d.comb += lfsr_next.eq(lfsr_step(lfsr))
@@ -257,10 +250,11 @@ class Searcher(wiring.Component):
         def scored(cls, with_counts):
             """Set the candidate's score (``cls`` 0..3; the evaluation and counts, or zeros)
             and count it."""
-            counts = (Cat((THREAT_CAP - theirs)[:4], mine, ev) if with_counts
-                      else Const(0, 8 + EV_BITS))
-            fields = Cat(noise, counts, Const(cls, 2) if isinstance(cls, int) else cls)
-            return [score.eq(fields), lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1),
+            return [score.cls.eq(cls), score.noise.eq(noise),
+                    score.ev.eq(ev if with_counts else 0),
+                    score.mine.eq(mine if with_counts else 0),
+                    score.not_theirs.eq((THREAT_CAP - theirs)[:4] if with_counts else 0),
+                    lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1),
                     ci.eq(ci + 1)]
 
         # The comparisons of the candidate's score, registered: the score is set at least
@@ -269,8 +263,9 @@ class Searcher(wiring.Component):
         # A selection pass ranks only safe candidates below the threshold.
         below, better = Signal(), Signal()
         m.d.sync += [
-            below.eq((score[-2:] == 2) & ((score < thr) | ((score == thr) & (ci > thr_i)))),
-            better.eq(~best_ok | (score > best)),
+            below.eq((score.cls == 2) & ((score.as_value() < thr.as_value()) |
+                                         ((score.as_value() == thr.as_value()) & (ci > thr_i)))),
+            better.eq(~best_ok | (score.as_value() > best.as_value())),
         ]
 
         # -- the budget -----------------------------------------------------------------------
@@ -622,7 +617,7 @@ class Searcher(wiring.Component):
                         m.d.sync += [pass_d.eq(pass_d + 1), deep.eq(1),
                                      deep_lv.eq(deep_lv + 2)]
                         m.next = "CAND"
-                    with m.Elif((self.max_defence > 1) & (best[-2:] == 2)):
+                    with m.Elif((self.max_defence > 1) & (best.cls == 2)):
                         # the main search's answer goes on test first
                         m.d.sync += [dphase.eq(1), deep.eq(0), thr.eq(best), thr_i.eq(best_i),
                                      c1.eq(self.col), r1.eq(self.row), t1.eq(self.tile)]

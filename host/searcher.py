@@ -23,22 +23,14 @@ __all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate"
            "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX", "EV_ZERO",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH", "MAX_DEFENCE"]
 
-#: Threat counts saturate here (a 4-bit field of the score).
-THREAT_CAP = 15
-LFSR_SEED = 0xACE1
-LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
 TILES = ("+", "/", "\\")
-# The weights of the engine's ``EVAL`` (one source: the hardware reads the same module).
+# The weights of the engine's ``EVAL`` and the searcher's constants and score layout: one
+# source each, read by the hardware too.
 from ..hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  # noqa: E402
+from ..hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
+                                 EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
+                                 THREAT_CAP, pack_score, score_class)
 ATT_MAX = 255
-EV_ZERO = 1 << 15
-EV_MAX = (1 << 16) - 1
-EV_DOUBLE_ATTACK = 4
-EV_DOUBLE_BONUS = 100
-#: The deepest win-by-force search, in the mover's moves (3: five plies).
-MAX_DEPTH = 3
-#: The deepest test of the answer against the opponent's win by force, in its moves.
-MAX_DEFENCE = 4
 
 
 def lfsr_next(v: int) -> int:
@@ -47,12 +39,9 @@ def lfsr_next(v: int) -> int:
 
 
 def score_of(cls: int, mine: int, theirs: int, noise: int, ev: int = 0) -> int:
-    """The integer score: class (2 bits), evaluation (16), threats (4), 15 - opponent
-    threats (4), noise (8)."""
-    mine = min(mine, THREAT_CAP)
-    theirs = min(theirs, THREAT_CAP)
-    return ((cls << 32) | (ev << 16) | (mine << 12) | ((THREAT_CAP - theirs) << 8)
-            | (noise & 0xFF))
+    """The integer score (:data:`~traxfpga.hdl.search_params.Score`): class, evaluation,
+    threats, fewer opponent threats, noise."""
+    return pack_score(cls, mine, theirs, noise, ev)
 
 
 def eval_field(game: Game, me: int) -> int:
@@ -339,7 +328,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
             score = score_of(1, 0, 0, lfsr)
         else:
             theirs, mine = _replies(g, me)
-            if (theirs == 0 and mine and (best is None or best[1] >> 32 < 3)
+            if (theirs == 0 and mine and (best is None or score_class(best[1]) < 3)
                     and _and(g, me, 2)):
                 score = score_of(3, 0, 0, lfsr)     # wins by force; the first one stays
             else:
@@ -353,7 +342,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     if best is None:
         raise ValueError("no legal move")
     trials = tried[0]
-    forced = best[1] >> 32 == 3
+    forced = score_class(best[1]) == 3
     if cut:
         return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=0)
     depth = 2
@@ -364,7 +353,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
                 return Choice(mv, best[1], False, candidates, trials, forced=True, depth=d)
             depth = d
     defence = 1
-    if not forced and max_defence > 1 and best[1] >> 32 == 2:
+    if not forced and max_defence > 1 and score_class(best[1]) == 2:
         ranked = [mv for _, _, mv in sorted(safe, key=lambda e: (-e[0], e[1]))]
         answer, defence, passes = _defend(g, me, ranked, max_defence)
         return Choice(answer, best[1], False, candidates * (1 + passes), trials,

@@ -1,0 +1,51 @@
+"""The searcher's constants and the layout of a candidate's score: one source for the
+hardware searcher (:mod:`traxfpga.hdl.search`) and its software twin
+(:mod:`traxfpga.host.searcher`), which must choose the same moves.  What they mean is in
+``docs/player.md``."""
+
+from amaranth.lib import data
+
+__all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX",
+           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH", "MAX_DEFENCE", "Score",
+           "SCORE_BITS", "pack_score", "score_class"]
+
+LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
+LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
+THREAT_CAP = 15             # threat counts saturate here (4-bit fields)
+EV_BITS = 16                # the evaluation field of the score
+EV_ZERO = 1 << 15           # ... holds mine - theirs + bonus + EV_ZERO, clamped
+EV_MAX = (1 << EV_BITS) - 1
+EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent cannot both stop
+EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
+MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
+MAX_DEFENCE = 4             # the deepest opponent's win by force the answer is tested against
+
+#: A candidate's score, compared as one unsigned number: the class (3 wins by force, 2 safe,
+#: 1 unsafe or drawn, 0 losing) above the evaluation, the mover's threats, fewer opponent
+#: threats (``THREAT_CAP`` less their count) and the noise, in that order.
+Score = data.StructLayout({
+    "noise":      8,
+    "not_theirs": 4,
+    "mine":       4,
+    "ev":         EV_BITS,
+    "cls":        2,
+})
+SCORE_BITS = Score.size
+
+
+def pack_score(cls: int, mine: int, theirs: int, noise: int, ev: int = 0) -> int:
+    """The score as the integer the hardware's ``Score`` holds (counts saturate at
+    :data:`THREAT_CAP`, the noise is its low byte)."""
+    fields = {"cls": cls, "ev": ev, "mine": min(mine, THREAT_CAP),
+              "not_theirs": THREAT_CAP - min(theirs, THREAT_CAP), "noise": noise & 0xFF}
+    value = 0
+    for name, v in fields.items():
+        f = Score[name]
+        assert 0 <= v < 1 << f.width, (name, v)
+        value |= v << f.offset
+    return value
+
+
+def score_class(score: int) -> int:
+    """The class field of an integer score."""
+    return score >> Score["cls"].offset
