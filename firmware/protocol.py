@@ -28,6 +28,7 @@ from ..hdl.engine import CellOut, Command, Result
 from ..hdl.engine import Op as EngineOp
 from ..hdl.linebuf import LineError, LineInfo
 from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
+from ..hdl.search import SearchRequest
 from ..hdl.tiles import Reason, Shape, Status, Variant
 from .isa import ENGINE_OP_BITS, Cond, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
 
@@ -80,12 +81,7 @@ class Protocol(wiring.Component):
             "engine_cmd":   Out(stream.Signature(Command)),
             "engine_res":   In(stream.Signature(Result)),
             "engine_cells": In(stream.Signature(CellOut)),
-            "search_req":   Out(1),
-            "search_done":  In(1),
-            "search_found": In(1),
-            "search_col":   In(signed(16)),
-            "search_row":   In(signed(16)),
-            "search_tile":  In(Shape),
+            "search":       Out(SearchRequest),
             "idle":         Out(1),
             "thinking":     Out(1),
             "error":        Out(1),
@@ -197,7 +193,7 @@ class Protocol(wiring.Component):
             Cond.TURN:       (role != 0) & (ended | Mux(role == 1, side, ~side)),
             Cond.FLAG0:      flags[0],
             Cond.FLAG1:      flags[1],
-            Cond.FOUND:      self.search_found,
+            Cond.FOUND:      self.search.found,
         }
         table = [Const(0)] * 32
         for cond, value in conds.items():
@@ -237,18 +233,18 @@ class Protocol(wiring.Component):
             self.engine_cmd.payload.tile.eq(tile),
             self.engine_cmd.payload.variant.eq(new_variant),
         ]
-        # SEARCH: raise `search_req` while waiting, until the searcher is done (a four-phase
-        # handshake: it drops `search_done` once `search_req` falls after the answer).
+        # SEARCH: raise `search.req` while waiting, until the searcher is done (a four-phase
+        # handshake: it drops `search.done` once `search.req` falls after the answer).
         searching = op == Op.SEARCH                      # never guarded (see isa.Asm.i)
         search_req = Signal()
-        m.d.comb += self.search_req.eq(search_req)
+        m.d.comb += self.search.req.eq(search_req)
         # Whether the op would have to wait, computed without the guard (an ENGINE op is never
         # guarded), so that the guard comes last in everything below.
         waits = Signal()
         m.d.comb += waits.eq(((op == Op.EMIT) & ~room) |
                              ((op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy)) |
                              (commanding & ~self.engine_cmd.ready) |
-                             (searching & ~(search_req & self.search_done)))
+                             (searching & ~(search_req & self.search.done)))
         m.d.sync += search_req.eq(searching & waits)
         fire = Signal()
         m.d.comb += fire.eq(guard & ~waits)
@@ -318,8 +314,8 @@ class Protocol(wiring.Component):
             with m.Case(Op.NEXT_COL):
                 m.d.comb += [col_new.eq(col + 1), acc_new.eq(-1), tile_new.eq(Shape.PLUS)]
             with m.Case(Op.SEARCH):
-                m.d.comb += [col_new.eq(self.search_col), acc_new.eq(self.search_row),
-                             tile_new.eq(self.search_tile)]
+                m.d.comb += [col_new.eq(self.search.col), acc_new.eq(self.search.row),
+                             tile_new.eq(self.search.tile)]
         with m.If(fire):
             m.d.sync += [col.eq(col_new), acc.eq(acc_new), tile.eq(tile_new)]
             with m.Switch(op):

@@ -124,14 +124,7 @@ class Device(wiring.Component):
         # opponent's move arrives picks among equal moves, so games vary.
         noise = Signal(16, init=LFSR_SEED)
         m.d.sync += noise.eq(lfsr_step(noise))
-        m.d.comb += [
-            searcher.req.eq(proto.search_req),
-            proto.search_done.eq(searcher.done),
-            proto.search_found.eq(searcher.found),
-            proto.search_col.eq(searcher.col),
-            proto.search_row.eq(searcher.row),
-            proto.search_tile.eq(searcher.tile),
-        ]
+        wiring.connect(m, proto.search, searcher.ctl)
         wiring.connect(m, engine.cells, proto.engine_cells)
 
         m.d.comb += [

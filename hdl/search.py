@@ -35,7 +35,7 @@ from amaranth.lib.wiring import In, Out
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "share_engine", "check_max_depth", "check_max_defence", "MAX_DEPTH",
+__all__ = ["Searcher", "SearchRequest", "COORD_BITS", "share_engine", "check_max_depth", "check_max_defence", "MAX_DEPTH",
            "MAX_DEFENCE", "lfsr_step", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
@@ -43,6 +43,24 @@ __all__ = ["Searcher", "share_engine", "check_max_depth", "check_max_defence", "
 from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                             EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
                             THREAT_CAP, Score)
+
+
+#: Width of the answer's coordinates on :data:`SearchRequest` (signed; the searcher's own
+#: scan registers are ``coord_bits`` wide, at most this).
+COORD_BITS = 16
+
+#: The bundle between the searcher and whoever asks it for a move, seen from the asker (the
+#: protocol sequencer): raise ``req`` to start a search; ``done`` rises with the answer
+#: (``found``: there is a move, ``col``/``row``/``tile`` in notation coordinates); drop
+#: ``req`` and ``done`` falls.
+SearchRequest = wiring.Signature({
+    "req":   Out(1),
+    "done":  In(1),
+    "found": In(1),
+    "col":   In(signed(COORD_BITS)),
+    "row":   In(signed(COORD_BITS)),
+    "tile":  In(Shape),
+})
 
 
 def lfsr_step(v):
@@ -81,12 +99,10 @@ class Searcher(wiring.Component):
 
     Attributes
     ----------
-    req : In(1)
-        Four-phase handshake with the caller: raise ``req`` to start a search; ``done``
-        rises with the answer; drop ``req`` and ``done`` falls.
-    done : Out(1)
-    found : Out(1)
-        The answer holds a legal move (there was one, and the game is not over).
+    ctl : In(SearchRequest)
+        The four-phase handshake with the caller and the answer (``found``: the answer
+        holds a legal move, there was one and the game is not over; ``col``/``row``
+        relative to the area as in the notation; ``tile``).
     win : Out(1)
         The move wins at once.
     forced : Out(1)
@@ -105,9 +121,6 @@ class Searcher(wiring.Component):
         host's timing while a simulation stays reproducible.
     seed_used : Out(16)
         The ``seed`` the last search started from: the twin's ``seed`` for the same choice.
-    col, row : Out(signed(coord_bits))
-        The move, relative to the area as in the notation.
-    tile : Out(Shape)
     candidates : Out(16)
         Candidates scored by the last search.
     cycles : Out(32)
@@ -129,19 +142,16 @@ class Searcher(wiring.Component):
         self.budget = budget
         self.max_depth = max_depth
         self.max_defence = max_defence
+        if coord_bits > COORD_BITS:
+            raise ValueError(f"coord_bits must be at most {COORD_BITS}, not {coord_bits}")
         super().__init__({
-            "req":        In(1),
-            "done":       Out(1),
-            "found":      Out(1),
+            "ctl":        In(SearchRequest),
             "win":        Out(1),
             "forced":     Out(1),
             "depth":      Out(4),
             "defence":    Out(4),
             "seed":       In(16, init=LFSR_SEED),
             "seed_used":  Out(16),
-            "col":        Out(signed(coord_bits)),
-            "row":        Out(signed(coord_bits)),
-            "tile":       Out(Shape),
             "candidates": Out(16),
             "cycles":     Out(32),
             "nodes":      Out(32),
@@ -319,11 +329,11 @@ class Searcher(wiring.Component):
 
         with m.FSM():
             with m.State("IDLE"):
-                with m.If(self.req):
+                with m.If(self.ctl.req):
                     m.d.sync += [
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
                         self.nodes.eq(0),
-                        self.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
+                        self.ctl.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
                         best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
                         ci.eq(0),
                         pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
@@ -525,7 +535,7 @@ class Searcher(wiring.Component):
                 with m.Else():
                     m.d.sync += [op.eq(Op.UNDO), after_undo.eq(Mux(succ, FINISH, COMPARE))]
                     with m.If(succ):                    # the deepening found a win by force
-                        m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1),
+                        m.d.sync += [self.ctl.col.eq(c1), self.ctl.row.eq(r1), self.ctl.tile.eq(t1),
                                      self.forced.eq(1), self.depth.eq(pass_d)]
                     m.next = "UNDO_CMD"
 
@@ -580,7 +590,7 @@ class Searcher(wiring.Component):
                 with m.Switch(after_undo):
                     with m.Case(FINISH):
                         with m.If(self.win):
-                            m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
+                            m.d.sync += [self.ctl.col.eq(c1), self.ctl.row.eq(r1), self.ctl.tile.eq(t1)]
                         m.next = "FINISH"
                     with m.Case(COMPARE):
                         m.next = "COMPARE"
@@ -595,7 +605,7 @@ class Searcher(wiring.Component):
                                      bc.eq(c1), br.eq(r1), bt.eq(t1)]
                 with m.Elif(~deep & better):
                     m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
-                                 self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1)]
+                                 self.ctl.col.eq(c1), self.ctl.row.eq(r1), self.ctl.tile.eq(t1)]
                 m.next = "CAND"
                 advance(c1, r1, t1, w1, h1, Const(0), "PASS_END")
 
@@ -620,7 +630,7 @@ class Searcher(wiring.Component):
                     with m.Elif((self.max_defence > 1) & (best.cls == 2)):
                         # the main search's answer goes on test first
                         m.d.sync += [dphase.eq(1), deep.eq(0), thr.eq(best), thr_i.eq(best_i),
-                                     c1.eq(self.col), r1.eq(self.row), t1.eq(self.tile)]
+                                     c1.eq(self.ctl.col), r1.eq(self.ctl.row), t1.eq(self.ctl.tile)]
                         m.next = "TEST"
                     with m.Else():
                         m.next = "FINISH"
@@ -636,7 +646,7 @@ class Searcher(wiring.Component):
             with m.State("VERDICT"):
                 m.d.sync += att.eq(me)
                 with m.If(~succ):                       # it holds: the answer, one deeper
-                    m.d.sync += [self.col.eq(c1), self.row.eq(r1), self.tile.eq(t1),
+                    m.d.sync += [self.ctl.col.eq(c1), self.ctl.row.eq(r1), self.ctl.tile.eq(t1),
                                  self.defence.eq(self.defence + 1)]
                     with m.If(self.defence + 1 == self.max_defence):
                         m.next = "FINISH"
@@ -648,15 +658,15 @@ class Searcher(wiring.Component):
                     m.next = "CAND"
 
             with m.State("FINISH"):
-                m.d.sync += [self.active.eq(0), self.done.eq(1),
-                             self.found.eq(best_ok | dphase)]
+                m.d.sync += [self.active.eq(0), self.ctl.done.eq(1),
+                             self.ctl.found.eq(best_ok | dphase)]
                 with m.If(~deep & ~dphase):
                     m.d.sync += self.forced.eq(best_forced & ~self.win)
                 m.next = "DONE"
 
             with m.State("DONE"):
-                with m.If(~self.req):
-                    m.d.sync += self.done.eq(0)
+                with m.If(~self.ctl.req):
+                    m.d.sync += self.ctl.done.eq(0)
                     m.next = "IDLE"
         return m
 

@@ -13,7 +13,8 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Command, Engine, Op, Result
-from ..hdl.search import LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, Searcher, share_engine
+from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher,
+                          share_engine)
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl
 from .core import SHAPES, VARIANTS, command, send_command
@@ -33,18 +34,13 @@ class SearchHarness(wiring.Component):
         super().__init__({
             "cmd":        In(stream.Signature(Command)),
             "res":        Out(stream.Signature(Result)),
-            "req":        In(1),
-            "done":       Out(1),
-            "found":      Out(1),
+            "ctl":        In(SearchRequest),
             "win":        Out(1),
             "forced":     Out(1),
             "depth":      Out(4),
             "defence":    Out(4),
             "seed":       In(16),
             "seed_used":  Out(16),
-            "col":        Out(16),
-            "row":        Out(16),
-            "tile":       Out(2),
             "candidates": Out(16),
             "cycles":     Out(32),
             "nodes":      Out(32),
@@ -59,14 +55,13 @@ class SearchHarness(wiring.Component):
                                                 max_defence=self.max_defence)
         m.d.comb += engine.cells.ready.eq(1)
         share_engine(m, engine, self.cmd, self.res, s)
+        wiring.connect(m, wiring.flipped(self.ctl), s.ctl)
         if self.budget is None:
             m.d.comb += s.budget_cycles.eq(self.budget_cycles)
         m.d.comb += [
-            s.req.eq(self.req), self.done.eq(s.done), self.found.eq(s.found),
             self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),
             self.defence.eq(s.defence), s.seed.eq(self.seed), self.seed_used.eq(s.seed_used),
-            self.col.eq(s.col), self.row.eq(s.row),
-            self.tile.eq(s.tile), self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
+            self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
             self.nodes.eq(s.nodes),
         ]
         return m
@@ -156,15 +151,15 @@ class SearchSim:
         """Ask the searcher for the side to move's move."""
         from ..host.trax import Move, format_move
         cx = self._cx
-        cx.set("req", 1)
-        cx.until("done", limit=limit)
-        col, row = _signed16(cx.get("col")), _signed16(cx.get("row"))
-        tile = SHAPE_CHARS[Shape(cx.get("tile"))]
-        found, win = bool(cx.get("found")), bool(cx.get("win"))
+        cx.set("ctl__req", 1)
+        cx.until("ctl__done", limit=limit)
+        col, row = _signed16(cx.get("ctl__col")), _signed16(cx.get("ctl__row"))
+        tile = SHAPE_CHARS[Shape(cx.get("ctl__tile"))]
+        found, win = bool(cx.get("ctl__found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
                            win, bool(cx.get("forced")), cx.get("candidates"), cx.get("cycles"),
                            cx.get("depth"), cx.get("defence"), cx.get("seed_used"), cx.get("nodes"))
-        cx.set("req", 0)
+        cx.set("ctl__req", 0)
         cx.tick(2)
         return out
 
