@@ -126,7 +126,7 @@ BOARDS = {
         flash_note="writes the SPI flash (an unmodified iCEstick cannot be programmed in SRAM)",
         device_unfit=("the Trax device does not fit the iCEstick's iCE40HX1K: it has 1280 "
                       "logic cells, and the rules engine alone needs 1922 (the whole device "
-                      "4286 on the HX8K); build the board self-test with --design selftest"),
+                      "4402 on the HX8K); build the board self-test with --design selftest"),
     ),
 }
 
