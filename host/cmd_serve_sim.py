@@ -9,8 +9,8 @@ device's answers are sent back, so host tools connect to it exactly as to a boar
 
 The simulation runs only while there is something to do (input to send, an answer being
 computed or printed) and waits for input otherwise.  Bytes that arrive while it runs join
-the simulated line at once, so a line sent while the board thinks gets ``! busy``.  One TCP client at a time; the device
-keeps its state between connections, like a board on a cable.
+the simulated line at once, so a line sent while the board thinks gets ``! busy``.  One TCP
+client at a time; the device keeps its state between connections, like a board on a cable.
 """
 
 import os

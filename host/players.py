@@ -342,18 +342,21 @@ class SerialTransport(LineTransport):
     def resync(self, quiet=0.2, limit=3.0):
         """Send a LF (ending any partial line) and discard what comes back until the line
         has been quiet for ``quiet`` seconds (at most ``limit`` seconds in all)."""
-        end = time.monotonic() + limit
         try:
             self.send_line("")
-            last = time.monotonic()
-            while time.monotonic() < end and time.monotonic() - last < quiet:
-                if self._read(0.05):
-                    last = time.monotonic()
+            self._until_quiet(quiet, time.monotonic() + limit)
         except Fault:
             pass
         self._lines.clear()
         self._buf.clear()
         return False
+
+    def _until_quiet(self, quiet, end):
+        """Read until nothing has arrived for ``quiet`` seconds, or until ``end``."""
+        last = time.monotonic()
+        while time.monotonic() < end and time.monotonic() - last < quiet:
+            if self._read(0.05):
+                last = time.monotonic()
 
     def new_game(self, ident, limit=BOARD_READY):
         """Before every game, a trax-fpga board (its ``-T`` answer is ``trax-fpga``) is put
@@ -383,10 +386,7 @@ class SerialTransport(LineTransport):
             discarded.append(text)
             if text == "! busy":
                 self.send_line(":reset trax")
-        last = time.monotonic()
-        while time.monotonic() - last < 0.3 and time.monotonic() < end:
-            if self._read(0.05):
-                last = time.monotonic()
+        self._until_quiet(0.3, end)
         discarded += [text for text, _ in self._lines]
         self._lines.clear()
         return discarded
