@@ -26,6 +26,7 @@ from pathlib import Path
 from amaranth.back import rtlil
 
 from . import notices
+from .free_running import FreeRunning
 
 __all__ = ["available", "compiler", "CxxrtlSim", "CxxrtlError"]
 
@@ -147,7 +148,7 @@ def build(design, *, name="top", opt="-O2"):
     """Compile ``design`` (an elaboratable with a signature) and return the library path
     (cached; the first compile is said on stderr)."""
     # No source locations: the text, and so the cache key, is the same from any checkout.
-    text = rtlil.convert(design, name=name, emit_src=False)
+    text = rtlil.convert(FreeRunning(design), name=name, emit_src=False)
     key = hashlib.sha256((text + _DRIVER + opt).encode()).hexdigest()[:20]
     out = _cache_root() / key
     lib = out / f"lib{name}.so"
@@ -238,7 +239,7 @@ class CxxrtlSim(CompiledSim):
     ----------
     design :
         An Amaranth component; its ports become the names accepted by :meth:`get`
-        and :meth:`set` (``cmd__payload``, ``res__valid``, ...), plus ``clk`` and ``rst``.
+        and :meth:`set` (``cmd__payload``, ``res__valid``, ...), plus ``clk`` (see :mod:`~traxfpga.sim.free_running`).
     """
 
     def __init__(self, design, *, name="top"):
@@ -269,19 +270,6 @@ class CxxrtlSim(CompiledSim):
         self._objects = {}
         self._clk = self._object("clk")
         self.cycles = 0
-        # Power-on reset for one cycle, as Amaranth's simulator starts out of reset.
-        if self._has("rst"):
-            self.set("rst", 1)
-            self.tick()
-            self.set("rst", 0)
-        self.cycles = 0
-
-    def _has(self, name):
-        try:
-            self._object(name)
-            return True
-        except KeyError:
-            return False
 
     def _object(self, name):
         obj = self._objects.get(name)

@@ -21,6 +21,7 @@ import tempfile
 from pathlib import Path
 
 from . import cxxrtl, notices
+from .free_running import FreeRunning
 
 __all__ = ["available", "VerilatorSim", "VerilatorError", "build"]
 
@@ -28,11 +29,14 @@ __all__ = ["available", "VerilatorSim", "VerilatorError", "build"]
 # no assertions.
 _VERILATOR_ARGS = ["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert",
                    "-Wno-fatal", "-Wno-lint", "-Wno-style", "--no-timing"]
-_PASSES = "proc; flatten; memory_collect; opt_clean"
+# Processes stay case statements (-nomux, as Amaranth's Verilog backend does), so that
+# Verilator runs only the branch a state machine is in: a third faster than mux trees.
+_PASSES = "proc -nomux -norom; flatten; memory_collect; opt_clean"
 _CXXFLAGS = ["-std=c++20", "-O3", "-march=native", "-fPIC", "-shared", "-w", "-DVL_TIME_CONTEXT"]
 
 _DRIVER = r"""
 #include "V@TOP@.h"
+#include "V@TOP@___024root.h"
 #include "verilated.h"
 #include <cstddef>
 #include <cstdint>
@@ -41,9 +45,14 @@ struct Sim { VerilatedContext ctx; V@TOP@ *top; };
 
 @PORTS@
 
+// Verilator's own evaluation of the root, without eval()'s per-call housekeeping (which
+// only matters for $finish, DPI messages and deferred deletes, none of which the designs
+// use): a tenth of the time of a cycle.
+void V@TOP@___024root___eval(V@TOP@___024root *);
+
 static inline void cycle(Sim *s) {
-    s->top->clk = 0; s->top->eval();
-    s->top->clk = 1; s->top->eval();
+    s->top->clk = 0; V@TOP@___024root___eval(s->top->rootp);
+    s->top->clk = 1; V@TOP@___024root___eval(s->top->rootp);
 }
 
 extern "C" {
@@ -112,7 +121,7 @@ _PORT_RE = re.compile(r"VL_(IN|OUT|INOUT)(8|16|64|W)?\(&(\w+),(\d+),(\d+)(?:,\d+
 
 
 #: Changes whenever the way a library is made changes (part of the cache key).
-_RECIPE = "2: ports by their names in the design"
+_RECIPE = "3: processes as case statements, the root evaluated directly"
 
 
 class VerilatorError(Exception):
@@ -184,7 +193,7 @@ def build(design, *, name="top"):
     on stderr)."""
     from amaranth.back import rtlil
     # No source locations: the text, and so the cache key, is the same from any checkout.
-    text = rtlil.convert(design, name=name, emit_src=False)
+    text = rtlil.convert(FreeRunning(design), name=name, emit_src=False)
     recipe = _DRIVER + _accessors.__doc__ + " ".join(_VERILATOR_ARGS + _CXXFLAGS) + _PASSES
     key = hashlib.sha256((text + recipe + _RECIPE).encode()).hexdigest()[:20]
     out = _cache_root() / key
@@ -256,12 +265,6 @@ class VerilatorSim(cxxrtl.CompiledSim):
         for i in range(lib.vt_nports()):
             self._ports[lib.vt_name(i).decode()] = (i, lib.vt_width(i), bool(lib.vt_input(i)))
         self._handle = lib.vt_create()
-        self.cycles = 0
-        # Power-on reset for one cycle, as Amaranth's simulator starts out of reset.
-        if "rst" in self._ports:
-            self.set("rst", 1)
-            self.tick()
-            self.set("rst", 0)
         self.cycles = 0
 
     def _port(self, name):
