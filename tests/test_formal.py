@@ -82,16 +82,14 @@ def test_engine_streams_fault_found():
 
 # -- engine: a refused PLACE leaves the board memories as they were ------------------------
 
-OPENING = [(-1, -1, "/"), (-1, 0, "/")]       # @0/ @1/: many third moves force a tile
-
-
 @pytest.mark.slow
 def test_engine_refusal_bmc():
-    # With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback,
-    # the first of them at cycle 68.
-    check(RefusalHarness(OPENING, log_depth=2), mode="bmc", depth=70)
+    # Every command a PLACE of any tile on any square, from the empty board: the solver
+    # picks the opening and the refused move.  With log_depth=2 a move with a forced play
+    # is refused (CAPACITY) after a rollback, the first of them at cycle 68.  (10 minutes.)
+    check(RefusalHarness(log_depth=2), mode="bmc", depth=70)
 
 
 def test_engine_refusal_fault_found():
-    check(RefusalHarness(OPENING, log_depth=2, mutant="any_place"), mode="bmc", depth=20,
+    check(RefusalHarness(log_depth=2, mutant="any_place"), mode="bmc", depth=20,
           expect="FAIL")
