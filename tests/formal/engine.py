@@ -27,6 +27,9 @@ class StreamHarness(wiring.Component):
     result per command, and no command taken before the previous result; a result offered
     at most ``PATIENCE`` cycles after its command; ``cells.valid`` only during a ``DUMP``;
     ``res`` and ``cells`` keep ``valid`` and their payload until ``ready``.
+
+    With ``inductive=True`` the bounded result time is left out and invariants on the
+    engine's state machine are added, so that k-induction closes (see docs/formal.md).
     """
 
     #: A command taken from reset is answered within this many cycles (the first PLACE,
@@ -135,8 +138,8 @@ class RefusalHarness(wiring.Component):
     ply of the previous result.
 
     ``prefix`` is a list of moves (``(col, row, tile)`` in notation coordinates) sent
-    first, each to be accepted; after them every command is a ``PLACE`` of a free square
-    and tile, so the refusals are those of every move from that position (and from the
+    first, each to be accepted (none by default: the solver picks the opening too); after
+    them every command is a ``PLACE`` of a free square and tile, so the refusals are those of every move from that position (and from the
     positions those moves lead to, within the bound).  With ``log_depth=2`` a move with a
     forced play is refused with ``CAPACITY`` after its tiles were written: the rollback
     path.  ``cmd.valid`` and ``res.ready`` stay high (the streams are proved elsewhere).
