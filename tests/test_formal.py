@@ -47,15 +47,19 @@ def test_uart_tx_fault_found():
 
 # -- UART receiver: one item or one overrun per frame, flags, breaks -----------------------
 
-@pytest.mark.slow
-def test_uart_rx_bmc():
-    # 88 steps: two whole frames and what the receiver does with the second (an overrun,
-    # or a frame after a break).
-    check(RxHarness(divisor=4), mode="bmc", depth=88)
+def test_uart_rx_proved():
+    # k-induction, with invariants that pin the receiver's state to the frame on the line.
+    check(RxHarness(divisor=4, inductive=True), mode="prove", depth=12)
 
 
 def test_uart_rx_fault_found():
     check(RxHarness(divisor=4, mutant="flag_ignored"), mode="bmc", depth=48, expect="FAIL")
+
+
+def test_uart_rx_invariant_fault_found():
+    # A wrong invariant (the bits sampled a cycle late) fails in the base case.
+    check(RxHarness(divisor=4, mutant="late_sample", inductive=True), mode="prove", depth=12,
+          expect="FAIL")
 
 
 # -- line buffer: one answer per line, the right one ---------------------------------------
@@ -71,6 +75,18 @@ def test_linebuf_fault_found():
 
 # -- engine: the command, result and cells streams -----------------------------------------
 
+def test_engine_streams_proved():
+    # k-induction, with invariants on the engine's state machine; without the bounded
+    # "result within PATIENCE cycles", which only a BMC can check.
+    check(StreamHarness(inductive=True), mode="prove", depth=12)
+
+
+def test_engine_streams_invariant_fault_found():
+    # A wrong invariant ("dumping only for EVAL") fails in the base case.
+    check(StreamHarness(mutant="dump_for_eval", inductive=True), mode="prove", depth=12,
+          expect="FAIL")
+
+
 def test_engine_streams_bmc():
     check(StreamHarness(), mode="bmc", depth=20)
 
@@ -82,16 +98,14 @@ def test_engine_streams_fault_found():
 
 # -- engine: a refused PLACE leaves the board memories as they were ------------------------
 
-OPENING = [(-1, -1, "/"), (-1, 0, "/")]       # @0/ @1/: many third moves force a tile
-
-
 @pytest.mark.slow
 def test_engine_refusal_bmc():
-    # With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback,
-    # the first of them at cycle 68.
-    check(RefusalHarness(OPENING, log_depth=2), mode="bmc", depth=70)
+    # Every command a PLACE of any tile on any square, from the empty board: the solver
+    # picks the opening and the refused move.  With log_depth=2 a move with a forced play
+    # is refused (CAPACITY) after a rollback, the first of them at cycle 68.  (10 minutes.)
+    check(RefusalHarness(log_depth=2), mode="bmc", depth=70)
 
 
 def test_engine_refusal_fault_found():
-    check(RefusalHarness(OPENING, log_depth=2, mutant="any_place"), mode="bmc", depth=20,
+    check(RefusalHarness(log_depth=2, mutant="any_place"), mode="bmc", depth=20,
           expect="FAIL")

@@ -1,12 +1,12 @@
 """Harnesses for :mod:`traxfpga.hdl.engine`: the command/result streams, refused moves."""
 
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
 from amaranth.hdl import Assert, Assume, Cat, Const, Module, Mux, ResetSignal, Signal
 
 from traxfpga.hdl.engine import Engine, Op
-from amaranth.lib import data
-
 from traxfpga.hdl.tiles import Cell, End, Shape, Status
+
+from .inside import Inside
 
 __all__ = ["StreamHarness", "RefusalHarness"]
 
@@ -27,24 +27,31 @@ class StreamHarness(wiring.Component):
     result per command, and no command taken before the previous result; a result offered
     at most ``PATIENCE`` cycles after its command; ``cells.valid`` only during a ``DUMP``;
     ``res`` and ``cells`` keep ``valid`` and their payload until ``ready``.
+
+    With ``inductive=True`` the bounded result time is left out and invariants on the
+    engine's state machine are added, so that k-induction closes (see docs/formal.md).
     """
 
     #: A command taken from reset is answered within this many cycles (the first PLACE,
     #: the longest, takes 15); checked within the bound, like everything else here.
     PATIENCE = 16
 
-    def __init__(self, mutant=None):
+    def __init__(self, mutant=None, *, inductive=False):
         super().__init__({})      # no ports of its own: the harness's inputs are free
         self.mutant = mutant
+        self.inductive = inductive
         if mutant == "impatient":       # a result within 3 cycles: PLACE takes longer
             self.PATIENCE = 3
         self.dut = small_engine()
         d = self.dut
+        d._MustUse__silence = True          # elaborated by hand below
         self.ports = [d.cmd.valid, d.cmd.payload.as_value(), d.res.ready, d.cells.ready]
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.dut = dut = self.dut
+        dut = self.dut
+        # Elaborated here, so that the harness can see the engine's state machine.
+        m.submodules.dut = body = dut.elaborate(platform)
         m.d.comb += Assume(~ResetSignal())
         cmd, res, cells = dut.cmd, dut.res, dut.cells
 
@@ -80,8 +87,31 @@ class StreamHarness(wiring.Component):
             Assert(outstanding <= 1, "one command at a time"),
             Assert(~cells.valid | ((outstanding == 1) & (op == Op.DUMP)),
                    "cells only during a DUMP"),
-            Assert(wait != self.PATIENCE, "a result within PATIENCE cycles (from reset)"),
         ]
+        if not self.inductive:
+            # A bounded liveness check: true only within the bound, never inductive.
+            m.d.comb += Assert(wait != self.PATIENCE, "a result within PATIENCE cycles (from reset)")
+        else:
+            # The invariants that make the stream properties inductive: the engine's state
+            # machine is idle exactly when no command is outstanding, never in CLEAR_ALL
+            # (used only with clear_on_start), dumps only for a DUMP, and offers a result
+            # with EVAL's pipeline drained (else the sums would change under a held result).
+            inside = Inside(body)
+            in_state = inside.in_state
+            idle = in_state("IDLE")
+            if self.mutant != "no_idle_invariant":
+                # (The mutant drops this invariant: the induction must then fail, the
+                # solver starting from a state the engine cannot reach.)
+                m.d.comb += Assert(outstanding == ~idle, "idle exactly when nothing is outstanding")
+            # (The "dump_for_eval" mutant states a false invariant: the base case fails.)
+            dump_op = Op.EVAL if self.mutant == "dump_for_eval" else Op.DUMP
+            drained = ~Cat(*(inside.signal(n) for n in ("ev_valid", "ev_valid2", "ev_valid3"))).any()
+            m.d.comb += [
+                Assert(inside.defined(), "a defined state"),
+                Assert(~in_state("CLEAR_ALL"), "never clearing (clear_on_start=False)"),
+                Assert(~in_state("DUMP", "DUMP_OUT") | (op == dump_op), "dumping only for DUMP"),
+                Assert(~in_state("RESULT") | drained, "a result only with EVAL's sums final"),
+            ]
         for name, s in (("res", res), ("cells", cells)):
             p_valid, p_ready = past(s.valid), past(s.ready)
             p_payload = past(s.payload.as_value())
@@ -108,8 +138,8 @@ class RefusalHarness(wiring.Component):
     ply of the previous result.
 
     ``prefix`` is a list of moves (``(col, row, tile)`` in notation coordinates) sent
-    first, each to be accepted; after them every command is a ``PLACE`` of a free square
-    and tile, so the refusals are those of every move from that position (and from the
+    first, each to be accepted (none by default: the solver picks the opening too); after
+    them every command is a ``PLACE`` of a free square and tile, so the refusals are those of every move from that position (and from the
     positions those moves lead to, within the bound).  With ``log_depth=2`` a move with a
     forced play is refused with ``CAPACITY`` after its tiles were written: the rollback
     path.  ``cmd.valid`` and ``res.ready`` stay high (the streams are proved elsewhere).

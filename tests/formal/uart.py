@@ -10,6 +10,8 @@ from amaranth.hdl import Assert, Assume, Module, Mux, ResetSignal, Signal
 
 from traxfpga.hdl.uart import UARTRx, UARTTx
 
+from .inside import Inside
+
 __all__ = ["TxHarness", "RxHarness"]
 
 
@@ -97,11 +99,13 @@ class RxHarness(wiring.Component):
     * ``stream`` keeps ``valid`` and its payload until ``ready``.
     """
 
-    def __init__(self, divisor=4, mutant=None):
+    def __init__(self, divisor=4, mutant=None, *, inductive=False):
         super().__init__({})      # no ports of its own: the harness's inputs are free
         self.divisor = divisor
         self.mutant = mutant
+        self.inductive = inductive
         self.dut = UARTRx(divisor)
+        self.dut._MustUse__silence = True   # elaborated by hand below
         self.go = Signal()          # start a frame (when the generator may)
         self.byte = Signal(8)       # its byte
         self.stop = Signal()        # its stop bit
@@ -110,7 +114,9 @@ class RxHarness(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.dut = dut = self.dut
+        dut = self.dut
+        # Elaborated here, so that the harness can see the receiver's state (induction).
+        m.submodules.dut = body = dut.elaborate(platform)
         d = self.divisor
         m.d.comb += Assume(~ResetSignal())
 
@@ -212,4 +218,60 @@ class RxHarness(wiring.Component):
                 Assert(dut.stream.payload.as_value() == p_payload.as_value(),
                        "payload stable while waiting"),
             ]
+        if self.inductive:
+            self._phase_invariants(m, body, frame, hold, bitn, sub, g_byte)
         return m
+
+    def _phase_invariants(self, m, body, frame, hold, bitn, sub, g_byte):
+        """The receiver's state as a function of the generator's (for k-induction).
+
+        ``f`` is the cycle within the frame on ``rx`` (``divisor`` per bit).  The start
+        bit reaches the receiver through its two-flop synchroniser at ``f = 2``, where it
+        must be idle; it checks the start bit ``divisor // 2`` cycles later, then samples
+        each bit ``divisor`` cycles apart, the stop bit at the cycle after the frame.
+        Before ``f = 2`` it may still be finishing the previous frame or a break.
+        """
+        d = self.divisor
+        inside = Inside(body)
+        st = inside.in_state
+        timer, bits, shreg = (inside.signal(n) for n in ("timer", "bits", "shreg"))
+        half = d // 2
+        late = 1 if self.mutant == "late_sample" else 0     # a wrong invariant: caught
+        was_frame = Signal()
+        m.d.sync += was_frame.eq(frame)
+        f = Signal(range(10 * d))
+        m.d.comb += f.eq(bitn * d + sub)
+        m.d.comb += [
+            Assert(inside.defined(), "the receiver's state is a defined one"),
+            Assert(~(frame & hold), "the generator's own invariant: a frame or a break"),
+        ]
+        for fv in range(10 * d):
+            here = frame & (f == fv)
+            if fv == 0:
+                ok = st("IDLE", "BREAK") | (st("STOP") & (timer == 0))
+            elif fv == 1:
+                ok = st("IDLE", "BREAK")
+            elif fv == 2:
+                ok = st("IDLE")
+            elif fv <= half + 2:
+                ok = st("START") & (timer == half + 2 - fv)
+            else:
+                g = fv - (half + 3) - late
+                if g < 0:
+                    ok = st("START") & (timer == 0)
+                elif g < 8 * d:
+                    j = g // d                       # bits sampled so far
+                    ok = st("DATA") & (bits == j) & (timer == d - 1 - g % d)
+                    if j:
+                        ok &= shreg[8 - j:] == g_byte[:j]
+                else:
+                    ok = st("STOP") & (timer == d - 1 - (g - 8 * d)) & (shreg == g_byte)
+            with m.If(here):
+                m.d.comb += Assert(ok, f"the receiver's phase at frame cycle {fv}")
+        with m.If(~frame & was_frame):
+            m.d.comb += Assert(st("STOP") & (timer == 0) & (shreg == g_byte),
+                               "the stop bit is sampled right after the frame")
+        with m.If(~frame & ~was_frame):
+            m.d.comb += Assert(st("IDLE", "BREAK"), "idle or in a break between frames")
+        with m.If(hold & ~was_frame):
+            m.d.comb += Assert(st("BREAK"), "in a break while the line is held low")
