@@ -98,12 +98,19 @@ def test_engine_streams_fault_found():
 
 # -- engine: a refused PLACE leaves the board memories as they were ------------------------
 
+#: Openings for make test's refusal proofs (about a minute each): after them the solver picks
+#: the refused moves.  The same proof from the empty board, where the solver picks the
+#: opening too, takes 10 minutes: docs/formal.md shows how to run it.
+OPENINGS = {"@0/ @1/": [(-1, -1, "/"), (-1, 0, "/")],     # many third moves force a tile
+            "@0+ @1+": [(-1, -1, "+"), (-1, 0, "+")]}
+
+
 @pytest.mark.slow
-def test_engine_refusal_bmc():
-    # Every command a PLACE of any tile on any square, from the empty board: the solver
-    # picks the opening and the refused move.  With log_depth=2 a move with a forced play
-    # is refused (CAPACITY) after a rollback, the first of them at cycle 68.  (10 minutes.)
-    check(RefusalHarness(log_depth=2), mode="bmc", depth=70)
+@pytest.mark.parametrize("opening", sorted(OPENINGS))
+def test_engine_refusal_bmc(opening):
+    # With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback,
+    # the first of them at cycle 68.
+    check(RefusalHarness(OPENINGS[opening], log_depth=2), mode="bmc", depth=70)
 
 
 def test_engine_refusal_fault_found():
