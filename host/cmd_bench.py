@@ -29,8 +29,8 @@ def _time(fn, *a):
 
 def bench_ref(args):
     """Figures of the reference engine."""
-    from .corpus import engine_variant, load_corpus
-    from .trax import Game, Illegal
+    from .reference.corpus import engine_variant, load_corpus
+    from .reference.trax import Game, Illegal
 
     figures = {"target": "ref"}
     for depth in (4, 5):
@@ -87,7 +87,7 @@ def bench_player(args):
     from collections import Counter
 
     from .referee import run_match
-    from .searcher import MAX_DEFENCE, MAX_DEPTH
+    from .reference.searcher import MAX_DEFENCE, MAX_DEPTH
 
     figures = {"target": "player", "player": args.player, "seed": args.seed,
                # every candidate is answered by every reply; safe candidates with threats

@@ -7,7 +7,7 @@ e.g. ``"ref"`` or ``"serial:/dev/ttyUSB0"``.  A factory is called as
 
 ``play(move_text) -> Step``
     apply one move for the side to move; raise
-    :class:`~traxfpga.host.trax.Illegal` (with one of ``ILLEGAL_CODES``) and
+    :class:`~traxfpga.host.reference.trax.Illegal` (with one of ``ILLEGAL_CODES``) and
     leave the position unchanged when the move is illegal;
 ``board_rows() -> list[str]``
     the position in the canonical row format;
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .trax import Game, Step
+from .reference.trax import Game, Step
 
 __all__ = ["ENGINES", "open_engine", "register_engine", "RefEngine", "UnknownEngine"]
 
@@ -32,7 +32,7 @@ class UnknownEngine(ValueError):
 
 
 class RefEngine:
-    """The reference engine (:class:`~traxfpga.host.trax.Game`) as an engine."""
+    """The reference engine (:class:`~traxfpga.host.reference.trax.Game`) as an engine."""
 
     name = "ref"
 

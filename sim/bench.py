@@ -16,8 +16,8 @@ def percentile(values, q):
 def engine_cycles(log2n=7, progress=None):
     """Replay every recorded game on the engine; cycles per move and per placed tile.
     ``progress(text)`` is told each stage."""
-    from ..host.corpus import engine_variant, load_corpus
-    from ..host.trax import parse_move
+    from ..host.reference.corpus import engine_variant, load_corpus
+    from ..host.reference.trax import parse_move
     from .core import CoreSim
 
     progress = progress or (lambda text: None)

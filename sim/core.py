@@ -157,7 +157,7 @@ class CoreSim:
 
     def evaluate(self):
         """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential
-        (:func:`traxfpga.host.searcher.evaluate` is the same in software)."""
+        (:func:`traxfpga.host.reference.searcher.evaluate` is the same in software)."""
         return self._call(op=Op.EVAL)[0]
 
     def board_rows(self):
@@ -211,7 +211,7 @@ class CoreEngine:
         self.results = []
 
     def play(self, move_text):
-        from ..host.trax import Illegal, Step, format_move, parse_move
+        from ..host.reference.trax import Illegal, Step, format_move, parse_move
         move = parse_move(move_text)
         res = self.sim.place(move.col, move.row, move.tile)
         self.results.append(res)
