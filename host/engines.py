@@ -55,13 +55,19 @@ def _open_ref(arg: str, variant: str) -> RefEngine:
     return RefEngine(variant)
 
 
-#: name -> factory(arg, variant) -> engine
-ENGINES: dict[str, Callable] = {"ref": _open_ref}
+def _open_core(arg: str, variant: str):
+    """The hardware move engine alone, in simulation (the simulation layer knows nothing
+    of this registry; it is built here, on first use)."""
+    from ..sim.core import open_core
+    return open_core(arg, variant)
 
-#: Names that other parts of the project register once they are imported:
+
+#: name -> factory(arg, variant) -> engine
+ENGINES: dict[str, Callable] = {"ref": _open_ref, "core": _open_core}
+
+#: Names that other applications register once they are imported:
 #: name -> module that calls :func:`register_engine` for it.
 LAZY_ENGINES: dict[str, str] = {
-    "core": "traxfpga.sim.core",          # the hardware move engine alone, in simulation
     "sim": "traxfpga.host.client",        # the whole device, simulated, over its serial line
     "serial": "traxfpga.host.client",     # a device on a serial port: serial:PORT[@BAUD]
 }
