@@ -311,7 +311,7 @@ def test_bench_player_json(capsys):
 
 def test_twin_and_hardware_share_their_constants():
     from traxfpga.hdl import search as hw
-    from traxfpga.host import searcher as sw
+    from traxfpga.host.reference import searcher as sw
     assert (sw.LFSR_SEED, sw.LFSR_TAPS, sw.THREAT_CAP, sw.MAX_DEPTH) == \
         (hw.LFSR_SEED, hw.LFSR_TAPS, hw.THREAT_CAP, hw.MAX_DEPTH)
     assert sw.lfsr_next(1) == hw.LFSR_TAPS and sw.lfsr_next(2) == 1
