@@ -21,7 +21,7 @@ levels share one scan register; the levels above it wait on a small stack in blo
 Once ``budget`` cycles have gone by (and at least one candidate is scored), whatever is on
 the board is taken back and the best answer so far is given.
 
-:mod:`traxfpga.host.searcher` is the same algorithm in software and must choose the same
+:mod:`traxfpga.host.reference.searcher` is the same algorithm in software and must choose the same
 move (``tests/test_search.py``).
 """
 

@@ -1,6 +1,6 @@
 """The searcher's constants and the layout of a candidate's score: one source for the
 hardware searcher (:mod:`traxfpga.hdl.search`) and its software twin
-(:mod:`traxfpga.host.searcher`), which must choose the same moves.  What they mean is in
+(:mod:`traxfpga.host.reference.searcher`), which must choose the same moves.  What they mean is in
 ``docs/player.md``."""
 
 from amaranth.lib import data

@@ -21,8 +21,8 @@ COMMANDS = {
     "compare":   ("traxfpga.host.cmd_compare", "check a device (simulated or on a port) against the reference engine"),
     "referee":   ("traxfpga.host.cmd_referee", "contest games between two players, every move checked"),
     "fit-eval":  ("traxfpga.host.cmd_fit_eval", "fit the player's evaluation weights to the recorded games"),
-    "build":     ("traxfpga.boards.cmd_build", "synthesize, place and route the device for a board (YoWASP)"),
-    "flash":     ("traxfpga.boards.cmd_flash", "program a board with a built bitstream"),
+    "build":     ("traxfpga.host.cmd_build", "synthesize, place and route the device for a board (YoWASP)"),
+    "flash":     ("traxfpga.host.cmd_flash", "program a board with a built bitstream"),
 }
 
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 import re
 
 from ..firmware.text import COLOURS, LINE_MAX, REASONS, VARIANTS
-from .echo import shown
-from .trax import ILLEGAL_CODES, Illegal, Step, parse_move
+from .reference.echo import shown
+from .reference.trax import ILLEGAL_CODES, Illegal, Step, parse_move
 
 __all__ = ["DeviceClient", "DeviceError", "open_client", "DEFAULT_BAUD", "DEFAULT_TIMEOUT"]
 
@@ -224,9 +224,9 @@ class DeviceClient:
     def play(self, move):
         """Play ``move`` (notation, sent as it is) for the side to move.
 
-        Returns a :class:`~traxfpga.host.trax.Step`; raises
-        :class:`~traxfpga.host.trax.Illegal` with the device's code when it refuses the move
-        (the position is then unchanged).
+        Returns a :class:`~traxfpga.host.reference.trax.Step`; raises
+        :class:`~traxfpga.host.reference.trax.Illegal` with the device's code when it
+        refuses the move (the position is then unchanged).
         """
         if not move or not all(0x21 <= ord(ch) < 0x7F for ch in move):
             raise Illegal("syntax", f"{shown(move)} cannot be sent to the device (only "

@@ -29,8 +29,8 @@ def _time(fn, *a):
 
 def bench_ref(args):
     """Figures of the reference engine."""
-    from .corpus import engine_variant, load_corpus
-    from .trax import Game, Illegal
+    from .reference.corpus import engine_variant, load_corpus
+    from .reference.trax import Game, Illegal
 
     figures = {"target": "ref"}
     for depth in (4, 5):
@@ -61,9 +61,24 @@ register_target("ref", bench_ref, "the software reference engine")
 
 
 def bench_engine(args):
-    """Figures of the hardware move engine (see :mod:`traxfpga.sim.bench`)."""
+    """Figures of the hardware move engine: cycles in simulation (see
+    :mod:`traxfpga.sim.bench`), then size and Fmax on the iCE40UP5K
+    (:mod:`traxfpga.boards.engine_synth`) unless ``--no-synth``."""
     from ..sim.bench import bench_engine as run_bench
-    return run_bench(args, progress=lambda text: note("trax-fpga bench engine", text))
+
+    def progress(text):
+        note("trax-fpga bench engine", text)
+
+    figures = run_bench(args, progress=progress)
+    if not args.no_synth:
+        progress("synthesis, place and route for the iCE40UP5K (Yosys, nextpnr; a few "
+                 "minutes) ...")
+        from ..boards.engine_synth import synth_engine
+        synth = synth_engine(log2n=args.log2n)
+        figures.update({k: synth[k] for k in ("logic_cells", "logic_cells_total", "bram",
+                                              "spram", "fmax_mhz", "harness_cells")})
+        figures["logic_cells_pct"] = round(100 * synth["logic_cells"] / synth["logic_cells_total"], 1)
+    return figures
 
 
 register_target("engine", bench_engine,
@@ -73,7 +88,7 @@ register_target("engine", bench_engine,
 def bench_sim(args):
     """Simulated cycles per second of every simulation backend (see :mod:`traxfpga.sim.bench`)."""
     from ..sim.bench import bench_sim as run_bench
-    return run_bench(args)
+    return run_bench(args, progress=lambda text: note("trax-fpga bench sim", text))
 
 
 register_target("sim", bench_sim,
@@ -87,7 +102,7 @@ def bench_player(args):
     from collections import Counter
 
     from .referee import run_match
-    from .searcher import MAX_DEFENCE, MAX_DEPTH
+    from .reference.searcher import MAX_DEFENCE, MAX_DEPTH
 
     figures = {"target": "player", "player": args.player, "seed": args.seed,
                # every candidate is answered by every reply; safe candidates with threats

@@ -1,7 +1,7 @@
 """``trax-fpga compare``: check a device, move by move, against the reference engine.
 
 The device (the simulated one, or a board with ``--port``) plays recorded games
-(``host/data/commented.jsonl`` unless ``--corpus`` says otherwise) and seeded random games
+(``host/reference/data/commented.jsonl`` unless ``--corpus`` says otherwise) and seeded random games
 through the host client, with illegal probes (random placements, out-of-range and malformed
 moves) before moves and occasional undos; every answer, the final board and the final status
 are compared with the reference.  Progress on standard error (a bar in a terminal, a line
@@ -68,7 +68,7 @@ class Stats:
 
 def _outcome(call):
     """("ok", step fields) or (code,) of a play on the reference or the client."""
-    from .trax import Illegal
+    from .reference.trax import Illegal
     try:
         step = call()
     except Illegal as e:
@@ -77,7 +77,7 @@ def _outcome(call):
 
 
 def _probe(game, rng):
-    from .trax import Move, format_move
+    from .reference.trax import Move, format_move
     kind = rng.random()
     if kind < 0.15:
         return rng.choice(MALFORMED)
@@ -93,7 +93,7 @@ def play_game(client, variant, moves, rng, stats, *, probes=2, undo_rate=0.05, l
     """Play ``moves`` (a list, or None for random legal moves) on the device and the
     reference in lockstep.  Returns False at the first mismatch (the game is abandoned)."""
     from .client import DeviceError
-    from .trax import Game, format_move
+    from .reference.trax import Game, format_move
 
     game = Game(variant)
     history = []
@@ -180,7 +180,7 @@ def run(args):
     from rich.table import Table
 
     from .client import DeviceError, open_client
-    from .corpus import engine_variant, load_corpus
+    from .reference.corpus import engine_variant, load_corpus
     from .progress import Counter
 
     console = Console()

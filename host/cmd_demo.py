@@ -8,7 +8,7 @@ engine alone).  On a terminal the
 board is redrawn in place after every move (``--delay`` seconds apart);
 otherwise (a pipe, CI) the moves are listed and the board printed every
 ``--every`` moves and at the end.  The games come from
-``host/data/commented.jsonl``, shipped in the package.
+``host/reference/data/commented.jsonl``, shipped in the package.
 """
 
 DEFAULT_GAME = 1   # White wins with a loop in 17 moves, 7x7
@@ -30,9 +30,9 @@ def run(args):
     import sys
     import time
 
-    from .corpus import CORPUS, engine_variant, load_corpus
+    from .reference.corpus import CORPUS, engine_variant, load_corpus
     from .render import ascii_board
-    from .trax import Game, Illegal
+    from .reference.trax import Game, Illegal
 
     try:
         games = {g["id"]: g for g in load_corpus()}
@@ -63,7 +63,7 @@ def _replay(args, rec, variant, game, device):
     import time
 
     from .render import ascii_board
-    from .trax import Illegal
+    from .reference.trax import Illegal
 
     live = sys.stdout.isatty() and args.delay > 0
     where = ("the simulated device over its serial line, checked against the reference"

@@ -1,5 +1,5 @@
 """``trax-fpga fit-eval``: fit the engine's ``EVAL`` weights to the recorded games
-(:mod:`traxfpga.host.fit_eval`) and print them beside the current ones, with how well each
+(:mod:`traxfpga.host.reference.fit_eval`) and print them beside the current ones, with how well each
 foretells the winners of the games held out.  ``--write`` puts the fitted weights into
 ``hdl/eval_weights.py``, the one file the hardware and its twin read (rebuild and rerun
 the tests after it)."""
@@ -18,8 +18,8 @@ def run(args):
     import sys
 
     from ..hdl import eval_weights
-    from .corpus import load_corpus
-    from .fit_eval import fit_corpus, write_weights
+    from .reference.corpus import load_corpus
+    from .reference.fit_eval import fit_corpus, write_weights
 
     if args.steps < 1:
         print("trax-fpga fit-eval: --steps must be at least 1", file=sys.stderr)

@@ -16,7 +16,7 @@ def add_arguments(parser):
 def run(args):
     import sys
 
-    from .trax import Game, format_move
+    from .reference.trax import Game, format_move
 
     if args.depth < 0:
         print("trax-fpga perft: DEPTH must be 0 or more", file=sys.stderr)

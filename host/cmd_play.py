@@ -3,7 +3,7 @@
 The opponent is any object with ``name`` and ``reply(game) -> move text``
 (and optionally ``close()``): the board (the default: the simulated device, or the one
 on ``--port``, through the host client), or the reference AI
-(:class:`~traxfpga.host.ai.AIOpponent`, ``--opponent ai``).
+(:class:`~traxfpga.host.reference.ai.AIOpponent`, ``--opponent ai``).
 :data:`OPPONENTS` maps the ``--opponent`` choices to factories ``factory(args) -> opponent``.
 With ``--auto`` the reference AI plays your side too.
 
@@ -22,7 +22,7 @@ Other commands: moves (list legal moves), undo, board, help, quit."""
 
 
 def _ai_opponent(args):
-    from .ai import AIOpponent
+    from .reference.ai import AIOpponent
     return AIOpponent(seed=args.seed)
 
 
@@ -76,7 +76,7 @@ def play_session(game, opponent, human, read=input, write=print):
     sent an illegal move).
     """
     from .render import ascii_board
-    from .trax import Illegal, format_move, parse_move
+    from .reference.trax import Illegal, format_move, parse_move
 
     write(f"Trax ({game.variant}): you play {human}, {opponent.name} plays "
           f"{'black' if human == 'white' else 'white'}. Type 'help' for help.")
@@ -152,7 +152,7 @@ def play_session(game, opponent, human, read=input, write=print):
 def run(args):
     import sys
 
-    from .trax import Game
+    from .reference.trax import Game
 
     choice = args.opponent or "board"
     if args.port and choice != "board":
@@ -166,7 +166,7 @@ def run(args):
     game = Game(args.variant)
     read = input
     if args.auto:
-        from .ai import AIOpponent
+        from .reference.ai import AIOpponent
         me = AIOpponent(seed=args.seed + 1)
 
         def read(prompt):

@@ -43,9 +43,9 @@ def add_arguments(parser):
 def replay(engine, moves):
     """Apply ``moves`` on ``engine``; returns the report dict (without engine/variant).
 
-    Stops at the first :class:`~traxfpga.host.trax.Illegal` move.
+    Stops at the first :class:`~traxfpga.host.reference.trax.Illegal` move.
     """
-    from .trax import Illegal
+    from .reference.trax import Illegal
 
     steps = []
     illegal = None
@@ -87,7 +87,7 @@ def run(args):
 
     from .client import DeviceError
     from .engines import UnknownEngine, open_engine
-    from .movetext import UnusableInput, read_moves
+    from .reference.movetext import UnusableInput, read_moves
 
     try:
         moves = read_moves(args.file)
@@ -114,7 +114,7 @@ def run(args):
         print(json.dumps(out))
         return status
 
-    from .echo import shown
+    from .reference.echo import shown
     from .render import ascii_board
 
     print(f"Replay of {len(moves)} move{'s' if len(moves) != 1 else ''} on engine "

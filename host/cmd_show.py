@@ -19,10 +19,10 @@ def add_arguments(parser):
 def run(args):
     import sys
 
-    from .echo import shown
-    from .movetext import UnusableInput, read_moves
+    from .reference.echo import shown
+    from .reference.movetext import UnusableInput, read_moves
     from .render import ascii_board, svg_board
-    from .trax import Game, Illegal
+    from .reference.trax import Game, Illegal
 
     try:
         moves = read_moves(args.file)

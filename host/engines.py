@@ -7,7 +7,7 @@ e.g. ``"ref"`` or ``"serial:/dev/ttyUSB0"``.  A factory is called as
 
 ``play(move_text) -> Step``
     apply one move for the side to move; raise
-    :class:`~traxfpga.host.trax.Illegal` (with one of ``ILLEGAL_CODES``) and
+    :class:`~traxfpga.host.reference.trax.Illegal` (with one of ``ILLEGAL_CODES``) and
     leave the position unchanged when the move is illegal;
 ``board_rows() -> list[str]``
     the position in the canonical row format;
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .trax import Game, Step
+from .reference.trax import Game, Step
 
 __all__ = ["ENGINES", "open_engine", "register_engine", "RefEngine", "UnknownEngine"]
 
@@ -32,7 +32,7 @@ class UnknownEngine(ValueError):
 
 
 class RefEngine:
-    """The reference engine (:class:`~traxfpga.host.trax.Game`) as an engine."""
+    """The reference engine (:class:`~traxfpga.host.reference.trax.Game`) as an engine."""
 
     name = "ref"
 
@@ -55,13 +55,19 @@ def _open_ref(arg: str, variant: str) -> RefEngine:
     return RefEngine(variant)
 
 
-#: name -> factory(arg, variant) -> engine
-ENGINES: dict[str, Callable] = {"ref": _open_ref}
+def _open_core(arg: str, variant: str):
+    """The hardware move engine alone, in simulation (the simulation layer knows nothing
+    of this registry; it is built here, on first use)."""
+    from ..sim.core import open_core
+    return open_core(arg, variant)
 
-#: Names that other parts of the project register once they are imported:
+
+#: name -> factory(arg, variant) -> engine
+ENGINES: dict[str, Callable] = {"ref": _open_ref, "core": _open_core}
+
+#: Names that other applications register once they are imported:
 #: name -> module that calls :func:`register_engine` for it.
 LAZY_ENGINES: dict[str, str] = {
-    "core": "traxfpga.sim.core",          # the hardware move engine alone, in simulation
     "sim": "traxfpga.host.client",        # the whole device, simulated, over its serial line
     "serial": "traxfpga.host.client",     # a device on a serial port: serial:PORT[@BAUD]
 }

@@ -3,11 +3,11 @@
 A player is opened from a *spec* string (:func:`open_player`):
 
 ``ref``
-    the reference AI (:func:`traxfpga.host.ai.choose_move`), seeded;
+    the reference AI (:func:`traxfpga.host.reference.ai.choose_move`), seeded;
 ``random``
     a uniformly random legal move, seeded;
 ``model``
-    the board's player in software (:mod:`traxfpga.host.searcher`, the hardware searcher's
+    the board's player in software (:mod:`traxfpga.host.reference.searcher`, the hardware searcher's
     twin: the same moves, without a cycle budget), for quick strength studies;
 ``sim`` (``sim:cxxrtl``, ``sim:pysim``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
@@ -84,7 +84,7 @@ CMD_OPTIONS = ("per-game", "cwd=DIR")
 STARTUP_TIMEOUT = 10.0
 #: Wait this long for an answer when no limit is given.
 DEFAULT_WAIT = 10.0
-from .echo import shown  # noqa: E402
+from .reference.echo import shown  # noqa: E402
 from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
 #: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
 MAX_LINE = 4096
@@ -598,13 +598,13 @@ class EnginePlayer(Player):
         self.rng.seed(n)
 
     def _move(self):
-        from .ai import choose_move
-        from .trax import format_move
+        from .reference.ai import choose_move
+        from .reference.trax import format_move
         t0 = time.perf_counter()
         if self.kind == "ref":
             mv = choose_move(self.game, self.rng)
         elif self.kind == "model":
-            from .searcher import choose
+            from .reference.searcher import choose
             choice = choose(self.game, max_defence=3)
             mv = choice.move
             # as the simulated board reports its searches (the twin counts no nodes)
@@ -618,7 +618,7 @@ class EnginePlayer(Player):
         return text
 
     def start(self, colour, *, limit=None):
-        from .trax import Game
+        from .reference.trax import Game
         if colour not in ("white", "black"):
             raise ValueError(f"colour must be 'white' or 'black', not {colour!r}")
         self.game = Game()

@@ -24,9 +24,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from .echo import shown
+from .reference.echo import shown
 from .players import Fault, OpenError, Player, open_player
-from .trax import Game, Illegal, parse_move
+from .reference.trax import Game, Illegal, parse_move
 
 __all__ = ["GameRecord", "Match", "play_game", "run_match", "MAX_MOVES", "REASONS"]
 

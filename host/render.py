@@ -1,6 +1,6 @@
 """Pictures of a Trax position: compact ASCII for terminals and SVG.
 
-Both take either a :class:`~traxfpga.host.trax.Game` or the canonical rows of
+Both take either a :class:`~traxfpga.host.reference.trax.Game` or the canonical rows of
 ``Game.board_rows()`` (``"NW NS . ES"`` ...), so positions reported by any
 engine can be drawn.
 
@@ -19,7 +19,7 @@ type the next move straight from the picture.
 
 from __future__ import annotations
 
-from .trax import MASK_NAMES, column_name, row_name
+from .reference.trax import MASK_NAMES, column_name, row_name
 
 __all__ = ["ascii_board", "svg_board", "rows_to_masks"]
 

@@ -1,5 +1,7 @@
-"""``trax-fpga bench engine``: cycles per move of the hardware engine over the
-recorded games (compiled simulation), and its size and speed on the iCE40UP5K."""
+"""The simulation figures of ``trax-fpga bench``: cycles per move of the hardware engine
+over the recorded games (``bench engine``; its size and speed on the iCE40UP5K are added by
+the command, :mod:`traxfpga.host.cmd_bench`), and simulated cycles per second of the whole
+device on every backend (``bench sim``).  Progress goes to a ``progress(text)`` callback."""
 
 import time
 
@@ -16,8 +18,8 @@ def percentile(values, q):
 def engine_cycles(log2n=7, progress=None):
     """Replay every recorded game on the engine; cycles per move and per placed tile.
     ``progress(text)`` is told each stage."""
-    from ..host.corpus import engine_variant, load_corpus
-    from ..host.trax import parse_move
+    from ..host.reference.corpus import engine_variant, load_corpus
+    from ..host.reference.trax import parse_move
     from .core import CoreSim
 
     progress = progress or (lambda text: None)
@@ -52,17 +54,10 @@ def engine_cycles(log2n=7, progress=None):
 
 
 def bench_engine(args, progress=None):
+    """The engine's figures in simulation (the synthesis figures are the command's)."""
     progress = progress or (lambda text: None)
     figures = {"target": "engine", "capacity": 1 << args.log2n}
     figures.update(engine_cycles(args.log2n, progress))
-    if not args.no_synth:
-        progress("synthesis, place and route for the iCE40UP5K (Yosys, nextpnr; a few "
-                 "minutes) ...")
-        from ..boards.engine_synth import synth_engine
-        synth = synth_engine(log2n=args.log2n)
-        figures.update({k: synth[k] for k in ("logic_cells", "logic_cells_total", "bram",
-                                              "spram", "fmax_mhz", "harness_cells")})
-        figures["logic_cells_pct"] = round(100 * synth["logic_cells"] / synth["logic_cells_total"], 1)
     return figures
 
 
@@ -70,28 +65,27 @@ def bench_engine(args, progress=None):
 SIM_WORKLOAD = [":reset", ":play @0/", ":play A2+", ":play A3/", ":move", ":move"]
 
 
-def bench_sim(args):
+def bench_sim(args, progress=None):
     """Simulated clock cycles per second of the whole device on every simulation backend
     this machine can build (the same design: capacity 16), on the same workload
     (:data:`SIM_WORKLOAD`: engine moves, then two of the board's own searches), with the
     answers compared: ``{"backends": {name: {"cycles_per_second", "cycles", "seconds",
-    "default"}}, "workload": {...}}``."""
-    from ..host.progress import note
+    "default"}}, "workload": {...}}``.  ``progress(text)`` is told each stage."""
     from . import cxxrtl, verilator
     from .device import DeviceSim, default_backend
 
     backends = ([b for b, mod in (("verilator", verilator), ("cxxrtl", cxxrtl))
                  if mod.available()] + ([] if getattr(args, "no_pysim", False) else ["pysim"]))
     default = default_backend()
+    progress = progress or (lambda text: None)
     figures = {"target": "sim", "backends": {},
                "workload": {"design": "device, capacity 16", "lines": SIM_WORKLOAD}}
     answers = {}
     for backend in backends:
-        note("trax-fpga bench sim", f"{backend}: building the device (cached after the "
-                                    f"first run) ...")
+        progress(f"{backend}: building the device (cached after the first run) ...")
         with DeviceSim(capacity=16, backend=backend) as sim:
             sim.exchange("-T")                  # warm up (and build)
-            note("trax-fpga bench sim", f"{backend}: running the workload ...")
+            progress(f"{backend}: running the workload ...")
             start_cycles, start = sim.cycles, time.perf_counter()
             answers[backend] = [sim.exchange(line) for line in SIM_WORKLOAD]
             seconds = time.perf_counter() - start

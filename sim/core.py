@@ -16,7 +16,7 @@ from .threaded import ThreadedSimulator
 from ..firmware.text import COLOURS, REASONS
 from ..hdl.tiles import STATUS_CODES, Reason, Shape, Status, Variant, Winner, mask_name
 
-__all__ = ["CoreResult", "CoreSim", "SHAPES", "VARIANTS", "BACKENDS"]
+__all__ = ["CoreResult", "CoreSim", "CoreEngine", "open_core", "SHAPES", "VARIANTS", "BACKENDS"]
 
 BACKENDS = ("auto", "cxxrtl", "pysim")
 
@@ -157,7 +157,7 @@ class CoreSim:
 
     def evaluate(self):
         """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential
-        (:func:`traxfpga.host.searcher.evaluate` is the same in software)."""
+        (:func:`traxfpga.host.reference.searcher.evaluate` is the same in software)."""
         return self._call(op=Op.EVAL)[0]
 
     def board_rows(self):
@@ -211,7 +211,7 @@ class CoreEngine:
         self.results = []
 
     def play(self, move_text):
-        from ..host.trax import Illegal, Step, format_move, parse_move
+        from ..host.reference.trax import Illegal, Step, format_move, parse_move
         move = parse_move(move_text)
         res = self.sim.place(move.col, move.row, move.tile)
         self.results.append(res)
@@ -227,17 +227,10 @@ class CoreEngine:
         self.sim.close()
 
 
-def _open_core(arg, variant):
-    """``core`` or ``core:LOG2N`` (default 7: a 128x128 store)."""
+def open_core(arg, variant):
+    """``core`` or ``core:LOG2N`` (default 7: a 128x128 store): the factory behind
+    ``--engine core`` (the engine registry, :mod:`traxfpga.host.engines`, calls it)."""
     if arg and not (arg.isdigit() and 3 <= int(arg) <= 9):
         raise ValueError(f"core:LOG2N takes the store's size as a power of two, 3 .. 9 "
                          f"(core:7 is 128x128), not {arg!r}")
     return CoreEngine(variant, log2n=int(arg) if arg else 7)
-
-
-def _register():
-    from ..host.engines import register_engine
-    register_engine("core", _open_core, replace=True)
-
-
-_register()

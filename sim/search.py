@@ -136,8 +136,8 @@ class SearchSim:
         return self._call(op=Op.RESET, variant=VARIANTS[variant])
 
     def play(self, move):
-        """Play a move given as a :class:`~traxfpga.host.trax.Move` or notation text."""
-        from ..host.trax import parse_move
+        """Play a move given as a :class:`~traxfpga.host.reference.trax.Move` or notation text."""
+        from ..host.reference.trax import parse_move
         mv = parse_move(move) if isinstance(move, str) else move
         res = self._call(op=Op.PLACE, col=mv.col, row=mv.row, tile=SHAPES[mv.tile])
         if Status(res.status) != Status.OK:
@@ -149,7 +149,7 @@ class SearchSim:
 
     def search(self, limit=1 << 31):
         """Ask the searcher for the side to move's move."""
-        from ..host.trax import Move, format_move
+        from ..host.reference.trax import Move, format_move
         cx = self._cx
         cx.set("ctl__req", 1)
         cx.until("ctl__done", limit=limit)

@@ -19,8 +19,8 @@ import random
 import sys
 import time
 
-from traxfpga.host.ai import choose_move
-from traxfpga.host.trax import Game, Illegal, Move, format_move
+from traxfpga.host.reference.ai import choose_move
+from traxfpga.host.reference.trax import Game, Illegal, Move, format_move
 
 
 class Crash(Exception):

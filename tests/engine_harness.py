@@ -4,12 +4,12 @@ notation in and reference-format results out, and a differential checker."""
 import random
 
 from traxfpga.hdl.tiles import STATUS_CODES, Status
-from traxfpga.host.corpus import load_corpus
-from traxfpga.host.trax import Game, Illegal, format_move, parse_move
+from traxfpga.host.reference.corpus import load_corpus
+from traxfpga.host.reference.trax import Game, Illegal, format_move, parse_move
 
 
 def corpus():
-    """The recorded games shipped with the package (:mod:`traxfpga.host.corpus`)."""
+    """The recorded games shipped with the package (:mod:`traxfpga.host.reference.corpus`)."""
     return load_corpus()
 
 
@@ -56,7 +56,7 @@ def random_probe(game, rng):
 
 
 def format_move_loose(col, row, tile):
-    from traxfpga.host.trax import Move
+    from traxfpga.host.reference.trax import Move
     return format_move(Move(max(col, -1), max(row, -1), tile))
 
 

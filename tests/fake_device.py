@@ -67,7 +67,7 @@ class RefPort:
     that costs no simulation, for testing host tools' own behaviour."""
 
     def __init__(self):
-        from traxfpga.host.trax import Game
+        from traxfpga.host.reference.trax import Game
         self.timeout = 1.0
         self.game = Game()
         self._out = bytearray()
@@ -79,7 +79,7 @@ class RefPort:
                 f"{g.reason or '-'}")
 
     def _answer(self, line):
-        from traxfpga.host.trax import Game, Illegal
+        from traxfpga.host.reference.trax import Game, Illegal
         word, _, arg = line.partition(" ")
         if word == ":reset":
             self.game, self._undone = Game(arg or self.game.variant), []

@@ -1,5 +1,5 @@
 """A deliberately naive, independent Trax rules engine used only to cross-check
-the reference engine (traxfpga.host.trax) in the property tests.
+the reference engine (traxfpga.host.reference.trax) in the property tests.
 
 It shares no code with the reference engine and does everything the slow,
 obvious way:

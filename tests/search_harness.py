@@ -3,8 +3,8 @@ by side, and checking a hardware choice against the twin's."""
 
 import pytest
 
-from traxfpga.host.searcher import choose
-from traxfpga.host.trax import Game, format_move
+from traxfpga.host.reference.searcher import choose
+from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.sim import cxxrtl
 
 SEED = 20151209

@@ -10,8 +10,8 @@ import pytest
 
 from traxfpga.host import cli
 from traxfpga.host.client import DeviceClient, DeviceError, open_client
-from traxfpga.host.corpus import engine_variant, load_corpus
-from traxfpga.host.trax import Game, Illegal, Move, format_move
+from traxfpga.host.reference.corpus import engine_variant, load_corpus
+from traxfpga.host.reference.trax import Game, Illegal, Move, format_move
 from traxfpga.sim.device import DeviceSim, SimSerial
 
 SEED = 20151209

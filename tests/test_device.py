@@ -6,10 +6,10 @@ import random
 import pytest
 
 from traxfpga.firmware.text import LINE_MAX
-from traxfpga.host.corpus import engine_variant, load_corpus
-from traxfpga.host.ai import choose_move
-from traxfpga.host.searcher import LFSR_SEED, choose
-from traxfpga.host.trax import Game, Illegal, Move, format_move
+from traxfpga.host.reference.corpus import engine_variant, load_corpus
+from traxfpga.host.reference.ai import choose_move
+from traxfpga.host.reference.searcher import LFSR_SEED, choose
+from traxfpga.host.reference.trax import Game, Illegal, Move, format_move
 from traxfpga.sim.device import DeviceSim
 
 SEED = 20160211

@@ -3,8 +3,8 @@ small board store to reach the capacity limit, and a waveform file."""
 
 import pytest
 
-from traxfpga.host.searcher import choose
-from traxfpga.host.trax import Game, format_move
+from traxfpga.host.reference.searcher import choose
+from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.sim.device import DeviceSim
 
 

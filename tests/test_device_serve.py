@@ -13,8 +13,8 @@ import serial
 
 from traxfpga.host import cli
 from traxfpga.host.client import DeviceClient, open_client
-from traxfpga.host.corpus import load_corpus
-from traxfpga.host.trax import Game
+from traxfpga.host.reference.corpus import load_corpus
+from traxfpga.host.reference.trax import Game
 
 #: Recorded games compared in the corpus test; TRAX_COMPARE_GAMES=300 for all of them.
 COMPARE_GAMES = int(os.environ.get("TRAX_COMPARE_GAMES", "40"))

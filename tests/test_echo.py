@@ -7,8 +7,8 @@ from fake_device import FakeDevice
 from traxfpga.host import cli
 from traxfpga.host.client import open_client
 from traxfpga.host.cmd_play import play_session
-from traxfpga.host.echo import shown
-from traxfpga.host.trax import Game, Illegal, parse_move
+from traxfpga.host.reference.echo import shown
+from traxfpga.host.reference.trax import Game, Illegal, parse_move
 
 ESC = "\x1b[2J\x1b[31m"          # clear the screen, then red
 LONG = "b" * 1_000_000

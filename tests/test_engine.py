@@ -9,7 +9,7 @@ from traxfpga.sim import cxxrtl
 from traxfpga.sim.core import CoreSim
 
 from engine_harness import check_board, check_step, core_place, corpus, random_game
-from traxfpga.host.trax import Game, Illegal, Move, format_move, parse_move
+from traxfpga.host.reference.trax import Game, Illegal, Move, format_move, parse_move
 
 SEED = 20151207
 POSITIONS = int(__import__("os").environ.get("TRAX_PROBE_POSITIONS", "30"))          # FPT 2015; change to explore, failures print a reproducer
@@ -281,7 +281,7 @@ def test_power_up_clear():
 def test_eval_matches_model(core):
     """EVAL against its software model after every move of 40 recorded games of all
     variants, with the position untouched afterwards."""
-    from traxfpga.host.searcher import evaluate
+    from traxfpga.host.reference.searcher import evaluate
     rng = random.Random(SEED + 5)
     games = corpus()
     checked = 0

@@ -6,10 +6,10 @@ import shutil
 
 from traxfpga.hdl import eval_weights
 from traxfpga.host.cli import main
-from traxfpga.host.corpus import load_corpus
-from traxfpga.host.fit_eval import accuracy, fit, samples, to_registers, write_weights
-from traxfpga.host.searcher import END_CLASSES, evaluate
-from traxfpga.host.trax import Game
+from traxfpga.host.reference.corpus import load_corpus
+from traxfpga.host.reference.fit_eval import accuracy, fit, samples, to_registers, write_weights
+from traxfpga.host.reference.searcher import END_CLASSES, evaluate
+from traxfpga.host.reference.trax import Game
 
 
 def test_samples_are_the_mover_minus_the_opponent_and_the_winner():

@@ -63,7 +63,7 @@ def test_wheel_install_replays_a_recorded_game(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
 
     where = _run([str(py), "-c",
-                  "import traxfpga, traxfpga.host.corpus as c; "
+                  "import traxfpga, traxfpga.host.reference.corpus as c; "
                   "print(*traxfpga.__path__, c.__file__, c.CORPUS, len(c.load_corpus()), sep='\\n')"],
                  cwd=outside, env=env).stdout.split("\n")
     *paths, count = [w for w in where if w]

@@ -6,7 +6,7 @@ from amaranth.sim import Simulator
 
 from traxfpga.hdl.linebuf import LineBuffer, LineError
 from traxfpga.hdl.notation import NumberText
-from traxfpga.host.trax import column_name
+from traxfpga.host.reference.trax import column_name
 
 SEED = 4015
 

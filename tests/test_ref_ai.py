@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from traxfpga.host.ai import AIOpponent, choose_move, evaluate
-from traxfpga.host.corpus import load_corpus
-from traxfpga.host.trax import Game, format_move
+from traxfpga.host.reference.ai import AIOpponent, choose_move, evaluate
+from traxfpga.host.reference.corpus import load_corpus
+from traxfpga.host.reference.trax import Game, format_move
 
 GAMES = {g["id"]: g for g in load_corpus()}
 

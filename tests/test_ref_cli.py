@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from traxfpga.host.corpus import load_corpus
-from traxfpga.host.trax import Game
+from traxfpga.host.reference.corpus import load_corpus
+from traxfpga.host.reference.trax import Game
 
 GAME1 = next(g for g in load_corpus() if g["id"] == 1)
 KEYS = ["engine", "variant", "applied", "illegal", "winner", "reason", "size", "steps", "board"]
@@ -209,7 +209,7 @@ def test_show_illegal_and_missing(tmp_path, capsys):
 
 def test_play_session_scripted():
     from traxfpga.host.cmd_play import play_session
-    from traxfpga.host.ai import AIOpponent
+    from traxfpga.host.reference.ai import AIOpponent
 
     lines = iter(["help", "b1+", "moves", "@0/", "undo", "@0+", "undo", "undo", "@0/", "quit"])
     out = []

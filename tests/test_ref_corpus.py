@@ -1,4 +1,4 @@
-"""The recorded games (host/data/commented.jsonl, package data) on the reference engine.
+"""The recorded games (host/reference/data/commented.jsonl, package data) on the reference engine.
 
 * The 277 standard games carry the outcome and final board found by an
   independent engine; each must replay to exactly that.
@@ -12,8 +12,8 @@
 
 import pytest
 
-from traxfpga.host.corpus import engine_variant, load_corpus
-from traxfpga.host.trax import Game, Illegal
+from traxfpga.host.reference.corpus import engine_variant, load_corpus
+from traxfpga.host.reference.trax import Game, Illegal
 
 GAMES = load_corpus()
 STANDARD = [g for g in GAMES if g["variant"] == "trax"]

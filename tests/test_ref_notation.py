@@ -3,7 +3,7 @@
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from traxfpga.host.trax import Illegal, Move, column_name, format_move, parse_move, row_name
+from traxfpga.host.reference.trax import Illegal, Move, column_name, format_move, parse_move, row_name
 
 
 @pytest.mark.parametrize("text, move", [

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from traxfpga.host.trax import Game, perft
+from traxfpga.host.reference.trax import Game, perft
 
 EXPECTED = {1: 2, 2: 24, 3: 432, 4: 9568}
 

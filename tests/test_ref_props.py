@@ -17,7 +17,7 @@ import random
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from ref_naive import NaiveGame, NaiveIllegal
-from traxfpga.host.trax import Game, Illegal, Move, format_move, parse_move
+from traxfpga.host.reference.trax import Game, Illegal, Move, format_move, parse_move
 
 SETTINGS = dict(derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 VARIANTS = st.sampled_from(["trax", "trax", "8x8", "looptrax"])

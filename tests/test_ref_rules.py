@@ -2,7 +2,7 @@
 
 import pytest
 
-from traxfpga.host.trax import ILLEGAL_CODES, Game, Illegal, Move, Step, parse_move
+from traxfpga.host.reference.trax import ILLEGAL_CODES, Game, Illegal, Move, Step, parse_move
 
 
 def play_all(moves, variant="trax"):
@@ -182,7 +182,7 @@ def test_forced_chain_from_the_corpus():
 
 def test_forced_plays_fill_until_none_left():
     """After every move no empty space has two tracks of one colour entering it."""
-    from traxfpga.host.corpus import load_corpus
+    from traxfpga.host.reference.corpus import load_corpus
     g = Game()
     for mv in load_corpus()[0]["moves"]:
         g.play(mv)
@@ -264,7 +264,7 @@ def test_opponent_line_completed_by_the_mover_loses():
 
 def test_simultaneous_wins_go_to_the_mover():
     """Corpus games where one move closes a loop of each colour: the mover wins."""
-    from traxfpga.host.corpus import load_corpus
+    from traxfpga.host.reference.corpus import load_corpus
     games = {g["id"]: g for g in load_corpus()}
     for gid in (69, 181, 187, 218, 230):
         rec = games[gid]

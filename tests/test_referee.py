@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from traxfpga.host import cmd_referee
-from traxfpga.host.movetext import read_moves
+from traxfpga.host.reference.movetext import read_moves
 from traxfpga.host.players import (EnginePlayer, Fault, LineTransport, OpenError,
                                    ProtocolPlayer, SpecError, _parse_serial, open_player)
 from traxfpga.host.referee import GameRecord, play_game, run_match
-from traxfpga.host.trax import Game
+from traxfpga.host.reference.trax import Game
 
 sys.path.insert(0, str(Path(__file__).parent))
 from contest_client import ContestClient, Crash  # noqa: E402

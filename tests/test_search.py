@@ -1,6 +1,6 @@
 """The board's player: the hardware searcher (hdl/search.py) against its software twin
-(host/searcher.py), move for move, and what the twin promises (wins at once, stops threats,
-wins by force when it says so, always legal, answers within its budget).
+(host/reference/searcher.py), move for move, and what the twin promises (wins at once, stops
+threats, wins by force when it says so, always legal, answers within its budget).
 
 Positions come from the recorded games (cut at a seeded ply) and from seeded games; the
 hardware on recorded positions and in whole games is in test_search_games.py.
@@ -10,10 +10,10 @@ import random
 
 import pytest
 
-from traxfpga.host.ai import choose_move
-from traxfpga.host.corpus import engine_variant, load_corpus
-from traxfpga.host.searcher import choose
-from traxfpga.host.trax import Game, format_move
+from traxfpga.host.reference.ai import choose_move
+from traxfpga.host.reference.corpus import engine_variant, load_corpus
+from traxfpga.host.reference.searcher import choose
+from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.sim import cxxrtl
 
 from search_harness import SEED, _check_search, _play_both, _position, needs_cxx
@@ -311,7 +311,7 @@ def test_bench_player_json(capsys):
 
 def test_twin_and_hardware_share_their_constants():
     from traxfpga.hdl import search as hw
-    from traxfpga.host import searcher as sw
+    from traxfpga.host.reference import searcher as sw
     assert (sw.LFSR_SEED, sw.LFSR_TAPS, sw.THREAT_CAP, sw.MAX_DEPTH) == \
         (hw.LFSR_SEED, hw.LFSR_TAPS, hw.THREAT_CAP, hw.MAX_DEPTH)
     assert sw.lfsr_next(1) == hw.LFSR_TAPS and sw.lfsr_next(2) == 1

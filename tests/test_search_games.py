@@ -1,14 +1,14 @@
 """The board's player on recorded positions and in whole games of all three variants: the
-hardware searcher (hdl/search.py) against its software twin (host/searcher.py), move for
+hardware searcher (hdl/search.py) against its software twin (host/reference/searcher.py), move for
 move (the other searcher tests are in test_search.py)."""
 
 import random
 
 import pytest
 
-from traxfpga.host.ai import choose_move
-from traxfpga.host.corpus import engine_variant, load_corpus
-from traxfpga.host.trax import Game, Illegal, format_move
+from traxfpga.host.reference.ai import choose_move
+from traxfpga.host.reference.corpus import engine_variant, load_corpus
+from traxfpga.host.reference.trax import Game, Illegal, format_move
 from traxfpga.sim import cxxrtl
 
 from search_harness import SEED, _check_search, _play_both, needs_cxx

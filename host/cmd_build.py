@@ -2,8 +2,8 @@
 
 import argparse
 
-from .build import DESIGNS
-from .platforms import BOARDS, DEFAULT_BOARD
+from ..boards.build import DESIGNS
+from ..boards.platforms import BOARDS, DEFAULT_BOARD
 
 
 def _positive_int(text):
@@ -58,7 +58,7 @@ def run(args):
     import json
     import sys
 
-    from .build import BuildError, TimingError, build, format_report
+    from ..boards.build import BuildError, TimingError, build, format_report
 
     try:
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,

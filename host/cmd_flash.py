@@ -1,6 +1,6 @@
 """``trax-fpga flash``: program a board with a built bitstream (iceprog or openFPGALoader)."""
 
-from .platforms import BOARDS, DEFAULT_BOARD
+from ..boards.platforms import BOARDS, DEFAULT_BOARD
 
 PROGRAMMERS = ("auto", "openFPGALoader", "iceprog")
 
@@ -21,7 +21,7 @@ def add_arguments(parser):
 def run(args):
     import sys
 
-    from .flash import FlashError, flash
+    from ..boards.flash import FlashError, flash
 
     try:
         return flash(args.board, bitstream=args.bitstream, programmer=args.programmer,

@@ -1,5 +1,5 @@
-"""The recorded games shipped with the project (``host/data/commented.jsonl``,
-package data of ``traxfpga.host``, read through :mod:`importlib.resources` so that
+"""The recorded games shipped with the project (``host/reference/data/commented.jsonl``,
+package data of ``traxfpga.host.reference``, read through :mod:`importlib.resources` so that
 any install -- editable, wheel, or zipped -- finds it).
 
 Each line is ``{"id", "variant", "end", "moves", "expect"}``; the standard

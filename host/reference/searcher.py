@@ -5,7 +5,7 @@ same rules on the reference engine, so that the hardware can be checked against 
 move (``tests/test_search.py``) and so that its strength can be studied quickly (the
 referee's ``model`` player).  docs/player.md describes the algorithm once, for both.
 
-What differs from the hardware: the search runs on :class:`~traxfpga.host.trax.Game`
+What differs from the hardware: the search runs on :class:`~traxfpga.host.reference.trax.Game`
 (:func:`_or` and :func:`_and` are the win-by-force test, :func:`_deepen` the deepening
 passes, :func:`_defend` the defence, which sorts the safe candidates once instead of
 running selection passes); :func:`evaluate` is the model of the engine's ``EVAL``; and the
@@ -26,8 +26,8 @@ __all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate"
 TILES = ("+", "/", "\\")
 # The weights of the engine's ``EVAL`` and the searcher's constants and score layout: one
 # source each, read by the hardware too.
-from ..hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  # noqa: E402
-from ..hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
+from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  # noqa: E402
+from ...hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                                  EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
                                  THREAT_CAP, pack_score, score_class)
 ATT_MAX = 255
