@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from traxfpga.host.ai import choose_move
-from traxfpga.host.trax import Game, format_move
+from traxfpga.host.reference.ai import choose_move
+from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.sim.device import DeviceSim
 
 #: 115200 * 16: both line speeds divide it exactly.
