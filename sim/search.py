@@ -2,7 +2,8 @@
 
 :class:`SearchSim` plays moves on the engine (as the protocol would) and asks the
 :class:`~traxfpga.hdl.search.Searcher` for the side to move's choice, on the compiled
-simulation (:mod:`traxfpga.sim.cxxrtl`), so it needs a C++ compiler.  (Without one, the
+simulation (:mod:`traxfpga.sim.verilator` where it is installed, else
+:mod:`traxfpga.sim.cxxrtl`), so it needs a C++ compiler.  (Without one, the
 searcher still runs on Amaranth's simulator inside the whole device: ``DeviceSim``.)
 """
 
@@ -16,7 +17,7 @@ from ..hdl.engine import Command, Engine, Op, Result
 from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher,
                           share_engine)
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
-from . import cxxrtl
+from . import cxxrtl, verilator
 from .core import SHAPES, VARIANTS, command, send_command
 
 __all__ = ["SearchHarness", "SearchSim", "SearchResult"]
@@ -101,7 +102,9 @@ class SearchSim:
             raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
         self.harness = SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth,
                                      max_defence=max_defence)
-        self._cx = cxxrtl.CxxrtlSim(self.harness, name="search")
+        # The faster compiled backend (docs/simulation.md): Verilator where it is installed.
+        compiled = verilator.VerilatorSim if verilator.available() else cxxrtl.CxxrtlSim
+        self._cx = compiled(self.harness, name="search")
         self._cx.set("res__ready", 1)
         self.budget = budget
         self.max_depth = max_depth
