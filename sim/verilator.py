@@ -11,17 +11,14 @@ the next rising edge; after it, :meth:`get` reads the new state and combinationa
 """
 
 import ctypes
-import hashlib
-import os
 import re
 import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from . import cxxrtl, notices
-from .free_running import FreeRunning
+from . import cxxrtl
+from .build_cache import cached_build
 
 __all__ = ["available", "VerilatorSim", "VerilatorError", "build"]
 
@@ -150,13 +147,6 @@ def available():
             and cxxrtl.available())
 
 
-def _cache_root():
-    root = os.environ.get("TRAX_FPGA_CACHE")
-    if root:
-        return Path(root) / "verilator"
-    return Path.home() / ".cache" / "trax-fpga" / "verilator"
-
-
 def _accessors(ports):
     """C++ for the port table and word accessors of ``ports`` ((name, width, input, kind))."""
     get_cases, set_cases = [], []
@@ -191,48 +181,38 @@ def _accessors(ports):
 def build(design, *, name="top"):
     """Compile ``design`` and return the library's path (cached; the first compile is said
     on stderr)."""
-    from amaranth.back import rtlil
-    # No source locations: the text, and so the cache key, is the same from any checkout.
-    text = rtlil.convert(FreeRunning(design), name=name, emit_src=False)
+    def make(work):
+        script = (f"read_rtlil {name}.il; hierarchy -top {name}; {_PASSES}; "
+                  f"write_verilog -norename -noattr {name}.v")
+        run = subprocess.run([cxxrtl.yosys(), "-q", "-p", script], cwd=work,
+                             capture_output=True, text=True)
+        if run.returncode != 0 or not (work / f"{name}.v").exists():
+            raise VerilatorError(f"yosys write_verilog failed:\n{run.stdout}{run.stderr}")
+        run = subprocess.run([_verilator(), *_VERILATOR_ARGS, "--top-module", name, "--Mdir",
+                              "obj", f"{name}.v"], cwd=work, capture_output=True, text=True)
+        header = work / "obj" / f"V{name}.h"
+        if run.returncode != 0 or not header.exists():
+            raise VerilatorError(f"verilator failed:\n{run.stdout[-2000:]}{run.stderr[-4000:]}")
+        # (Verilator spells the second "_" of "__" as "__05F" in C++.)
+        ports = [(m[2], int(m[3]) - int(m[4]) + 1, m[0] == "IN", m[1] or "32")
+                 for m in _PORT_RE.findall(header.read_text())]
+        if not any(p[0] == "clk" for p in ports):
+            raise VerilatorError(f"the {name} design has no clk port")
+        driver = _DRIVER.replace("@PORTS@", _accessors(ports)).replace("@TOP@", name)
+        (work / "driver.cpp").write_text(driver)
+        inc = _include()
+        sources = sorted(str(p) for p in (work / "obj").glob("*.cpp"))
+        sources += [str(inc / "verilated.cpp"), str(inc / "verilated_threads.cpp")]
+        cmd = [cxxrtl.compiler(), *_CXXFLAGS, f"-I{inc}", f"-I{inc / 'vltstd'}",
+               f"-I{work / 'obj'}", *sources, "driver.cpp", "-o", f"lib{name}.so.tmp",
+               "-pthread"]
+        run = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise VerilatorError(f"C++ compile failed:\n{run.stderr[-4000:]}")
+
     recipe = _DRIVER + _accessors.__doc__ + " ".join(_VERILATOR_ARGS + _CXXFLAGS) + _PASSES
-    key = hashlib.sha256((text + recipe + _RECIPE).encode()).hexdigest()[:20]
-    out = _cache_root() / key
-    lib = out / f"lib{name}.so"
-    if lib.exists():
-        return lib
-    notices.compiling(name, "Verilator", _cache_root())
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix="work-", dir=out))
-    (tmp / f"{name}.il").write_text(text)
-    script = (f"read_rtlil {name}.il; hierarchy -top {name}; {_PASSES}; "
-              f"write_verilog -norename -noattr {name}.v")
-    run = subprocess.run([cxxrtl.yosys(), "-q", "-p", script], cwd=tmp, capture_output=True,
-                         text=True)
-    if run.returncode != 0 or not (tmp / f"{name}.v").exists():
-        raise VerilatorError(f"yosys write_verilog failed:\n{run.stdout}{run.stderr}")
-    run = subprocess.run([_verilator(), *_VERILATOR_ARGS, "--top-module", name, "--Mdir", "obj",
-                          f"{name}.v"], cwd=tmp, capture_output=True, text=True)
-    header = tmp / "obj" / f"V{name}.h"
-    if run.returncode != 0 or not header.exists():
-        raise VerilatorError(f"verilator failed:\n{run.stdout[-2000:]}{run.stderr[-4000:]}")
-    # (Verilator spells the second "_" of "__" as "__05F" in C++.)
-    ports = [(m[2], int(m[3]) - int(m[4]) + 1, m[0] == "IN", m[1] or "32")
-             for m in _PORT_RE.findall(header.read_text())]
-    if not any(p[0] == "clk" for p in ports):
-        raise VerilatorError(f"the {name} design has no clk port")
-    driver = _DRIVER.replace("@PORTS@", _accessors(ports)).replace("@TOP@", name)
-    (tmp / "driver.cpp").write_text(driver)
-    inc = _include()
-    sources = sorted(str(p) for p in (tmp / "obj").glob("*.cpp"))
-    sources += [str(inc / "verilated.cpp"), str(inc / "verilated_threads.cpp")]
-    cmd = [cxxrtl.compiler(), *_CXXFLAGS, f"-I{inc}", f"-I{inc / 'vltstd'}", f"-I{tmp / 'obj'}",
-           *sources, "driver.cpp", "-o", f"lib{name}.so.tmp", "-pthread"]
-    run = subprocess.run(cmd, cwd=tmp, capture_output=True, text=True)
-    if run.returncode != 0:
-        raise VerilatorError(f"C++ compile failed:\n{run.stderr[-4000:]}")
-    os.replace(tmp / f"lib{name}.so.tmp", lib)         # at once: parallel builds are safe
-    shutil.rmtree(tmp, ignore_errors=True)
-    return lib
+    return cached_build(design, name=name, backend="verilator", label="Verilator",
+                        recipe=recipe + _RECIPE, make=make)
 
 
 class VerilatorSim(cxxrtl.CompiledSim):

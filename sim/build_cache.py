@@ -1,0 +1,49 @@
+"""The cache of compiled simulations, shared by the compiled backends.
+
+A library is kept under ``~/.cache/trax-fpga/BACKEND/KEY/`` (or ``$TRAX_FPGA_CACHE``), KEY
+a hash of the design's RTLIL text and the backend's recipe, so only the first run of a
+design pays the compile.  Each build works in a folder of its own and moves the library
+into place at once: processes that build the same design together (parallel tests)
+neither clash nor load half a file.
+"""
+
+import hashlib
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from amaranth.back import rtlil
+
+from . import notices
+from .free_running import FreeRunning
+
+__all__ = ["cache_root", "cached_build"]
+
+
+def cache_root(backend):
+    root = os.environ.get("TRAX_FPGA_CACHE")
+    if root:
+        return Path(root) / backend
+    return Path.home() / ".cache" / "trax-fpga" / backend
+
+
+def cached_build(design, *, name, backend, label, recipe, make):
+    """The library of ``design`` (in :class:`FreeRunning`) for ``backend``: from the cache,
+    or made by ``make(folder)``, which finds ``NAME.il`` in ``folder`` and must leave
+    ``libNAME.so.tmp`` there (the first compile is said on stderr, naming ``label``)."""
+    # No source locations: the text, and so the cache key, is the same from any checkout.
+    text = rtlil.convert(FreeRunning(design), name=name, emit_src=False)
+    key = hashlib.sha256((text + recipe).encode()).hexdigest()[:20]
+    root = cache_root(backend)
+    lib = root / key / f"lib{name}.so"
+    if lib.exists():
+        return lib
+    notices.compiling(name, label, root)
+    lib.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="work-", dir=lib.parent))
+    (work / f"{name}.il").write_text(text)
+    make(work)
+    os.replace(work / f"lib{name}.so.tmp", lib)
+    shutil.rmtree(work, ignore_errors=True)
+    return lib
