@@ -6,19 +6,17 @@ import socket
 import threading
 
 
-class FakeDevice:
-    """Accepts one connection on 127.0.0.1; answers each received line with the next entry of
-    ``answers`` (a list of lines, or None for no answer), then closes when the script runs out
-    (``close_after=True``) or keeps silent.  Use as a context manager; ``url`` is the pyserial
-    URL."""
+class LineServer:
+    """One TCP connection on 127.0.0.1 (``url``, ``port``), served line by line in a thread:
+    ``handle(line)`` returns the bytes to send back, or None to hang up.  Use as a context
+    manager."""
 
-    def __init__(self, answers=(), close_after=True):
-        self.answers = list(answers)
-        self.close_after = close_after
-        self.received = []
+    def __init__(self, handle):
+        self._handle = handle
         self._server = socket.create_server(("127.0.0.1", 0))
         self._server.settimeout(10)
-        self.url = f"socket://127.0.0.1:{self._server.getsockname()[1]}"
+        self.port = self._server.getsockname()[1]
+        self.url = f"socket://127.0.0.1:{self.port}"
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, daemon=True)
 
@@ -42,14 +40,10 @@ class FakeDevice:
                 buf += data
                 while b"\n" in buf:
                     line, buf = buf.split(b"\n", 1)
-                    self.received.append(line.decode("ascii", "replace"))
-                    if self.answers:
-                        answer = self.answers.pop(0)
-                        if answer is not None:
-                            conn.sendall(answer.encode("ascii") + b"\n")
-                    elif self.close_after:
-                        return          # the board goes away mid-game
-            # a silent device: read on, answer nothing
+                    out = self._handle(line.decode("ascii", "replace"))
+                    if out is None:
+                        return
+                    conn.sendall(out)
 
     def __enter__(self):
         self._thread.start()
@@ -59,6 +53,29 @@ class FakeDevice:
         self._stop.set()
         self._server.close()
         self._thread.join(timeout=5)
+        assert not self._thread.is_alive()
+
+
+class FakeDevice(LineServer):
+    """Accepts one connection on 127.0.0.1; answers each received line with the next entry of
+    ``answers`` (a list of lines, or None for no answer), then closes when the script runs out
+    (``close_after=True``) or keeps silent.  Use as a context manager; ``url`` is the pyserial
+    URL."""
+
+    def __init__(self, answers=(), close_after=True):
+        self.answers = list(answers)
+        self.close_after = close_after
+        self.received = []
+        super().__init__(self._answer_line)
+
+    def _answer_line(self, line):
+        self.received.append(line)
+        if self.answers:
+            answer = self.answers.pop(0)
+            return b"" if answer is None else answer.encode("ascii") + b"\n"
+        if self.close_after:
+            return None                 # the board goes away mid-game
+        return b""                      # a silent device: read on, answer nothing
 
 
 class RefPort:

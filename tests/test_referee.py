@@ -9,7 +9,6 @@ import random
 import shlex
 import socket
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -23,6 +22,7 @@ from traxfpga.host.reference.trax import Game
 
 sys.path.insert(0, str(Path(__file__).parent))
 from contest_client import ContestClient, Crash  # noqa: E402
+from fake_device import LineServer  # noqa: E402
 
 CLIENT = Path(__file__).parent / "contest_client.py"
 SLOW = 10.0        # a time limit nobody should reach on a loaded machine
@@ -287,56 +287,26 @@ def test_missing_program_and_mute_program():
 
 # -- a board behind a pyserial URL (here a TCP socket on 127.0.0.1) -----------------------------
 
-class _TCPClient:
+class _TCPClient(LineServer):
     """The contest client served on one TCP connection on 127.0.0.1."""
 
     def __init__(self, **options):
-        self.server = socket.create_server(("127.0.0.1", 0))
-        self.server.settimeout(10.0)
-        self.port = self.server.getsockname()[1]
         self.client = ContestClient(**options)
         self.lines = []
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
+        super().__init__(self._answer)
 
-    def _serve(self):
+    def _answer(self, line):
+        self.lines.append(line)
         try:
-            conn, _ = self.server.accept()
-        except OSError:
-            return
-        with conn:
-            conn.settimeout(10.0)
-            buf = b""
-            while True:
-                try:
-                    data = conn.recv(4096)
-                except OSError:
-                    return
-                if not data:
-                    return
-                buf += data
-                while b"\n" in buf:
-                    line, buf = buf.split(b"\n", 1)
-                    self.lines.append(line.decode())
-                    try:
-                        answers = self.client.handle(line.decode())
-                    except Crash:
-                        return
-                    conn.sendall(b"".join(a.encode() + b"\r\n" for a in answers))
-
-    def close(self):
-        self.server.close()
-        self.thread.join(timeout=10.0)
-        assert not self.thread.is_alive()
+            answers = self.client.handle(line)
+        except Crash:
+            return None
+        return b"".join(a.encode() + b"\r\n" for a in answers)
 
 
 def test_serial_player_over_tcp():
-    srv = _TCPClient(seed=3, ident="tcp-board")
-    try:
-        match = run_match(f"serial:socket://127.0.0.1:{srv.port}@19200", "ref", games=2,
-                          seed=2, time_limit=SLOW)
-    finally:
-        srv.close()
+    with _TCPClient(seed=3, ident="tcp-board") as srv:
+        match = run_match(f"serial:{srv.url}@19200", "ref", games=2, seed=2, time_limit=SLOW)
     assert match.idents[match.labels[0]] == "tcp-board"        # CR LF line ends are fine
     for rec in match.records:
         replay_ok(rec)
@@ -348,12 +318,8 @@ def test_serial_player_over_tcp():
 
 
 def test_serial_player_that_disconnects_loses():
-    srv = _TCPClient(crash_at=2)
-    try:
-        match = run_match(f"serial:socket://127.0.0.1:{srv.port}", "random", games=1,
-                          seed=2, time_limit=SLOW)
-    finally:
-        srv.close()
+    with _TCPClient(crash_at=2) as srv:
+        match = run_match(f"serial:{srv.url}", "random", games=1, seed=2, time_limit=SLOW)
     rec = match.records[0]
     assert rec.reason == "timeout" and "port failed" in rec.fault["detail"]
 
