@@ -216,7 +216,8 @@ class CxxrtlSim(CompiledSim):
     ----------
     design :
         An Amaranth component; its ports become the names accepted by :meth:`get`
-        and :meth:`set` (``cmd__payload``, ``res__valid``, ...), plus ``clk`` (see :mod:`~traxfpga.sim.free_running`).
+        and :meth:`set` (``cmd__payload``, ``res__valid``, ...), plus ``clk`` (see
+        :mod:`~traxfpga.sim.free_running`).
     """
 
     def __init__(self, design, *, name="top"):

@@ -2,7 +2,7 @@
 
 Amaranth gives a design's ``sync`` domain a reset input.  Every register's next value then
 depends on a top-level input, and Verilator evaluates all of that logic again whenever an
-input may have changed (twice a cycle, with the clock): half its time.  A board never
+input may have changed (twice a cycle, with the clock): 27% of its time on the device.  A board never
 asserts that reset after power-on either; the registers start from their initial values,
 as Amaranth's simulator starts them.  So the compiled backends simulate the design
 through this wrapper, whose ``sync`` domain has no reset.

