@@ -6,7 +6,8 @@ The searcher borrows the engine (:func:`share_engine`) for one decision and leav
 position as it found it.  It scans the side to move's placements in the notation's order
 (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``); the **main search**
 answers every candidate with every reply, tests safe candidates with threats for a win by
-force one ply deeper, and scores the others by ``EVAL``.  While the cycle budget lasts,
+force one ply deeper, and scores the others by the least ``EVAL`` after a quiet reply
+(stopping those evaluations once the candidate cannot beat the best so far).  While the cycle budget lasts,
 **deepening** passes (up to ``max_depth`` of the mover's moves) look for a win by force
 along forcing moves, and the **defence** tests the answer against the opponent's wins by
 force (up to ``max_defence`` of its moves), giving way to the next best candidate found by
@@ -41,7 +42,8 @@ __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "share_engine", "check_max
 
 # The constants and the score's layout: one source with the software twin.
 from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
-                            EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
+                            EV_NOISE_BITS, EV_NOISE_MAX, EV_ZERO, LFSR_SEED, LFSR_TAPS,
+                            MAX_DEFENCE, MAX_DEPTH,
                             THREAT_CAP, Score)
 
 
@@ -246,8 +248,8 @@ class Searcher(wiring.Component):
         # -- scores ---------------------------------------------------------------------------
         mine = Signal(4)
         theirs = Signal(4)
-        ev = Signal(EV_BITS)                      # the candidate's EVAL, as scored
-        ev_diff = Signal(signed(EV_BITS + 2))     # ... before clamping
+        ev = Signal(EV_BITS)                      # the least EVAL after a reply, as scored
+        ev_diff = Signal(signed(EV_BITS + 2))     # a reply's EVAL before clamping
         score = Signal(Score)
         best = Signal(Score)
         best_ok = Signal()
@@ -256,12 +258,15 @@ class Searcher(wiring.Component):
         lfsr_next = Signal(16)
         m.d.comb += lfsr_next.eq(lfsr_step(lfsr))
         noise = lfsr_next[:8]
+        # the evaluation as scored: capped so that its noise (bits 8 .. 10) cannot overflow
+        ev_noisy = (Mux(ev > EV_MAX - EV_NOISE_MAX, EV_MAX - EV_NOISE_MAX, ev) +
+                    lfsr_next[8:8 + EV_NOISE_BITS])[:EV_BITS]
 
         def scored(cls, with_counts):
             """Set the candidate's score (``cls`` 0..3; the evaluation and counts, or zeros)
             and count it."""
             return [score.cls.eq(cls), score.noise.eq(noise),
-                    score.ev.eq(ev if with_counts else 0),
+                    score.ev.eq(ev_noisy if with_counts else 0),
                     score.mine.eq(mine if with_counts else 0),
                     score.not_theirs.eq((THREAT_CAP - theirs)[:4] if with_counts else 0),
                     lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1),
@@ -272,10 +277,17 @@ class Searcher(wiring.Component):
         # then end at a flip-flop instead of the enables of the best move's registers.
         # A selection pass ranks only safe candidates below the threshold.
         below, better = Signal(), Signal()
+        # The reply evaluations stop once the candidate cannot beat the best so far (a win
+        # by force, or a safe candidate when this one is unsafe or already evaluates
+        # lower): its score is then only an upper bound, and it is never chosen.
+        cut = Signal()
         m.d.sync += [
             below.eq((score.cls == 2) & ((score.as_value() < thr.as_value()) |
                                          ((score.as_value() == thr.as_value()) & (ci > thr_i)))),
             better.eq(~best_ok | (score.as_value() > best.as_value())),
+            cut.eq(best_ok & ((best.cls == 3) |
+                              ((best.cls == 2) & ((theirs != 0) |
+                                                  (ev + EV_NOISE_MAX < best.ev))))),
         ]
 
         # -- the budget -----------------------------------------------------------------------
@@ -371,7 +383,8 @@ class Searcher(wiring.Component):
             with result("CAND_RES"):
                 with m.If(ok):
                     m.d.sync += [w.eq(res.width), h.eq(res.height), *first(c, r, t), ph.eq(0),
-                                 lv.eq(2), mine.eq(0), theirs.eq(0), op.eq(Op.UNDO),
+                                 lv.eq(2), mine.eq(0), theirs.eq(0), ev.eq(EV_MAX),
+                                 op.eq(Op.UNDO),
                                  after_undo.eq(COMPARE)]
                     with m.If(dfn):                         # the answer on test: the
                         m.next = "NODE"                     # opponent's move (level 2)
@@ -431,6 +444,9 @@ class Searcher(wiring.Component):
                         m.d.sync += [theirs.eq(theirs + (theirs != THREAT_CAP)),
                                      i_theirs.eq(1)]
                         undo_then(Mux(lv == 2, NEXT, FAIL))     # below 2 only the verdict
+                    with m.Elif((lv == 2) & ~deep & ~ends & ~cut & ~stop):
+                        m.d.sync += op.eq(Op.EVAL)          # the candidate's evaluation:
+                        m.next = "EVAL_CMD"                 # the least after a quiet reply
                     with m.Else():
                         undo_then(NEXT)
                 with m.Elif(~odd):                          # every reply must leave a win
@@ -531,7 +547,7 @@ class Searcher(wiring.Component):
                     with m.If(succ):
                         m.next = "FORCED"
                     with m.Else():
-                        m.next = "EVAL"
+                        m.next = "SCORE"
                 with m.Else():
                     m.d.sync += [op.eq(Op.UNDO), after_undo.eq(Mux(succ, FINISH, COMPARE))]
                     with m.If(succ):                    # the deepening found a win by force
@@ -552,11 +568,7 @@ class Searcher(wiring.Component):
                 m.d.sync += [*scored(3, False), op.eq(Op.UNDO), after_undo.eq(COMPARE)]
                 m.next = "UNDO_CMD"
 
-            # -- the position after the candidate, judged by the engine's EVAL ------------------
-            with m.State("EVAL"):
-                m.d.sync += op.eq(Op.EVAL)
-                m.next = "EVAL_CMD"
-
+            # -- the position after a quiet reply, judged by the engine's EVAL -----------------
             send("EVAL_CMD", then="EVAL_RES")
 
             with result("EVAL_RES"):
@@ -570,13 +582,16 @@ class Searcher(wiring.Component):
                 m.next = "EV_CLAMP"
 
             with m.State("EV_CLAMP"):
+                clamped = Signal(EV_BITS)
                 with m.If(ev_diff < 0):
-                    m.d.sync += ev.eq(0)
+                    m.d.comb += clamped.eq(0)
                 with m.Elif(ev_diff > EV_MAX):
-                    m.d.sync += ev.eq(EV_MAX)
+                    m.d.comb += clamped.eq(EV_MAX)
                 with m.Else():
-                    m.d.sync += ev.eq(ev_diff)
-                m.next = "SCORE"
+                    m.d.comb += clamped.eq(ev_diff)
+                with m.If(clamped < ev):
+                    m.d.sync += ev.eq(clamped)
+                undo_then(NEXT)
 
             with m.State("SCORE"):
                 m.d.sync += [*scored(Mux(theirs == 0, 2, 1), True),

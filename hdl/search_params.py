@@ -6,6 +6,7 @@ hardware searcher (:mod:`traxfpga.hdl.search`) and its software twin
 from amaranth.lib import data
 
 __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX",
+           "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH", "MAX_DEFENCE", "Score",
            "SCORE_BITS", "pack_score", "score_class"]
 
@@ -15,6 +16,8 @@ THREAT_CAP = 15             # threat counts saturate here (4-bit fields)
 EV_BITS = 16                # the evaluation field of the score
 EV_ZERO = 1 << 15           # ... holds mine - theirs + bonus + EV_ZERO, clamped
 EV_MAX = (1 << EV_BITS) - 1
+EV_NOISE_BITS = 3           # noise added to the evaluation, so that near-equal moves vary
+EV_NOISE_MAX = (1 << EV_NOISE_BITS) - 1
 EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent cannot both stop
 EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
 MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
@@ -44,6 +47,13 @@ def pack_score(cls: int, mine: int, theirs: int, noise: int, ev: int = 0) -> int
         assert 0 <= v < 1 << f.width, (name, v)
         value |= v << f.offset
     return value
+
+
+def ev_with_noise(ev: int, lfsr: int) -> int:
+    """The evaluation field of a scored candidate: its least evaluation ``ev`` (at most
+    ``EV_MAX - EV_NOISE_MAX``) plus noise from bits 8 .. 10 of the LFSR value it was scored
+    with (the score's noise field holds bits 0 .. 7)."""
+    return min(ev, EV_MAX - EV_NOISE_MAX) + (lfsr >> 8 & EV_NOISE_MAX)
 
 
 def score_class(score: int) -> int:

@@ -16,6 +16,8 @@ identical in both.
 
 from __future__ import annotations
 
+import heapq
+
 from .ai import _paths
 from .trax import _SHIFT, _XMASK, Game, Illegal, Move
 
@@ -28,8 +30,9 @@ TILES = ("+", "/", "\\")
 # source each, read by the hardware too.
 from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  # noqa: E402
 from ...hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
+                                 EV_NOISE_MAX, ev_with_noise,
                                  EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
-                                 THREAT_CAP, pack_score, score_class)
+                                 THREAT_CAP, Score, pack_score, score_class)
 ATT_MAX = 255
 
 
@@ -44,10 +47,34 @@ def score_of(cls: int, mine: int, theirs: int, noise: int, ev: int = 0) -> int:
     return pack_score(cls, mine, theirs, noise, ev)
 
 
+def _ev_of(score: int) -> int:
+    return score >> Score["ev"].offset & EV_MAX
+
+
+def _with_ev(score: int, ev: int) -> int:
+    return score + ((ev - _ev_of(score)) << Score["ev"].offset)
+
+
+def _cut_off(best):
+    """The hardware's cut-off for a candidate's reply evaluations, given the best
+    ``(move, score)`` so far: a candidate cannot beat a win by force, nor a safe candidate
+    once it is unsafe itself or its least evaluation, with the most noise it could get, is
+    below that candidate's."""
+    if best is None:
+        return None
+    cls, best_ev = score_class(best[1]), _ev_of(best[1])
+    if cls == 3:
+        return lambda theirs, ev: True
+    if cls == 2:
+        return lambda theirs, ev: theirs > 0 or ev + EV_NOISE_MAX < best_ev
+    return None
+
+
 def eval_field(game: Game, me: int) -> int:
-    """The evaluation field of a candidate's score, from :func:`evaluate` after it: the
-    mover's potential minus the opponent's, plus 100 for two loop attacks (four ends) or
-    6 an end for fewer, offset by :data:`EV_ZERO` and clamped to 16 bits."""
+    """The evaluation of ``game`` for ``me``, from :func:`evaluate`: the mover's potential
+    minus the opponent's, plus 100 for two loop attacks (four ends) or 6 an end for fewer,
+    offset by :data:`EV_ZERO` and clamped to 16 bits.  A candidate's score holds the least
+    of these over the opponent's quiet replies (:func:`_replies`)."""
     pot, att = evaluate(game)
     bonus = EV_DOUBLE_BONUS if att[me] >= EV_DOUBLE_ATTACK else 6 * att[me]
     return max(0, min(EV_MAX, pot[me] - pot[1 - me] + bonus + EV_ZERO))
@@ -150,16 +177,35 @@ def _winner_index(game: Game):
     return {"white": 1, "black": 2}.get(game.winner, 0)
 
 
-def _replies(game: Game, me: int):
-    """(the opponent's winning replies, the mover's threats) after ``me`` moved in ``game``."""
+def _replies(game: Game, me: int, cut=None):
+    """``(theirs, mine, ev, exact)`` after ``me`` moved in ``game``: the opponent's winning
+    replies, the mover's threats (replies that complete only ``me``'s loop or line), and
+    the least :func:`eval_field` over the replies that do not end the game (the
+    opponent's best quiet answer; :data:`EV_MAX` when there is none).  ``cut`` is the
+    hardware's cut-off: once it says the candidate cannot beat the best one so far
+    (``cut(theirs, ev)`` with the counts and least evaluation seen so far), the remaining
+    replies are not evaluated and ``exact`` is False (``ev`` is then an upper bound)."""
     opp = 1 - me
     theirs = mine = 0
-    for _, _, _, wins in game._outcomes():
+    quiet = []
+    for q, _, mask, wins in list(game._outcomes()):
         if wins[opp]:
             theirs += 1
         elif wins[me]:
             mine += 1
-    return theirs, mine
+        else:
+            quiet.append((q, mask))
+    ev = EV_MAX
+    for q, mask in quiet:
+        if cut is not None and cut(theirs, ev):
+            return theirs, mine, ev, False
+        game._apply(q, mask, "")
+        try:
+            if game.reason is None:
+                ev = min(ev, eval_field(game, me))
+        finally:
+            game.undo()
+    return theirs, mine, ev, True
 
 
 def _safe_threat(game: Game, me: int) -> bool:
@@ -252,27 +298,49 @@ def _deepen(g: Game, me: int, depth: int):
     return None
 
 
-def _defend(g: Game, me: int, ranked: list, max_defence: int):
-    """The defence phase: ``ranked`` holds the safe candidates, best first (score, then scan
-    order); the first is the main search's answer.  The answer is tested against the
+def _ranked(g: Game, me: int, safe: list):
+    """The safe candidates ``(score, index, move, exact, lfsr)`` best first (score, then scan
+    order), as the hardware's selection passes find them: a candidate whose evaluation was
+    cut off (``exact`` False: its score is an upper bound) is evaluated in full when it
+    comes to the top, and put back."""
+    heap = [(-score, index, exact, mv, lfsr) for score, index, mv, exact, lfsr in safe]
+    heapq.heapify(heap)
+    while heap:
+        neg, index, exact, mv, lfsr = heapq.heappop(heap)
+        if exact:
+            yield mv
+            continue
+        g.play(mv)
+        try:
+            _, _, ev, _ = _replies(g, me)
+        finally:
+            g.undo()
+        heapq.heappush(heap, (-_with_ev(-neg, ev_with_noise(ev, lfsr)), index, True, mv, lfsr))
+
+
+def _defend(g: Game, me: int, ranked, max_defence: int):
+    """The defence phase: ``ranked`` yields the safe candidates, best first (score, then
+    scan order); the first is the main search's answer.  The answer is tested against the
     opponent's win by force at depth 2, 3, ... ``max_defence``; when the opponent wins by
     force after it, the next candidate in rank is tested at the same depth (the hardware's
     selection pass).  Returns ``(answer, defence, selection passes)``."""
-    answer, defence, k, passes = ranked[0], 1, 0, 0
+    ranked = iter(ranked)
+    answer = next(ranked)
+    defence, passes, current = 1, 0, answer
     while defence < max_defence:
-        while k < len(ranked):
-            g.play(ranked[k])
+        while current is not None:
+            g.play(current)
             try:
                 lost = _or(g, 1 - me, defence + 1)
             finally:
                 g.undo()
             if not lost:
                 break
-            k += 1
+            current = next(ranked, None)
             passes += 1
-        if k == len(ranked):
+        if current is None:
             break
-        answer, defence = ranked[k], defence + 1
+        answer, defence = current, defence + 1
     return answer, defence, passes
 
 
@@ -327,15 +395,15 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
         elif g.reason is not None:                  # an 8x8 draw
             score = score_of(1, 0, 0, lfsr)
         else:
-            theirs, mine = _replies(g, me)
+            theirs, mine, ev, exact = _replies(g, me, _cut_off(best))
             if (theirs == 0 and mine and (best is None or score_class(best[1]) < 3)
                     and _and(g, me, 2)):
                 score = score_of(3, 0, 0, lfsr)     # wins by force; the first one stays
             else:
                 score = score_of(2 if theirs == 0 else 1, mine, theirs, lfsr,
-                                 eval_field(g, me))
+                                 ev_with_noise(ev, lfsr))
                 if theirs == 0:
-                    safe.append((score, candidates, mv))
+                    safe.append((score, candidates, mv, exact, lfsr))
         g.undo()
         if best is None or score > best[1]:
             best = (mv, score)
@@ -354,8 +422,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
             depth = d
     defence = 1
     if not forced and max_defence > 1 and score_class(best[1]) == 2:
-        ranked = [mv for _, _, mv in sorted(safe, key=lambda e: (-e[0], e[1]))]
-        answer, defence, passes = _defend(g, me, ranked, max_defence)
+        answer, defence, passes = _defend(g, me, _ranked(g, me, safe), max_defence)
         return Choice(answer, best[1], False, candidates * (1 + passes), trials,
                       depth=depth, defence=defence)
     return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=depth,
