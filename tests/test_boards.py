@@ -647,6 +647,22 @@ def test_build_reports_a_toolchain_failure(monkeypatch, tmp_path):
         build_mod.build("hx8k", design="selftest", out_dir=tmp_path)
 
 
+@pytest.mark.parametrize("board, cell, unit", [
+    ("hx8k", "ICESTORM_RAM", "block RAMs than the iCE40HX8K"),
+    ("ulx3s-25f", "DP16KD", "DP16KD block RAMs than the LFE5U-25F"),
+    ("ulx3s-85f", "TRELLIS_COMB", "LUT4s than the LFE5U-85F")])
+def test_build_says_which_resource_ran_out(board, cell, unit, monkeypatch, tmp_path):
+    def failing_run(args, *, cwd, env, stdout, **kwargs):
+        # as nextpnr-ecp5 0.11.1 said for the device at capacity 256 on the 25F
+        stdout.write(f"ERROR: Unable to place cell 'device.engine.far_b.mem.0.37', no BELs "
+                     f"remaining to implement cell type '{cell}'\n")
+        return subprocess.CompletedProcess(args, 1)
+
+    monkeypatch.setattr(build_mod.subprocess, "run", failing_run)
+    with pytest.raises(build_mod.BuildError, match=f"needs more {unit} has; try a smaller"):
+        build_mod.build(board, design="selftest", out_dir=tmp_path)
+
+
 @pytest.mark.parametrize("setting, value, default", [
     ("max_depth", 5, "MAX_DEPTH"), ("max_defence", 2, "MAX_DEFENCE")])
 def test_build_passes_the_players_settings_to_the_device(setting, value, default):
