@@ -42,7 +42,8 @@ class Board:
     #: arrives on the PLL's own input pad, "SB_PLL40_CORE" when it arrives on another (global)
     #: pin; ECP5: "EHXPLLL"
     pll_primitive: str
-    #: the serial port resource (name, number) on the FTDI's second channel
+    #: the serial port resource (name, number) wired to the board's USB serial chip (the FT2232H's
+    #: second channel on the iCE40 boards, the ULX3S's FT231X)
     uart: tuple
     #: LED resources (name, number) for the status bits: ready, thinking, error
     leds: tuple
