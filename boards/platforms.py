@@ -5,8 +5,10 @@ can list the boards without paying for the Amaranth import; ``Board.platform()``
 amaranth-boards class only when a build needs it.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 import importlib
+
+from .families import get_family
 
 __all__ = ["Board", "BOARDS", "DEFAULT_BOARD", "get_board", "board_names"]
 
@@ -17,12 +19,16 @@ class Board:
     name: str
     #: human-readable name
     title: str
+    #: FPGA family, a key of ``families.FAMILIES``: the tools, resource names and PLL
+    family: str
     #: "module:Class" of the amaranth-boards platform
     platform_path: str
     #: FPGA part (as amaranth-boards spells it) and package
     device: str
     package: str
-    #: capacity of the part: logic cells (LUT4 + carry + FF), 4 kbit block RAMs, 256 kbit SPRAMs
+    #: capacity of the part in the family's units (``Family.logic_unit`` and ``bram_unit``):
+    #: iCE40 logic cells (LUT4 + carry + FF), 4 kbit block RAMs and 256 kbit SPRAMs; ECP5 LUT4s,
+    #: 18 kbit DP16KD block RAMs and no SPRAM
     logic_cells: int
     bram: int
     spram: int
@@ -32,10 +38,12 @@ class Board:
     clock_mhz: float
     #: default board capacity N (the device stores an N x N Trax board)
     capacity: int
-    #: PLL primitive that fits the board's clock pin: "SB_PLL40_PAD" when the oscillator arrives
-    #: on the PLL's own input pad, "SB_PLL40_CORE" when it arrives on another (global) pin
+    #: PLL primitive that fits the board's clock pin.  iCE40: "SB_PLL40_PAD" when the oscillator
+    #: arrives on the PLL's own input pad, "SB_PLL40_CORE" when it arrives on another (global)
+    #: pin; ECP5: "EHXPLLL"
     pll_primitive: str
-    #: the serial port resource (name, number) on the FTDI's second channel
+    #: the serial port resource (name, number) wired to the board's USB serial chip (the FT2232H's
+    #: second channel on the iCE40 boards, the ULX3S's FT231X)
     uart: tuple
     #: LED resources (name, number) for the status bits: ready, thinking, error
     leds: tuple
@@ -46,13 +54,28 @@ class Board:
     serial_note: str = ""
     #: what the LEDs are physically, for the docs and the build report
     led_note: str = ""
-    #: programmer invocations (the bitstream path is appended)
-    iceprog_args: tuple = ()
-    openfpgaloader_args: tuple = ("-b", "ice40_generic")
+    #: the programmers that can write the board, in order of preference when several are
+    #: installed: (name, arguments before the bitstream path)
+    programmers: tuple = ()
     #: a note shown by ``trax-fpga flash`` (jumpers and the like)
     flash_note: str = ""
     #: why the Trax device cannot be built for this board (None: it can); the self-test can
     device_unfit: str | None = None
+
+    def __post_init__(self):
+        family = get_family(self.family)
+        if self.pll_primitive not in family.pll_primitives:
+            raise ValueError(f"{self.name}: {self.pll_primitive} is not an {family.title} PLL")
+
+    @property
+    def family_info(self):
+        """The board's ``families.Family``."""
+        return get_family(self.family)
+
+    @property
+    def bitstream_name(self):
+        """The bitstream's file name in the build folder (Amaranth's design name is ``top``)."""
+        return "top" + self.family_info.bitstream_suffix
 
     def platform_class(self):
         module_name, class_name = self.platform_path.split(":")
@@ -66,10 +89,48 @@ class Board:
         return platform
 
 
+# iceprog needs no board name for these FTDI boards; openFPGALoader takes its generic iCE40 one.
+# Both write the SPI flash.
+ICE40_PROGRAMMERS = (("iceprog", ()), ("openFPGALoader", ("-b", "ice40_generic")))
+
+# Both write the configuration flash through the ULX3S's FT231X (its JTAG pins), the same USB
+# device as the serial port: openFPGALoader with -f (without it, only the SRAM), fujprog with
+# "-j flash" (the ULX3S's own programmer).
+ULX3S_PROGRAMMERS = (("openFPGALoader", ("-b", "ulx3s", "-f")), ("fujprog", ("-j", "flash")))
+
+
+def _ulx3s(size, *, logic_cells, bram, capacity):
+    """A ULX3S: the boards differ only in their ECP5 part."""
+    return Board(
+        name=f"ulx3s-{size.lower()}",
+        title=f"Radiona ULX3S (LFE5U-{size}-BG381)",
+        family="ecp5",
+        platform_path=f"amaranth_boards.ulx3s:ULX3S_{size}_Platform",
+        device=f"LFE5U-{size}", package="BG381",
+        logic_cells=logic_cells, bram=bram, spram=0,
+        # 50 MHz: the whole device's Fmax is 53.6 MHz on the 85F, 57.1 on the 25F
+        # (docs/hardware.md)
+        osc_mhz=25.0, clock_mhz=50.0, capacity=capacity,
+        # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
+        pll_primitive="EHXPLLL",
+        uart=("uart", 0),
+        # Eight LEDs, active high, in a row: the first two and the last.
+        leds=(("led", 0), ("led", 1), ("led", 7)),
+        serial_port="/dev/ttyUSB0",
+        serial_note="the FT231X's only port; the programmer uses the same chip, so close the "
+                    "port while flashing",
+        led_note="ready = LED D0, thinking = LED D1, error = LED D7 (active high)",
+        programmers=ULX3S_PROGRAMMERS,
+        flash_note="writes the configuration flash through the FT231X; the FPGA restarts from "
+                   "it when programming ends",
+    )
+
+
 BOARDS = {
     "icebreaker": Board(
         name="icebreaker",
         title="1BitSquared iCEBreaker (iCE40UP5K-SG48)",
+        family="ice40",
         platform_path="amaranth_boards.icebreaker:ICEBreakerPlatform",
         device="iCE40UP5K", package="SG48",
         logic_cells=5280, bram=30, spram=4,
@@ -87,11 +148,13 @@ BOARDS = {
         serial_port="/dev/ttyUSB1",
         serial_note="FT2232H channel B (interface 1); channel A is the flash programmer",
         led_note="ready = green LED, thinking = green LED2 on the break-off PMOD, error = red LED",
+        programmers=ICE40_PROGRAMMERS,
         flash_note="writes the SPI flash; the FPGA restarts from it when programming ends",
     ),
     "hx8k": Board(
         name="hx8k",
         title="Lattice iCE40-HX8K Breakout Board (iCE40HX8K-CT256)",
+        family="ice40",
         platform_path="amaranth_boards.ice40_hx8k_b_evn:ICE40HX8KBEVNPlatform",
         device="iCE40HX8K", package="CT256",
         logic_cells=7680, bram=32, spram=0,
@@ -106,12 +169,14 @@ BOARDS = {
         serial_port="/dev/ttyUSB1",
         serial_note="FT2232H channel B (interface 1); channel A is the flash programmer",
         led_note="ready = D2, thinking = D3, error = D4 (red LEDs, active high)",
+        programmers=ICE40_PROGRAMMERS,
         flash_note=("writes the SPI flash: the programming jumpers must be set for flash "
                     "(the board's factory setting; see the board's user guide)"),
     ),
     "icestick": Board(
         name="icestick",
         title="Lattice iCEstick Evaluation Kit (iCE40HX1K-TQ144)",
+        family="ice40",
         platform_path="amaranth_boards.icestick:ICEStickPlatform",
         device="iCE40HX1K", package="TQ144",
         logic_cells=1280, bram=16, spram=0,
@@ -123,11 +188,16 @@ BOARDS = {
         serial_port="/dev/ttyUSB1",
         serial_note="FT2232H channel B (interface 1); channel A is the flash programmer",
         led_note="ready = green centre LED (D5), thinking = red D1, error = red D3",
+        programmers=ICE40_PROGRAMMERS,
         flash_note="writes the SPI flash (an unmodified iCEstick cannot be programmed in SRAM)",
         device_unfit=("the Trax device does not fit the iCEstick's iCE40HX1K: it has 1280 "
                       "logic cells, and the rules engine alone needs 1922 (the whole device "
                       "4402 on the HX8K); build the board self-test with --design selftest"),
     ),
+    # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
+    # 128x128 store takes 50 of them, which even the 25F's 56 hold.
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, capacity=128),
+    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, capacity=128),
 }
 
 DEFAULT_BOARD = "icebreaker"

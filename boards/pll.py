@@ -1,4 +1,4 @@
-"""iCE40 clocking: the PLL parameter search and the components that clock the ``sync`` domain.
+"""iCE40 clocking (the ECP5's is in ``pll_ecp5``): the PLL parameter search and the components that clock the ``sync`` domain.
 
 ``pll_params(f_in, f_out)`` chooses DIVR/DIVF/DIVQ/FILTER_RANGE for an iCE40 PLL in SIMPLE
 feedback mode, within the data sheet's limits:
@@ -28,7 +28,7 @@ from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import Out
 
 __all__ = ["PLLParams", "pll_params", "filter_range", "ICE40PLL", "DirectClock",
-           "pcf_clock_constraint",
+           "pcf_clock_constraint", "reset_until_ready", "POR_DELAY_S",
            "F_IN_RANGE", "F_PFD_RANGE", "F_VCO_RANGE", "F_OUT_RANGE"]
 
 # Limits from the iCE40 sysCLOCK PLL design guide (MHz), as icepll applies them.
@@ -139,7 +139,7 @@ def pcf_clock_constraint(f_hz, domain="sync"):
     return f"set_frequency {ClockDomain(domain).clk.name} {f_hz / 1e6:.6f}"
 
 
-def _reset_until_ready(m, clk, locked, f_hz, rst):
+def reset_until_ready(m, clk, locked, f_hz, rst):
     """Drive ``rst`` (for a domain clocked by ``clk``) until ``locked``, and ``POR_DELAY_S``
     more."""
     delay = max(1, math.ceil(POR_DELAY_S * f_hz))
@@ -210,7 +210,7 @@ class ICE40PLL(wiring.Component):
             kwargs["i_REFERENCECLK"] = clk_buf.i
         m.submodules.pll = Instance(self.primitive, **kwargs)
 
-        _reset_until_ready(m, pll_clk, pll_lock, self.f_out_hz, self.rst)
+        reset_until_ready(m, pll_clk, pll_lock, self.f_out_hz, self.rst)
         m.d.comb += [self.clk.eq(pll_clk), self.locked.eq(pll_lock)]
         # The timing constraint for the PLL output is not added here with
         # platform.add_clock_constraint(): Amaranth 0.5 names the constrained net after the last
@@ -237,6 +237,6 @@ class DirectClock(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.clk_buf = clk_buf = io.Buffer("i", self.pin)
-        _reset_until_ready(m, clk_buf.i, Const(1, 1), self.f_out_hz, self.rst)
+        reset_until_ready(m, clk_buf.i, Const(1, 1), self.f_out_hz, self.rst)
         m.d.comb += [self.clk.eq(clk_buf.i), self.locked.eq(1)]
         return m

@@ -1,8 +1,9 @@
 """The board-level top: clock (PLL), pins, and a pluggable device.
 
 ``BoardTop(board, device_factory, clock_mhz)`` requests the board's clock pin, serial port and
-three status LEDs, makes the ``sync`` domain at ``clock_mhz`` (through the PLL, or straight from
-the oscillator when ``clock_mhz`` is the oscillator's frequency), calls
+three status LEDs, makes the ``sync`` domain at ``clock_mhz`` (through the family's PLL, iCE40
+SB_PLL40_* or ECP5 EHXPLLL, or straight from the oscillator when ``clock_mhz`` is the
+oscillator's frequency), calls
 ``device_factory(clk_freq)`` with the frequency actually achieved (in Hz, so the device derives
 its baud divisor from the real clock), and wires the device's ``rx``/``tx``/``leds`` to the pins.
 
@@ -15,19 +16,34 @@ from amaranth.lib import io, wiring
 
 from ..firmware.leds import LED_NAMES
 from .platforms import Board, get_board
-from .pll import DirectClock, ICE40PLL, pll_params
+from .pll import DirectClock, ICE40PLL, pcf_clock_constraint, pll_params
+from .pll_ecp5 import ECP5PLL, ecp5_pll_params
 
-__all__ = ["BoardTop", "LED_NAMES", "clock_plan"]
+__all__ = ["BoardTop", "LED_NAMES", "clock_plan", "clock_constraint"]
+
+#: family -> the PLL parameter search for it
+PLL_PARAMS = {"ice40": pll_params, "ecp5": ecp5_pll_params}
 
 
 def clock_plan(board, clock_mhz=None):
-    """``(f_out_mhz, PLLParams or None)`` for a board and a requested clock (None: default)."""
+    """``(f_out_mhz, PLL parameters or None)`` for a board and a requested clock (None: the
+    board's default)."""
     board = board if isinstance(board, Board) else get_board(board)
     requested = board.clock_mhz if clock_mhz is None else float(clock_mhz)
     if abs(requested - board.osc_mhz) < 1e-9:
         return board.osc_mhz, None
-    params = pll_params(board.osc_mhz, requested)
+    params = PLL_PARAMS[board.family](board.osc_mhz, requested)
     return params.f_out_mhz, params
+
+
+def clock_constraint(board, f_hz):
+    """``{override: text}`` for ``platform.prepare``: the constraint of the design's clock net
+    at ``f_hz``.  iCE40: a line of the PCF file; ECP5: none, nextpnr-ecp5 derives it (see
+    ``pll_ecp5``)."""
+    board = board if isinstance(board, Board) else get_board(board)
+    if board.family == "ecp5":
+        return {}
+    return {"add_constraints": pcf_clock_constraint(f_hz)}
 
 
 def _check_device(device):
@@ -67,6 +83,8 @@ class BoardTop(wiring.Component):
         clk_pin = platform.request(platform.default_clk, dir="-")
         if self.pll_params is None:
             m.submodules.clocking = clocking = DirectClock(clk_pin, self.clk_freq)
+        elif board.family == "ecp5":
+            m.submodules.clocking = clocking = ECP5PLL(clk_pin, self.pll_params)
         else:
             m.submodules.clocking = clocking = ICE40PLL(clk_pin, self.pll_params,
                                                         primitive=board.pll_primitive)

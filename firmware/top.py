@@ -78,6 +78,9 @@ class Device(wiring.Component):
     search_seed: Out(16)
     search_nodes: Out(32)
 
+    #: search cores (an engine and its searcher): one; the build report says so
+    CORES = 1
+
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
                  max_defence=MAX_DEFENCE):

@@ -1,19 +1,20 @@
-"""``trax-fpga flash``: program a board with a built bitstream (iceprog or openFPGALoader)."""
+"""``trax-fpga flash``: program a board with a built bitstream (iceprog, openFPGALoader or
+fujprog, as the board allows)."""
 
+from ..boards.flash import PROGRAMMERS
 from ..boards.platforms import BOARDS, DEFAULT_BOARD
-
-PROGRAMMERS = ("auto", "openFPGALoader", "iceprog")
 
 
 def add_arguments(parser):
     parser.add_argument("--board", choices=list(BOARDS), default=DEFAULT_BOARD,
                         help=f"board to program (default: {DEFAULT_BOARD})")
     parser.add_argument("--bitstream", default=None, metavar="FILE",
-                        help="bitstream to write (default: build/<board>/top.bin, where "
-                             "`trax-fpga build` puts it)")
-    parser.add_argument("--programmer", choices=PROGRAMMERS, default="auto",
-                        help="programmer to use (default: auto = openFPGALoader if installed, "
-                             "else iceprog)")
+                        help="bitstream to write (default: build/<board>/top.bin on iCE40, "
+                             "top.bit on ECP5, where `trax-fpga build` puts it)")
+    parser.add_argument("--programmer", choices=("auto", *PROGRAMMERS), default="auto",
+                        help="programmer to use (default: auto = the first installed of the "
+                             "board's: iceprog, then openFPGALoader on iCE40 boards; "
+                             "openFPGALoader, then fujprog on the ULX3S)")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the exact command without running it")
 

