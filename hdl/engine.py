@@ -431,12 +431,19 @@ class Engine(wiring.Component):
         # ------------------------------------------------------------------------------
         with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE"):
             with m.State("CLEAR_ALL"):
-                # The whole store after configuration.
-                all_addr = Signal(2 * L)
-                m.d.comb += [cells.addr.eq(all_addr), cells.wdata.eq(0), cells.we.eq(1)]
-                m.d.sync += all_addr.eq(all_addr + 1)
-                with m.If(all_addr == NN * NN - 1):
-                    m.next = "IDLE"
+                # The whole store after configuration, and the path ends (see UNTILE_WRITE),
+                # addressed as RESET addresses them: columns and rows 0 .. N-1 from the
+                # area's corner cover the torus.
+                m.d.comb += [cells.addr.eq(phys(prx, pry)), cells.wdata.eq(0), cells.we.eq(1)]
+                for c in range(2):
+                    m.d.comb += [far[c].addr.eq(phys(prx, pry)), far[c].we.eq(1)]
+                with m.If(prx == NN - 1):
+                    m.d.sync += [prx.eq(0), pry.eq(pry + 1)]
+                    with m.If(pry == NN - 1):
+                        m.d.sync += pry.eq(0)
+                        m.next = "IDLE"
+                with m.Else():
+                    m.d.sync += prx.eq(prx + 1)
 
             with m.State("IDLE"):
                 # Only register the command: nothing here depends combinationally on
@@ -496,6 +503,8 @@ class Engine(wiring.Component):
             # -- reset: clear the area and its border ring, then an empty game -------------
             with m.State("RESET"):
                 m.d.comb += [cells.addr.eq(phys(prx, pry)), cells.wdata.eq(0), cells.we.eq(1)]
+                for c in range(2):          # an empty square's path ends are zero
+                    m.d.comb += [far[c].addr.eq(phys(prx, pry)), far[c].we.eq(1)]
                 with m.If(prx >= width):
                     m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
                     with m.If(pry >= height):
@@ -839,15 +848,24 @@ class Engine(wiring.Component):
                                  cells.we.eq(1)]
                 # Path ends: the far end of each joined side points back at that side again.
                 # Steps 0..3, across edge ndir: the far end P joined there points back at
-                # the neighbour's edge facing P again.
+                # the neighbour's edge facing P again -- or, if that far end was the
+                # neighbour itself (its track of the colour had both ends open), at its
+                # lower edge of the colour, as TILE_WRITE writes such an entry.  Step 4:
+                # P's own path ends are zeroed, as an empty square's are.  So a rollback
+                # leaves the path-end stores exactly as they were.
                 w_white = pmask.bit_select(ndir, 1)
                 w_b = side_b(ndir)
                 for c in range(2):
                     e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
-                    m.d.comb += [far[c].addr.eq(Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))),
+                    target = Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
+                    n_lower = _one_hot_dir(nsel.white if c == 0 else ~nsel.white)
+                    m.d.comb += [far[c].addr.eq(target),
                                  far[c].wdata.x.eq(nb_addr.x), far[c].wdata.y.eq(nb_addr.y),
-                                 far[c].wdata.d.eq(ndir ^ 2),
+                                 far[c].wdata.d.eq(Mux(target == nb_addr.as_value(), n_lower, ndir ^ 2)),
                                  far[c].we.eq(~step[2] & nsel.occ & (w_white == (c == 0)))]
+                    with m.If(step == 4):
+                        m.d.comb += [far[c].addr.eq(nb_addr), far[c].wdata.eq(0),
+                                     far[c].we.eq(1)]
                 with m.If(~step[2]):
                     m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
                 with m.If(step == 4):

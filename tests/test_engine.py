@@ -3,6 +3,8 @@
 import random
 
 import pytest
+from amaranth.hdl import Module
+from amaranth.lib import wiring
 
 from traxfpga.hdl.tiles import Status
 from traxfpga.sim import cxxrtl
@@ -310,3 +312,106 @@ def test_eval_on_empty_board(core):
     core.reset("trax")
     res = core.evaluate()
     assert (res.status, res.pot, res.att) == (Status.OK, (0, 0), (0, 0))
+
+
+# -- the stores after a refused PLACE or an UNDO: exactly as they were ----------------------
+
+class _Watched(wiring.Component):
+    """The engine, elaborated here so that a testbench can follow its stores' writes."""
+
+    def __init__(self, engine):
+        super().__init__({})
+        self.engine = engine
+        engine._MustUse__silence = True
+        self.stores = None
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.engine = body = self.engine.elaborate(platform)
+        self.stores = [body.submodules[n] for n in ("cells", "far_w", "far_b")]
+        return m
+
+
+def test_stores_exactly_restored():
+    """Random games on a small engine (forced plays beyond a 4-entry log are refused after a
+    rollback): every refused PLACE and every UNDO leaves the board store and both path-end
+    stores word for word as they were, and an empty square's path-end words are zero (after
+    RESET too).  The formal proof (tests/formal/engine.py) covers two openings for 70
+    cycles; this covers longer games."""
+    from amaranth.sim import Simulator
+    from traxfpga.hdl.engine import Engine, Op
+    from traxfpga.hdl.tiles import Cell, Winner
+    from traxfpga.sim.core import SHAPES, command
+
+    engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False)
+    top = _Watched(engine)
+    rng = random.Random(SEED)
+    counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0}
+    n = 1 << 8
+    mem = [[0] * n for _ in range(3)]
+
+    async def run(cmd, ctx):
+        """One command; the stores' writes are applied to ``mem`` at each clock edge."""
+        ctx.set(engine.cmd.payload, cmd)
+        ctx.set(engine.cmd.valid, 1)
+        while True:
+            writes = [(words, ctx.get(store.addr), ctx.get(store.wdata.as_value()))
+                      for store, words in zip(top.stores, mem) if ctx.get(store.we)]
+            taken = ctx.get(engine.cmd.ready)
+            res_valid, res = ctx.get(engine.res.valid), ctx.get(engine.res.payload)
+            await ctx.tick()
+            for words, addr, value in writes:
+                words[addr] = value
+            if taken:
+                ctx.set(engine.cmd.valid, 0)
+            if res_valid:
+                return res
+
+    occ = Cell["occ"].offset
+
+    def empty_zero():
+        for a in range(n):
+            if not (mem[0][a] >> occ) & 1:
+                assert mem[1][a] == 0 and mem[2][a] == 0, f"path ends of empty square {a}"
+
+    async def bench(ctx):
+        ctx.set(engine.res.ready, 1)
+        ctx.set(engine.cells.ready, 1)
+        width = height = 0
+        await run(command(op=Op.RESET, variant=0), ctx)
+        history = []
+        for _ in range(2000):
+            before = [list(w) for w in mem]
+            roll = rng.random()
+            if roll < 0.02:
+                res = await run(command(op=Op.RESET, variant=0), ctx)
+                counts["reset"] += 1
+                history = []
+                empty_zero()
+            elif roll < 0.15 and history:
+                res = await run(command(op=Op.UNDO), ctx)
+                if res.status == Status.OK:
+                    counts["undo"] += 1
+                    assert mem == history.pop(), "UNDO restores the stores exactly"
+            else:
+                col = rng.randint(-1, width) if width else -1
+                row = rng.randint(-1, height) if height else -1
+                res = await run(command(op=Op.PLACE, col=col, row=row,
+                                        tile=SHAPES[rng.choice("+/\\")]), ctx)
+                if res.status == Status.OK:
+                    history.append(before)
+                else:
+                    counts["refused"] += 1
+                    counts["rollback"] += res.status == Status.CAPACITY
+                    assert mem == before, f"refused ({Status(res.status)}) changes nothing"
+                if res.winner != Winner.NONE:
+                    await run(command(op=Op.RESET, variant=0), ctx)
+                    history = []
+            width, height = res.width, res.height
+            empty_zero()
+
+    sim = Simulator(top)
+    sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+    assert counts["rollback"] > 0 and counts["undo"] > 0 and counts["reset"] > 0, counts

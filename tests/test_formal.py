@@ -64,12 +64,21 @@ def test_uart_rx_invariant_fault_found():
 
 # -- line buffer: one answer per line, the right one ---------------------------------------
 
-def test_linebuf_bmc():
-    check(LineBufHarness(depth=4), mode="bmc", depth=20, script=MEMORY_MAP)
+def test_linebuf_proved():
+    # k-induction, with invariants that tie the buffer's busy count, error, write pointer
+    # and memory to the harness's count of owed lines and the line it follows.
+    check(LineBufHarness(depth=4, inductive=True), mode="prove", depth=6, script=MEMORY_MAP)
 
 
 def test_linebuf_fault_found():
     check(LineBufHarness(depth=4, mutant="overlong_first"), mode="bmc", depth=12,
+          expect="FAIL", script=MEMORY_MAP)
+
+
+def test_linebuf_invariant_fault_found():
+    # A wrong invariant (the write pointer counts characters past an error) fails in the
+    # base case.
+    check(LineBufHarness(depth=4, mutant="wptr_all", inductive=True), mode="prove", depth=6,
           expect="FAIL", script=MEMORY_MAP)
 
 

@@ -1,10 +1,10 @@
 """Harnesses for :mod:`traxfpga.hdl.engine`: the command/result streams, refused moves."""
 
-from amaranth.lib import data, wiring
-from amaranth.hdl import Assert, Assume, Cat, Const, Module, Mux, ResetSignal, Signal
+from amaranth.lib import wiring
+from amaranth.hdl import Assert, Assume, Cat, Module, Mux, ResetSignal, Signal
 
 from traxfpga.hdl.engine import Engine, Op
-from traxfpga.hdl.tiles import Cell, End, Shape, Status
+from traxfpga.hdl.tiles import Shape, Status
 
 from .inside import Inside
 
@@ -212,18 +212,9 @@ class RefusalHarness(wiring.Component):
         in_prefix = n <= len(self.prefix)       # n counts the command being answered
         with m.If(res.valid & in_prefix):
             m.d.comb += Assert(res.payload.status == Status.OK, "the prefix is legal")
-        # The path ends of an empty square are never read (and the rolled-back tile's
-        # own entries keep what it wrote): they must be restored only where a tile lies.
-        # An entry that points at its own square (both ends of the track open there)
-        # means "the other edge of this colour": its edge field is never read.
-        occupied = data.View(Cell, shadows[0]).occ
-        far_same = Const(1)
-        for shadow, snap in zip(shadows[1:], snaps[1:]):
-            now, then = data.View(End(3), shadow), data.View(End(3), snap)
-            same = shadow == snap
-            if self.mutant != "exact_far":
-                same |= ((Cat(now.x, now.y) == at) & (Cat(then.x, then.y) == at)) | ~occupied
-            far_same &= same
+        # All three words exactly: the rollback restores every path-end word it wrote
+        # and zeroes the rolled-back tile's own, as an empty square's are.
+        far_same = Cat(*(shadow == snap for shadow, snap in zip(shadows[1:], snaps[1:]))).all()
         unchanged = ((shadows[0] == snaps[0]) & far_same &
                      (log_ptr == snap_ptr) & (size == snap_size))
         if self.mutant == "any_place":

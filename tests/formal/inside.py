@@ -17,9 +17,11 @@ class Inside:
 
     def __init__(self, module, fsm="fsm"):
         self.module = module
-        f = module._generated[fsm]
-        self.state, self.encoding = f.state, f.encoding
+        if fsm is not None:         # None: a design without a state machine
+            f = module._generated[fsm]
+            self.state, self.encoding = f.state, f.encoding
         self._signals = {}
+        module._flush()             # a trailing If/Elif chain is kept aside until then
         for stmts in module._statements.values():
             self._walk(stmts)
 
