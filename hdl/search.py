@@ -43,7 +43,7 @@ __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "share_engine", "check_max
 # The constants and the score's layout: one source with the software twin.
 from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                             EV_NOISE_BITS, EV_NOISE_MAX, EV_ZERO, LFSR_SEED, LFSR_TAPS,
-                            MAX_DEFENCE, MAX_DEPTH,
+                            MAX_DEFENCE, MAX_DEPTH, OPENING,
                             THREAT_CAP, Score)
 
 
@@ -113,7 +113,7 @@ class Searcher(wiring.Component):
     depth : Out(4)
         How far the last search got: 1 a win at once, 2 the main search, 3 .. ``max_depth``
         the last deepening pass completed or the one that found the answer, 0 out of time
-        in the main search.
+        in the main search (or the game's first move, the opening, which is not searched).
     defence : Out(4)
         The depth the answer was proven safe to: the opponent has no win by force within
         that many of its moves after it (1: only its wins at once were looked for).
@@ -366,6 +366,12 @@ class Searcher(wiring.Component):
                     *first(c1, r1, t1),
                 ]
                 with m.If(res.reason != Reason.NONE):
+                    m.next = "FINISH"
+                with m.Elif(res.ply == 0):              # the first move: the opening
+                    col, row, tile = OPENING
+                    m.d.sync += [self.ctl.col.eq(col), self.ctl.row.eq(row),
+                                 self.ctl.tile.eq(Shape.SLASH if tile == "/" else Shape.PLUS),
+                                 best_ok.eq(1), best.eq(0)]
                     m.next = "FINISH"
                 with m.Else():
                     m.next = "CAND"

@@ -7,7 +7,7 @@ from amaranth.lib import data
 
 __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX",
            "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
-           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH", "MAX_DEFENCE", "Score",
+           "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "OPENING", "MAX_DEPTH", "MAX_DEFENCE", "Score",
            "SCORE_BITS", "pack_score", "score_class"]
 
 LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
@@ -20,6 +20,11 @@ EV_NOISE_BITS = 3           # noise added to the evaluation, so that near-equal 
 EV_NOISE_MAX = (1 << EV_NOISE_BITS) - 1
 EV_DOUBLE_ATTACK = 4        # loop-attack ends (two paths) that the opponent cannot both stop
 EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
+#: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
+#: Both openings are legal and equivalent to the search; after ``@0+`` (which the two-ply
+#: evaluation prefers by 6) a 2016 contest program won every game by the same line in 12
+#: moves (docs/player.md).
+OPENING = (-1, -1, "/")
 MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
 MAX_DEFENCE = 4             # the deepest opponent's win by force the answer is tested against
 

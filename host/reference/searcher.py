@@ -30,7 +30,7 @@ TILES = ("+", "/", "\\")
 # source each, read by the hardware too.
 from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  # noqa: E402
 from ...hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
-                                 EV_NOISE_MAX, ev_with_noise,
+                                 EV_NOISE_MAX, OPENING, ev_with_noise,
                                  EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
                                  THREAT_CAP, Score, pack_score, score_class)
 ATT_MAX = 255
@@ -371,6 +371,8 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     """
     if game.over:
         raise ValueError("the game is over: there is no move to choose")
+    if game.ply == 0:                               # the opening is not searched
+        return Choice(Move(*OPENING), 0, False, 0, 0, depth=0)
     g = game.copy()
     me = 0 if g.to_move == "white" else 1
     lfsr = seed
