@@ -26,7 +26,7 @@ EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
 #: moves (docs/player.md).
 OPENING = (-1, -1, "/")
 MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
-MAX_DEFENCE = 4             # the deepest opponent's win by force the answer is tested against
+MAX_DEFENCE = 7             # the deepest opponent's win by force the answer is tested against
 
 #: A candidate's score, compared as one unsigned number: the class (3 wins by force, 2 safe,
 #: 1 unsafe or drawn, 0 losing) above the evaluation, the mover's threats, fewer opponent

@@ -4,6 +4,7 @@ import argparse
 
 from ..boards.build import DESIGNS
 from ..boards.platforms import BOARDS, DEFAULT_BOARD
+from ..hdl.search_params import MAX_DEFENCE, MAX_DEPTH
 
 
 def _positive_int(text):
@@ -40,13 +41,13 @@ def add_arguments(parser):
                         help="PLL output clock in MHz (default: the board's default)")
     parser.add_argument("--max-depth", type=int, choices=range(2, 8), default=None, metavar="D",
                         help="device: the player's deepest search for a win by force, in its "
-                             "moves, 2 .. 7 (default 3: five plies; 2 turns the deepening "
+                             f"moves, 2 .. 7 (default {MAX_DEPTH}: {2 * MAX_DEPTH - 1} plies; 2 turns the deepening "
                              "off; deeper passes run only while the time budget lasts)")
     parser.add_argument("--max-defence", type=int, choices=range(1, 8), default=None,
                         metavar="D",
                         help="device: the player's deepest test of its answer against the "
                              "opponent's win by force, in the opponent's moves, 1 .. 7 "
-                             "(default 4; 1 turns the tests off; deeper tests run only while "
+                             f"(default {MAX_DEFENCE}; 1 turns the tests off; deeper tests run only while "
                              "the time budget lasts)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
