@@ -13,7 +13,8 @@ from amaranth.lib.wiring import In, Out
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
 from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, Searcher, check_max_defence,
-                          check_max_depth, lfsr_step, share_engine)
+                          check_max_depth, lfsr_step)
+from ..hdl.share import share_engine
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
