@@ -75,18 +75,9 @@ class Device(wiring.Component):
     search_nodes : Out(32)
         The searcher's ``nodes`` of its last search; no pin.
     perft_count : Out(COUNT_BITS)
-        The perft unit's count, counting up while it runs (0 without the unit), for the
-        benchmark's progress; no pin.
+        The perft unit's count, counting up while it runs, for the benchmark's progress; no
+        pin (only with ``perft``).
     """
-
-    rx:   In(1, init=1)
-    tx:   Out(1, init=1)
-    leds: Out(3)
-    search_depth: Out(4)
-    search_defence: Out(4)
-    search_seed: Out(16)
-    search_nodes: Out(32)
-    perft_count: Out(COUNT_BITS)
 
     #: search cores (an engine and its searcher): one; the build report says so
     CORES = 1
@@ -111,7 +102,16 @@ class Device(wiring.Component):
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
-        super().__init__()
+        super().__init__({
+            "rx":             In(1, init=1),
+            "tx":             Out(1, init=1),
+            "leds":           Out(3),
+            "search_depth":   Out(4),
+            "search_defence": Out(4),
+            "search_seed":    Out(16),
+            "search_nodes":   Out(32),
+            **({"perft_count": Out(COUNT_BITS)} if perft else {}),
+        })
 
     def elaborate(self, platform):
         m = Module()

@@ -13,13 +13,13 @@ def share_engine(m, engine, host_cmd, host_res, *clients):
     host starts one job and waits for it), else to the host's ``host_cmd`` (a stream the
     host drives) and ``host_res`` (one it reads)."""
     valid, payload, ready = host_cmd.valid, host_cmd.payload, host_res.ready
-    busy = 0
+    busy = None
     for client in clients:
         active = client.active
         valid = Mux(active, client.cmd.valid, valid)
         payload = Mux(active, client.cmd.payload, payload)
         ready = Mux(active, client.res.ready, ready)
-        busy = busy | active
+        busy = active if busy is None else busy | active
         m.d.comb += [
             client.cmd.ready.eq(engine.cmd.ready & active),
             client.res.payload.eq(engine.res.payload),

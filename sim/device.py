@@ -104,7 +104,7 @@ class DeviceHarness(wiring.Component):
             self.search_defence.eq(dev.search_defence),
             self.search_seed.eq(dev.search_seed),
             self.search_nodes.eq(dev.search_nodes),
-            self.perft_count.eq(dev.perft_count),
+            self.perft_count.eq(dev.perft_count if dev.perft else 0),
             self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
                           ~host_rx.stream.valid & ~self.brk),
         ]
