@@ -61,6 +61,8 @@ class Board:
     flash_note: str = ""
     #: why the Trax device cannot be built for this board (None: it can); the self-test can
     device_unfit: str | None = None
+    #: the device has the perft unit (``:perft``) unless the part has no room for it
+    perft: bool = True
 
     def __post_init__(self):
         family = get_family(self.family)
@@ -150,6 +152,8 @@ BOARDS = {
         led_note="ready = green LED, thinking = green LED2 on the break-off PMOD, error = red LED",
         programmers=ICE40_PROGRAMMERS,
         flash_note="writes the SPI flash; the FPGA restarts from it when programming ends",
+        # No room for the perft unit: the device with it needs 5401 of the 5280 logic cells.
+        perft=False,
     ),
     "hx8k": Board(
         name="hx8k",
