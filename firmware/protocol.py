@@ -19,9 +19,6 @@ the datapath those instructions drive:
 Instruction semantics are in :mod:`traxfpga.firmware.isa`.
 """
 
-from functools import reduce
-import operator
-
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
@@ -254,21 +251,30 @@ class Protocol(wiring.Component):
         searching = op == Op.SEARCH                      # never guarded (see isa.Asm.i)
         search_req = Signal()
         m.d.comb += self.search.req.eq(search_req)
-        jobs = [(searching, search_req, self.search.done)]
+        waits = Signal()
+        jobs = [(searching, search_req)]
         if self.has_perft:
             perfting = op == Op.PERFT                    # never guarded (see isa.Asm.i)
             perft_req = Signal()
             m.d.comb += [self.perft.req.eq(perft_req), self.perft.depth.eq(acc + 1)]
-            jobs.append((perfting, perft_req, self.perft.done))
+            jobs.append((perfting, perft_req))
+            # Both jobs' answers in one register, so that the second job adds nothing to
+            # `waits` (the sequencer's longest path ends in the line buffer's address); it is
+            # cleared as the op goes on, so a job right after another waits for its own.
+            job = searching | perfting
+            job_done = Signal()
+            m.d.sync += job_done.eq(((search_req & self.search.done) |
+                                     (perft_req & self.perft.done)) & ~(job & ~waits))
+            job_waits = job & ~job_done
+        else:
+            job_waits = searching & ~(search_req & self.search.done)
         # Whether the op would have to wait, computed without the guard (an ENGINE op is never
         # guarded), so that the guard comes last in everything below.
-        waits = Signal()
-        m.d.comb += waits.eq(reduce(operator.or_, [
-            (op == Op.EMIT) & ~room,
-            (op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy),
-            commanding & ~self.engine_cmd.ready,
-            *(running & ~(req & done) for running, req, done in jobs)]))
-        for running, req, _ in jobs:
+        m.d.comb += waits.eq(((op == Op.EMIT) & ~room) |
+                             ((op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy)) |
+                             (commanding & ~self.engine_cmd.ready) |
+                             job_waits)
+        for running, req in jobs:
             m.d.sync += req.eq(running & waits)
         fire = Signal()
         m.d.comb += fire.eq(guard & ~waits)
