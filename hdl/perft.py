@@ -8,7 +8,7 @@ reads the area and whether the game is over; then every level scans its placemen
 searcher's order (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``; a
 refusal for the square skips its other tiles).  At the last level each legal placement is a
 leaf, counted and taken back; above it a legal placement that does not end the game goes
-down a level (its scan position waits on a stack in block RAM) and one that ends it is
+down a level (its scan position waits on a small stack memory) and one that ends it is
 taken back, as the reference counts (a finished game has no moves; the last ply is counted
 whatever it does).  A level's scan over, the move above is taken back with ``UNDO`` and
 that level's scan goes on.  ``docs/engine.md`` has the figures.

@@ -107,8 +107,14 @@ def test_a_line_sent_while_it_counts_is_busy(dev):
 
 
 def test_without_the_unit_perft_is_refused():
-    """A device built without the perft unit (the iCEBreaker's) answers ``! no-perft``: its
-    program has no ``PERFT`` and goes to that error after the word."""
-    asm = program(perft=False)
-    assert all(ins["op"] != Op.PERFT for ins in asm.code)
+    """A device built without the perft unit (the iCEBreaker's) answers ``! no-perft`` and
+    works on; its program has no ``PERFT``."""
+    assert all(ins["op"] != Op.PERFT for ins in program(perft=False).code)
     assert sum(ins["op"] == Op.PERFT for ins in program().code) == 1
+    with DeviceSim(capacity=8, max_defence=1, perft=False) as small:
+        assert small.exchange(":reset") == ["= trax"]
+        for line in (":perft 2", ":perft", ":perft x"):
+            assert small.exchange(line) == ["! no-perft"], line
+        assert small.exchange(":play @0/") == ["= ok 1 1 1 1 - -"]
+        assert small.exchange(":pe") == ["! unknown"]
+        assert small.perft_count == 0
