@@ -3,8 +3,8 @@
 levels and the stack, ``EVAL``); this is a summary for the code's readers.
 
 The searcher borrows the engine (:func:`~traxfpga.hdl.share.share_engine`) for one decision
-and leaves the position as it found it.  It scans the side to move's placements in the notation's order
-(column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``); the **main search**
+and leaves the position as it found it.  It scans the side to move's placements in the
+notation's order (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``); the **main search**
 answers every candidate with every reply, tests safe candidates with threats for a win by
 force one ply deeper, and scores the others by the least ``EVAL`` after a quiet reply
 (stopping those evaluations once the candidate cannot beat the best so far).  While the cycle budget lasts,

@@ -2,8 +2,8 @@
 
 Targets live in :data:`TARGETS` (name -> ``(function(args) -> dict, help)``): ``ref`` (the
 reference engine: perft(4) and perft(5), replay throughput over the recorded games),
-``engine``, ``sim``, ``perft`` (the device's ``:perft``) and ``player``; other parts of the project add targets with
-:func:`register_target`.  The figures are printed as tables
+``engine``, ``sim``, ``perft`` (the device's ``:perft``) and ``player``; other parts of the
+project add targets with :func:`register_target`.  The figures are printed as tables
 (:mod:`~traxfpga.host.bench_report`), or with ``--json`` as one object; the long targets
 report their progress on standard error as they go.
 """
