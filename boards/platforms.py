@@ -61,6 +61,8 @@ class Board:
     flash_note: str = ""
     #: why the Trax device cannot be built for this board (None: it can); the self-test can
     device_unfit: str | None = None
+    #: the device has the perft unit (``:perft``) unless the part has no room for it
+    perft: bool = True
 
     def __post_init__(self):
         family = get_family(self.family)
@@ -150,6 +152,8 @@ BOARDS = {
         led_note="ready = green LED, thinking = green LED2 on the break-off PMOD, error = red LED",
         programmers=ICE40_PROGRAMMERS,
         flash_note="writes the SPI flash; the FPGA restarts from it when programming ends",
+        # No room for the perft unit: the device with it needs 5401 of the 5280 logic cells.
+        perft=False,
     ),
     "hx8k": Board(
         name="hx8k",
@@ -192,7 +196,7 @@ BOARDS = {
         flash_note="writes the SPI flash (an unmodified iCEstick cannot be programmed in SRAM)",
         device_unfit=("the Trax device does not fit the iCEstick's iCE40HX1K: it has 1280 "
                       "logic cells, and the rules engine alone needs 1922 (the whole device "
-                      "4402 on the HX8K); build the board self-test with --design selftest"),
+                      "4960 on the HX8K); build the board self-test with --design selftest"),
     ),
     # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.

@@ -59,6 +59,8 @@ class Op(enum.IntEnum):
     SEARCH = 27     # run the searcher (hdl/search.py) and wait for its answer; then col,
                     # acc, tile = its move (FOUND tells whether there is one); always
                     # unconditional
+    PERFT = 28      # count the leaves to depth acc + 1 with the perft unit (hdl/perft.py)
+                    # and wait for the count (Num.PERFT); always unconditional
 
 
 class Cond(enum.IntEnum):
@@ -90,6 +92,7 @@ class Cond(enum.IntEnum):
     FLAG0 = 21      # flags bit 0
     FLAG1 = 22      # flags bit 1
     FOUND = 23      # the searcher's last answer holds a move
+    PERFT_DEPTH = 24  # acc + 1 is a depth the perft unit takes (acc < MAX_PERFT_DEPTH)
 
 
 class Idx(enum.IntEnum):
@@ -111,6 +114,7 @@ class Num(enum.IntEnum):
     PLY = 3
     COL = 4         # col, as column letters
     ROW = 5         # acc + 1, in decimal (the row's notation)
+    PERFT = 6       # the perft unit's last count
 
 
 class Src(enum.IntEnum):
@@ -189,9 +193,10 @@ class Asm:
             raise ValueError(f"{op.name}: the immediate {imm} does not fit its {width}-bit field")
         if op in IMM_BITS and cond == Cond.EQ:
             raise ValueError(f"{op.name} reads imm, so it cannot also test c == imm")
-        # ENGINE, RELEASE and SEARCH act regardless of the guard (shorter paths to the other modules).
-        assert op not in (Op.ENGINE, Op.RELEASE, Op.SEARCH) or (cond == Cond.ALWAYS and not neg), \
-            f"{op.name} must be unconditional"
+        # ENGINE, RELEASE, SEARCH and PERFT act regardless of the guard (shorter paths to the
+        # other modules).
+        assert op not in (Op.ENGINE, Op.RELEASE, Op.SEARCH, Op.PERFT) or \
+            (cond == Cond.ALWAYS and not neg), f"{op.name} must be unconditional"
         self.code.append(dict(op=op, cond=cond, neg=neg, imm=imm, target=to, inc=inc,
                               inc_else=inc_else, think=self.think))
 

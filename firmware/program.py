@@ -64,8 +64,9 @@ def _move(a):
     a.i(Op.EMIT, imm=Src.TILE)
 
 
-def program(*, player_id="trax-fpga", capacity=128):
-    """The assembled protocol (an :class:`~traxfpga.firmware.isa.Asm`)."""
+def program(*, player_id="trax-fpga", capacity=128, perft=True):
+    """The assembled protocol (an :class:`~traxfpga.firmware.isa.Asm`); ``perft``: the device
+    has the perft unit (else ``:perft`` answers ``! no-perft``)."""
     text.check_player_id(player_id)
     a = Asm()
 
@@ -120,10 +121,12 @@ def program(*, player_id="trax-fpga", capacity=128):
     # -- :commands -----------------------------------------------------------------------------
     a.label("command")
     for word in text.COMMANDS:
-        a.goto(f"cmd_{word}", cond=Cond.EQ, imm=word[0], inc=True)
+        if word != "perft":                             # p: play, which tells perft apart
+            a.goto(f"cmd_{word}", cond=Cond.EQ, imm=word[0], inc=True)
     a.goto("unknown")
 
     a.label("cmd_play")
+    a.goto("cmd_perft", cond=Cond.EQ, imm="e", inc=True)
     _word(a, "lay", "unknown")
     a.label("play_args")
     a.goto("play_args", cond=Cond.EQ, imm=" ", inc=True)
@@ -139,6 +142,29 @@ def program(*, player_id="trax-fpga", capacity=128):
     _word(a, "ove", "unknown")
     a.i(Op.CALL, to="trailing")
     a.i(Op.SET_FLAGS, imm=F_MOVE_CMD, to="think")
+
+    # :perft D: a number like a row's (no leading zeros), 0 .. MAX_PERFT_DEPTH
+    a.label("cmd_perft")
+    _word(a, "rft", "unknown")
+    if perft:
+        a.label("perft_args")
+        a.goto("perft_args", cond=Cond.EQ, imm=" ", inc=True)
+        a.i(Op.ACC_M1, cond=Cond.EQ, imm="0", inc=True, to="perft_end")     # acc = D - 1
+        a.i(Op.COL_DIGIT, cond=Cond.NONZERO, inc=True, to="perft_digits")
+        a.goto("syntax")
+        a.label("perft_digits")
+        a.i(Op.ACC_MUL, cond=Cond.DIGIT, imm=0, inc=True, to="perft_digits")
+        a.label("perft_end")
+        a.goto("syntax", cond=Cond.WORD_END, neg=True)
+        a.i(Op.CALL, to="trailing")
+        a.i(Op.SET_ERR, cond=Cond.PERFT_DEPTH, neg=True, imm=text.E_RANGE, to="error")
+        a.i(Op.PERFT)
+        a.emit("= ")
+        a.i(Op.NUM, imm=Num.PERFT)
+        a.emit("\n")
+        a.goto("release")
+    else:
+        a.i(Op.SET_ERR, imm=text.E_NOPERFT, to="error")
 
     a.label("cmd_version")
     _word(a, "ersion", "unknown")

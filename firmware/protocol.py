@@ -28,6 +28,7 @@ from ..hdl.engine import CellOut, Command, Result
 from ..hdl.engine import Op as EngineOp
 from ..hdl.linebuf import LineError, LineInfo
 from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
+from ..hdl.perft import COUNT_BITS, MAX_PERFT_DEPTH, PerftRequest
 from ..hdl.search import SearchRequest
 from ..hdl.tiles import Reason, Shape, Status, Variant
 from .isa import ENGINE_OP_BITS, Cond, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
@@ -49,6 +50,9 @@ class Protocol(wiring.Component):
         Answer to ``-T``.
     line_depth : int
         Size of the line buffer feeding ``line``.
+    perft : bool
+        The device has the perft unit (``:perft``; the ``perft`` port and a number printer
+        wide enough for its count).
 
     Attributes
     ----------
@@ -60,16 +64,21 @@ class Protocol(wiring.Component):
         To the engine.
     idle : Out(1)
         Waiting for a line, with no byte left in the output buffer.
+    search : Out(SearchRequest)
+        To the searcher.
+    perft : Out(PerftRequest)
+        To the perft unit (only with ``perft``).
     thinking : Out(1)
         Choosing the board's move.
     error : Out(1)
         The last line was answered with an error (until the next line is read).
     """
 
-    def __init__(self, *, capacity=128, player_id="trax-fpga", line_depth=128):
+    def __init__(self, *, capacity=128, player_id="trax-fpga", line_depth=128, perft=True):
         self.capacity = capacity
         self.line_depth = line_depth
-        self.asm = program(player_id=player_id, capacity=capacity)
+        self.has_perft = perft
+        self.asm = program(player_id=player_id, capacity=capacity, perft=perft)
         self.depth = 1 << max(8, (len(self.asm.code) - 1).bit_length())
         assert self.depth <= 1 << PC_BITS, "the program does not fit the pc"
         self.words = self.asm.assemble(self.depth)
@@ -82,6 +91,7 @@ class Protocol(wiring.Component):
             "engine_res":   In(stream.Signature(Result)),
             "engine_cells": In(stream.Signature(CellOut)),
             "search":       Out(SearchRequest),
+            **({"perft": Out(PerftRequest)} if perft else {}),
             "idle":         Out(1),
             "thinking":     Out(1),
             "error":        Out(1),
@@ -92,7 +102,7 @@ class Protocol(wiring.Component):
         bits = max(4, self.capacity.bit_length())      # saturation 2**bits - 1 > N
         m.submodules.rom = rom = Memory(shape=WORD_BITS, depth=self.depth, init=self.words)
         fetch = rom.read_port(domain="sync")
-        m.submodules.num = num = NumberText()
+        m.submodules.num = num = NumberText(COUNT_BITS if self.has_perft else 16)
 
         # -- the instruction -----------------------------------------------------------------
         pc = Signal(PC_BITS)
@@ -195,6 +205,8 @@ class Protocol(wiring.Component):
             Cond.FLAG1:      flags[1],
             Cond.FOUND:      self.search.found,
         }
+        if self.has_perft:
+            conds[Cond.PERFT_DEPTH] = acc < MAX_PERFT_DEPTH
         table = [Const(0)] * 32
         for cond, value in conds.items():
             table[cond] = value
@@ -235,23 +247,41 @@ class Protocol(wiring.Component):
         ]
         # SEARCH: raise `search.req` while waiting, until the searcher is done (a four-phase
         # handshake: it drops `search.done` once `search.req` falls after the answer).
+        # PERFT: the same with the perft unit, the depth from acc.
         searching = op == Op.SEARCH                      # never guarded (see isa.Asm.i)
         search_req = Signal()
         m.d.comb += self.search.req.eq(search_req)
+        waits = Signal()
+        jobs = [(searching, search_req)]
+        if self.has_perft:
+            perfting = op == Op.PERFT                    # never guarded (see isa.Asm.i)
+            perft_req = Signal()
+            m.d.comb += [self.perft.req.eq(perft_req), self.perft.depth.eq(acc + 1)]
+            jobs.append((perfting, perft_req))
+            # Both jobs' answers in one register, so that the second job adds nothing to
+            # `waits` (the sequencer's longest path ends in the line buffer's address); it is
+            # cleared as the op goes on, so a job right after another waits for its own.
+            job = searching | perfting
+            job_done = Signal()
+            m.d.sync += job_done.eq(((search_req & self.search.done) |
+                                     (perft_req & self.perft.done)) & ~(job & ~waits))
+            job_waits = job & ~job_done
+        else:
+            job_waits = searching & ~(search_req & self.search.done)
         # Whether the op would have to wait, computed without the guard (an ENGINE op is never
         # guarded), so that the guard comes last in everything below.
-        waits = Signal()
         m.d.comb += waits.eq(((op == Op.EMIT) & ~room) |
                              ((op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy)) |
                              (commanding & ~self.engine_cmd.ready) |
-                             (searching & ~(search_req & self.search.done)))
-        m.d.sync += search_req.eq(searching & waits)
+                             job_waits)
+        for running, req in jobs:
+            m.d.sync += req.eq(running & waits)
         fire = Signal()
         m.d.comb += fire.eq(guard & ~waits)
 
         # NUM: start the number (from a register, off the guard's path), stream it, go on.
         value = Array([res.placed, res.width, res.height, res.ply, col, acc + 1,
-                       Const(0), Const(0)])[imm[:3]]
+                       self.perft.count if self.has_perft else Const(0), Const(0)])[imm[:3]]
         m.d.comb += [num.start.eq(num_kick), num.value.eq(value), num.column.eq(imm == Num.COL)]
         m.d.sync += num_kick.eq(numbering & ~num_go)
         with m.If(numbering & ~num_go):

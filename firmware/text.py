@@ -8,6 +8,7 @@ Plain Python (no Amaranth), shared by the firmware's microcode
 __all__ = [
     "PROTOCOL_VERSION", "LINE_MAX", "ERRORS",
     "E_SYNTAX", "E_UNKNOWN", "E_OVERLONG", "E_FRAMING", "E_BUSY", "E_TURN", "E_NOMOVE",
+    "E_NOPERFT", "E_RANGE",
     "COMMANDS", "VARIANTS", "COLOURS", "REASONS", "check_player_id",
 ]
 
@@ -23,13 +24,16 @@ LINE_MAX = 127
 ERRORS = (
     "ok", "game-over", "first-move", "range", "capacity", "occupied", "not-adjacent",
     "mismatch", "bounds", "three-tracks", "no-undo",
-    "syntax", "unknown", "overlong", "framing", "busy", "turn", "nomove",
+    "syntax", "unknown", "overlong", "framing", "busy", "turn", "nomove", "no-perft",
 )
 
-E_SYNTAX, E_UNKNOWN, E_OVERLONG, E_FRAMING, E_BUSY, E_TURN, E_NOMOVE = range(11, 18)
+E_SYNTAX, E_UNKNOWN, E_OVERLONG, E_FRAMING, E_BUSY, E_TURN, E_NOMOVE, E_NOPERFT = range(11, 19)
+#: ``:perft`` with a depth beyond the unit's stack (the engine's out-of-range code).
+E_RANGE = ERRORS.index("range")
 
-#: Engine-mode commands (the word after ``:``); their first letters differ.
-COMMANDS = ("play", "board", "reset", "undo", "version", "status", "move")
+#: Engine-mode commands (the word after ``:``); their first letters differ, but for
+#: ``play`` and ``perft``, told apart by the second.
+COMMANDS = ("play", "board", "reset", "undo", "version", "status", "move", "perft")
 #: ``:reset`` arguments, in :class:`~traxfpga.hdl.tiles.Variant` order.
 VARIANTS = ("trax", "8x8", "looptrax")
 

@@ -1,7 +1,8 @@
 """The device: a Trax board that speaks the serial protocol.
 
 UART receiver -> line buffer -> protocol sequencer (microcode: parser, engine commands,
-player, printer) -> UART transmitter, with three status LEDs.  Everything runs in the
+player, printer) -> UART transmitter, with three status LEDs; the engine is shared by the
+sequencer, the searcher and (unless left out) the perft unit.  Everything runs in the
 ``sync`` domain; nothing here is platform specific unless ``spram`` asks for the
 iCE40UP5K's SPRAM blocks.
 """
@@ -12,8 +13,10 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Engine
 from ..hdl.linebuf import LineBuffer
+from ..hdl.perft import COUNT_BITS, Perft
 from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, Searcher, check_max_defence,
-                          check_max_depth, lfsr_step, share_engine)
+                          check_max_depth, lfsr_step)
+from ..hdl.share import share_engine
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
@@ -47,6 +50,9 @@ class Device(wiring.Component):
     max_depth : int
         The deepest pass of the searcher's search for a win by force, in the board's moves
         (2: the main search only; see :class:`~traxfpga.hdl.search.Searcher`).
+    perft : bool
+        Include the perft unit (:class:`~traxfpga.hdl.perft.Perft`) for ``:perft``; without
+        it ``:perft`` answers ``! no-perft`` (the iCEBreaker's UP5K has no room for it).
 
     Attributes
     ----------
@@ -68,22 +74,17 @@ class Device(wiring.Component):
         The searcher's ``seed`` of its last search; no pin.
     search_nodes : Out(32)
         The searcher's ``nodes`` of its last search; no pin.
+    perft_count : Out(COUNT_BITS)
+        The perft unit's count, counting up while it runs, for the benchmark's progress; no
+        pin (only with ``perft``).
     """
-
-    rx:   In(1, init=1)
-    tx:   Out(1, init=1)
-    leds: Out(3)
-    search_depth: Out(4)
-    search_defence: Out(4)
-    search_seed: Out(16)
-    search_nodes: Out(32)
 
     #: search cores (an engine and its searcher): one; the build report says so
     CORES = 1
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE):
+                 max_defence=MAX_DEFENCE, perft=True):
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
             raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
         self.clk_freq = clk_freq
@@ -97,10 +98,20 @@ class Device(wiring.Component):
         self.max_depth = max_depth
         check_max_defence(max_defence)
         self.max_defence = max_defence
+        self.perft = perft
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
-        super().__init__()
+        super().__init__({
+            "rx":             In(1, init=1),
+            "tx":             Out(1, init=1),
+            "leds":           Out(3),
+            "search_depth":   Out(4),
+            "search_defence": Out(4),
+            "search_seed":    Out(16),
+            "search_nodes":   Out(32),
+            **({"perft_count": Out(COUNT_BITS)} if perft else {}),
+        })
 
     def elaborate(self, platform):
         m = Module()
@@ -111,7 +122,8 @@ class Device(wiring.Component):
                                               spram=self.spram)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
-                                                 line_depth=self.line_depth)
+                                                 line_depth=self.line_depth,
+                                                 perft=self.perft)
 
         m.d.comb += [rx.rx.eq(self.rx), self.tx.eq(tx.tx)]
         wiring.connect(m, rx.stream, linebuf.rx)
@@ -122,7 +134,13 @@ class Device(wiring.Component):
                                                     budget=self.budget,
                                                     max_depth=self.max_depth,
                                                     max_defence=self.max_defence)
-        share_engine(m, engine, proto.engine_cmd, proto.engine_res, searcher)
+        clients = [searcher]
+        if self.perft:
+            m.submodules.perft = perft = Perft(log2n=self.log2n)
+            wiring.connect(m, proto.perft, perft.ctl)
+            m.d.comb += self.perft_count.eq(perft.ctl.count)
+            clients.append(perft)
+        share_engine(m, engine, proto.engine_cmd, proto.engine_res, *clients)
         # A generator that runs on every cycle seeds each search's noise: the moment the
         # opponent's move arrives picks among equal moves, so games vary.
         noise = Signal(16, init=LFSR_SEED)

@@ -81,35 +81,47 @@ class NumberText(wiring.Component):
 
     One subtraction per cycle: at most 9 per decimal digit (26 per column letter).
 
+    Parameters
+    ----------
+    width : int
+        Bits of ``value`` (16 prints 0 .. 65535; the perft count needs more).
+
     Attributes
     ----------
     start : In(1)
         Load ``value``/``column`` and begin (when idle).
-    value : In(16)
+    value : In(width)
+        A column is given sign-extended to ``width`` bits.
     column : In(1)
     out : Out(stream.Signature(8))
     busy : Out(1)
         From ``start`` until the last character has been taken.
     """
 
-    start:  In(1)
-    value:  In(16)
-    column: In(1)
-    out:    Out(stream.Signature(8))
-    busy:   Out(1)
+    def __init__(self, width=16):
+        self.width = width
+        super().__init__({
+            "start":  In(1),
+            "value":  In(width),
+            "column": In(1),
+            "out":    Out(stream.Signature(8)),
+            "busy":   Out(1),
+        })
 
     def elaborate(self, platform):
         m = Module()
-        v = Signal(16)
+        W = self.width
+        digits = len(str((1 << W) - 1))
+        v = Signal(W)
         col = Signal()
         at = Signal()                   # column -1: just "@"
-        p = Signal(3)                   # index of the current power
+        p = Signal(range(digits))       # index of the current power
         digit = Signal(5)
         started = Signal()              # a non-zero digit has been printed
 
-        powers = Array([Const(x, 16) for x in (10000, 1000, 100, 10, 1)])
-        pw = Mux(col, Mux(p == 3, 26, 1), powers[p])
-        last = p == 4
+        powers = Array([Const(10 ** (digits - 1 - i), W) for i in range(digits)])
+        pw = Mux(col, Mux(p == digits - 2, 26, 1), powers[p])
+        last = p == digits - 1
         ge = v >= pw
 
         # Decimal digits from '0'; a column's leading letter from '@' (its digit is 1..26),
@@ -122,9 +134,9 @@ class NumberText(wiring.Component):
                 with m.If(self.start):
                     m.d.sync += [
                         col.eq(self.column),
-                        at.eq(self.column & self.value[15]),
+                        at.eq(self.column & self.value[W - 1]),
                         v.eq(self.value),
-                        p.eq(Mux(self.column, 3, 0)),
+                        p.eq(Mux(self.column, digits - 2, 0)),
                         digit.eq(0),
                         started.eq(0),
                     ]

@@ -2,9 +2,9 @@
 ``UNDO`` and ``EVAL`` commands.  docs/player.md describes the algorithm (steps 1 to 10, the
 levels and the stack, ``EVAL``); this is a summary for the code's readers.
 
-The searcher borrows the engine (:func:`share_engine`) for one decision and leaves the
-position as it found it.  It scans the side to move's placements in the notation's order
-(column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``); the **main search**
+The searcher borrows the engine (:func:`~traxfpga.hdl.share.share_engine`) for one decision
+and leaves the position as it found it.  It scans the side to move's placements in the
+notation's order (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``); the **main search**
 answers every candidate with every reply, tests safe candidates with threats for a win by
 force one ply deeper, and scores the others by the least ``EVAL`` after a quiet reply
 (stopping those evaluations once the candidate cannot beat the best so far).  While the cycle budget lasts,
@@ -36,7 +36,7 @@ from amaranth.lib.wiring import In, Out
 from .engine import Command, Op, Result
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Searcher", "SearchRequest", "COORD_BITS", "share_engine", "check_max_depth", "check_max_defence", "MAX_DEPTH",
+__all__ = ["Searcher", "SearchRequest", "COORD_BITS", "check_max_depth", "check_max_defence", "MAX_DEPTH",
            "MAX_DEFENCE", "lfsr_step", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EV_ZERO", "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS"]
 
@@ -691,19 +691,3 @@ class Searcher(wiring.Component):
                     m.next = "IDLE"
         return m
 
-
-def share_engine(m, engine, host_cmd, host_res, searcher):
-    """Connect the engine's ``cmd``/``res`` to ``searcher`` while it is active, else to the
-    host's ``host_cmd`` (a stream the host drives) and ``host_res`` (one it reads)."""
-    active = searcher.active
-    m.d.comb += [
-        engine.cmd.valid.eq(Mux(active, searcher.cmd.valid, host_cmd.valid)),
-        engine.cmd.payload.eq(Mux(active, searcher.cmd.payload, host_cmd.payload)),
-        host_cmd.ready.eq(engine.cmd.ready & ~active),
-        searcher.cmd.ready.eq(engine.cmd.ready & active),
-        searcher.res.payload.eq(engine.res.payload),
-        host_res.payload.eq(engine.res.payload),
-        searcher.res.valid.eq(engine.res.valid & active),
-        host_res.valid.eq(engine.res.valid & ~active),
-        engine.res.ready.eq(Mux(active, searcher.res.ready, host_res.ready)),
-    ]

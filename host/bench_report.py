@@ -59,6 +59,10 @@ NAMES = {
     "fmax_mhz": "Fmax (MHz)", "harness_cells": "harness cells (not counted)",
     "cycles_per_move": "cycles per move", "cycles_per_tile": "cycles per placed tile",
     "clock_mhz": "simulated clock (MHz)", "search_depth": "search depth",
+    "reference": "the reference's count", "matches_reference": "matches the reference",
+    "leaves_per_second": "leaves per second at the simulated clock",
+    "answer": "the device's answer", "ulx3s_clock_mhz": "the ULX3S's clock (MHz)",
+    "leaves_per_second_at_ulx3s_clock": "leaves per second at the ULX3S's clock",
 }
 
 

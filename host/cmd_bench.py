@@ -2,8 +2,8 @@
 
 Targets live in :data:`TARGETS` (name -> ``(function(args) -> dict, help)``): ``ref`` (the
 reference engine: perft(4) and perft(5), replay throughput over the recorded games),
-``engine``, ``sim`` and ``player``; other parts of the project add targets with
-:func:`register_target`.  The figures are printed as tables
+``engine``, ``sim``, ``perft`` (the device's ``:perft``) and ``player``; other parts of the
+project add targets with :func:`register_target`.  The figures are printed as tables
 (:mod:`~traxfpga.host.bench_report`), or with ``--json`` as one object; the long targets
 report their progress on standard error as they go.
 """
@@ -93,6 +93,32 @@ def bench_sim(args):
 
 register_target("sim", bench_sim,
                 "simulated cycles per second of the whole device, compiled and Amaranth's simulator")
+
+
+def bench_perft(args):
+    """The device's ``:perft`` from the start position in simulation, checked against the
+    reference (see :mod:`traxfpga.sim.bench`), with its leaves per second projected to the
+    ULX3S's clock."""
+    from ..boards.platforms import BOARDS
+    from ..hdl.perft import MAX_PERFT_DEPTH
+    from ..sim.bench import bench_perft as run_bench
+
+    if not 0 <= args.depth <= MAX_PERFT_DEPTH:
+        raise SystemExit(f"trax-fpga bench perft: --depth must be 0 .. {MAX_PERFT_DEPTH}")
+    figures = run_bench(args, progress=lambda text: note("trax-fpga bench perft", text))
+    ulx3s = BOARDS["ulx3s-85f"].clock_mhz
+    figures["ulx3s_clock_mhz"] = ulx3s
+    figures["leaves_per_second_at_ulx3s_clock"] = round(
+        figures["leaves_per_second"] * ulx3s / figures["clock_mhz"])
+    if not figures["matches_reference"]:
+        note("trax-fpga bench perft", f"error: the device answered {figures['answer']!r}, the "
+                                      f"reference counts {figures['reference']:,}")
+    return figures
+
+
+register_target("perft", bench_perft,
+                "the device's :perft from the start against the reference: cycles per leaf, "
+                "leaves per second")
 
 
 def bench_player(args):
@@ -200,6 +226,9 @@ def add_arguments(parser):
                         help="player: games at once in worker processes (see referee --jobs)")
     parser.add_argument("--no-pysim", action="store_true",
                         help="sim: leave out Amaranth's simulator (minutes on the workload)")
+    parser.add_argument("--depth", type=int, default=5,
+                        help="perft: the depth counted from the start (default 5; 6 takes "
+                             "minutes)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 
@@ -209,9 +238,10 @@ def run(args):
 
     fn, _ = TARGETS[args.target]
     figures = fn(args)
+    status = 1 if figures.get("matches_reference") is False else 0
     if args.json:
         print(json.dumps(figures))
-        return 0
+        return status
     from .bench_report import report
     print(report(figures))
-    return 0
+    return status

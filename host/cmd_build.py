@@ -49,6 +49,9 @@ def add_arguments(parser):
                              "opponent's win by force, in the opponent's moves, 1 .. 7 "
                              f"(default {MAX_DEFENCE}; 1 turns the tests off; deeper tests run only while "
                              "the time budget lasts)")
+    parser.add_argument("--perft", action=argparse.BooleanOptionalAction, default=None,
+                        help="device: include the perft unit for :perft (default: where the "
+                             "board's part has room for it, all but the iCEBreaker)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",
@@ -64,7 +67,8 @@ def run(args):
     try:
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
                        clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
-                       max_depth=args.max_depth, max_defence=args.max_defence)
+                       max_depth=args.max_depth, max_defence=args.max_defence,
+                       perft=args.perft)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

@@ -1,13 +1,14 @@
 """The simulation figures of ``trax-fpga bench``: cycles per move of the hardware engine
 over the recorded games (``bench engine``; its size and speed on the iCE40UP5K are added by
-the command, :mod:`traxfpga.host.cmd_bench`), and simulated cycles per second of the whole
-device on every backend (``bench sim``).  Progress goes to a ``progress(text)`` callback."""
+the command, :mod:`traxfpga.host.cmd_bench`), simulated cycles per second of the whole
+device on every backend (``bench sim``), and the device's ``:perft`` against the reference
+(``bench perft``).  Progress goes to a ``progress(text)`` callback."""
 
 import time
 
 from ..hdl.tiles import Status
 
-__all__ = ["bench_engine", "percentile"]
+__all__ = ["bench_engine", "bench_sim", "bench_perft", "percentile"]
 
 
 def percentile(values, q):
@@ -98,3 +99,56 @@ def bench_sim(args, progress=None):
         raise RuntimeError(f"the backends disagree: {answers}")
     figures["workload"]["answers"] = first
     return figures
+
+
+def bench_perft(args, progress=None):
+    """``:perft args.depth`` from the start position on the simulated device (capacity 128,
+    the iCEBreaker's clock), checked against the reference's ``Game.perft``: the count,
+    the simulated cycles from the line's end to the answer, cycles per leaf and leaves per
+    second at the simulated clock.  ``progress(text)`` is told each stage, and the count so
+    far while the device counts."""
+    from ..host.reference.trax import Game
+    from .device import DEFAULT_CLK, DeviceSim
+
+    progress = progress or (lambda text: None)
+    depth = args.depth
+    progress(f"the reference's perft({depth}) ...")
+    start = time.perf_counter()
+    expected = Game().perft(depth)
+    ref_seconds = time.perf_counter() - start
+    progress(f"perft({depth}) = {expected:,} ({ref_seconds:.1f} s); the device in simulation "
+             f"(compiled on first use, then cached) ...")
+    chunk = 1 << 24                         # cycles between progress lines (a few seconds)
+    with DeviceSim(capacity=128) as sim:
+        if sim.exchange(":reset trax") != ["= trax"]:
+            raise RuntimeError("the simulated device did not start a game")
+        line = f":perft {depth}\n".encode()
+        sent_at = sim.cycles + 10 * sim.divisor * len(line)     # the line's LF is in
+        start = time.perf_counter()
+        got = b""
+        while not got.endswith(b"\n"):
+            consumed, received, quiet = sim.step(line, cycles=chunk)
+            line = line[consumed:]
+            got += received
+            if quiet and not got.endswith(b"\n"):
+                raise RuntimeError(f"the device fell quiet without an answer: {got!r}")
+            if not got:
+                progress(f"{sim.cycles - sent_at:,} cycles: {sim.perft_count:,} of "
+                         f"{expected:,} leaves")
+        seconds = time.perf_counter() - start
+        # the answer's own bytes are not the count's time
+        cycles = sim.cycles - sent_at - 10 * sim.divisor * len(got)
+        answer = got.decode("latin-1").strip()
+        backend = sim.backend
+        unchanged = sim.exchange(":status") == ["= trax 0 0 0 - - -"]
+    count = int(answer[2:]) if answer.startswith("= ") and answer[2:].isdigit() else None
+    clk = DEFAULT_CLK
+    return {
+        "target": "perft", "depth": depth, "answer": answer, "count": count,
+        "reference": expected, "matches_reference": count == expected and unchanged,
+        "backend": backend, "cycles": cycles,
+        "cycles_per_leaf": round(cycles / max(count or 0, 1), 2),
+        "clock_mhz": clk / 1e6,
+        "leaves_per_second": round((count or 0) * clk / cycles),
+        "simulated_cycles_per_second": round(cycles / seconds),
+    }

@@ -20,6 +20,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, Device
+from ..hdl.perft import COUNT_BITS
 from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl, notices, verilator
@@ -82,6 +83,7 @@ class DeviceHarness(wiring.Component):
     search_defence: Out(4)
     search_seed: Out(16)
     search_nodes: Out(32)
+    perft_count: Out(COUNT_BITS)
 
     def __init__(self, device):
         self.device = device
@@ -102,6 +104,7 @@ class DeviceHarness(wiring.Component):
             self.search_defence.eq(dev.search_defence),
             self.search_seed.eq(dev.search_seed),
             self.search_nodes.eq(dev.search_nodes),
+            self.perft_count.eq(dev.perft_count if dev.perft else 0),
             self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
                           ~host_rx.stream.valid & ~self.brk),
         ]
@@ -201,11 +204,13 @@ class DeviceSim:
         The searcher's budget in seconds of ``clk_freq`` (see :class:`Device`).
     max_depth : int
         The searcher's deepest pass (see :class:`Device`).
+    perft : bool
+        Include the perft unit (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE):
+                 max_defence=MAX_DEFENCE, perft=True):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -215,7 +220,7 @@ class DeviceSim:
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
                              player_id=player_id, think_time=think_time, max_depth=max_depth,
-                             max_defence=max_defence)
+                             max_defence=max_defence, perft=perft)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq
@@ -327,6 +332,11 @@ class DeviceSim:
     def search_nodes(self):
         """Positions the device's last search visited (legal engine placements)."""
         return self._sim.get("search_nodes")
+
+    @property
+    def perft_count(self):
+        """The perft unit's count: the last ``:perft`` answer's, or so far while it runs."""
+        return self._sim.get("perft_count")
 
     def idle(self, cycles):
         """Let ``cycles`` cycles pass with the line idle."""

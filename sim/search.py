@@ -14,8 +14,8 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Command, Engine, Op, Result
-from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher,
-                          share_engine)
+from ..hdl.search import LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
+from ..hdl.share import share_engine
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl, verilator
 from .core import SHAPES, VARIANTS, command, send_command

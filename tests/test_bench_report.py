@@ -60,3 +60,19 @@ def test_the_model_reports_its_search():
     player.start("black")
     player.reply("@0/")
     assert player.last_search["depth"] >= 1 and player.last_search["nodes"] is None
+
+
+def test_bench_perft_checks_the_device_against_the_reference(capsys):
+    """``bench perft``: the simulated device's count, checked against the reference, its
+    cycles per leaf and leaves per second (also at the ULX3S's clock); a table without raw
+    dicts, or one JSON object."""
+    assert cli.main(["bench", "perft", "--depth", "3", "--json"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert data["count"] == data["reference"] == 432 and data["matches_reference"]
+    assert 20 < data["cycles_per_leaf"] < 500 and data["clock_mhz"] == 24.0
+    assert data["ulx3s_clock_mhz"] == 50.0
+    assert data["leaves_per_second_at_ulx3s_clock"] > data["leaves_per_second"] > 0
+    assert "perft(3) = 432" in err
+    text = report(data)
+    assert "{" not in text and "cycles per leaf" in text

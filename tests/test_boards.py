@@ -678,6 +678,20 @@ def test_build_passes_the_players_settings_to_the_device(setting, value, default
         build_mod.build("icebreaker", design="selftest", **{setting: value})
 
 
+def test_the_perft_unit_is_in_where_the_board_has_room():
+    """``Board.perft`` is the default of ``--perft``: off on the iCEBreaker (the UP5K has no
+    room for it), on elsewhere; the setting reaches the device and is refused for the
+    self-test."""
+    from traxfpga.boards.platforms import BOARDS
+    assert {name for name, b in BOARDS.items() if not b.perft} == {"icebreaker"}
+    for given in (True, False):
+        dev = build_mod._device_factory("device", capacity=32, baud=115200, perft=given)(24e6)
+        dev._MustUse__silence = True            # made only to be looked at
+        assert dev.perft is given
+    with pytest.raises(build_mod.BuildError, match="--perft"):
+        build_mod.build("icebreaker", design="selftest", perft=True)
+
+
 def test_build_refuses_at_once_what_cannot_be_built(capsys):
     """The device on the iCEstick (it cannot fit) and a capacity for the self-test are
     refused before any synthesis, in one line."""

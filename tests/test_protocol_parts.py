@@ -56,6 +56,41 @@ def test_number_text_decimal_and_columns():
         assert text == expected, (value, column)
 
 
+def test_number_text_forty_bits():
+    """The perft count's printer: 13 digits, the same one subtraction a cycle; a column,
+    sign-extended to the width, still prints as its letters."""
+    dut = NumberText(40)
+    rng = random.Random(SEED)
+    mask = (1 << 40) - 1
+    cases = [(v, False) for v in (0, 7, 10, 65536, 7_209_480, 10 ** 12, mask)]
+    cases += [(rng.randrange(1 << rng.randrange(1, 41)), False) for _ in range(20)]
+    cases += [(v & mask, True) for v in (-1, 0, 25, 26, 701)]
+    got = []
+
+    async def bench(ctx):
+        ctx.set(dut.out.ready, 1)
+        for value, column in cases:
+            ctx.set(dut.value, value)
+            ctx.set(dut.column, column)
+            ctx.set(dut.start, 1)
+            await ctx.tick()
+            ctx.set(dut.start, 0)
+            text = bytearray()
+            while True:
+                _, _, busy, valid, payload = await ctx.tick().sample(
+                    dut.busy, dut.out.valid, dut.out.payload)
+                if valid:
+                    text.append(payload)
+                if not busy:
+                    break
+            got.append(text.decode())
+
+    run(dut, bench)
+    expected = [column_name(v - (1 << 40) if v >> 39 else v) if column else str(v)
+                for v, column in cases]
+    assert got == expected
+
+
 def test_number_text_waits_for_the_consumer():
     dut = NumberText()
 
