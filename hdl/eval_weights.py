@@ -9,12 +9,12 @@ file; docs/player.md says how.
 #: track runs into to the one the path's other end runs into: adjacent spaces (a loop
 #: attack), diagonal ones (a corner), then two, three and four squares apart.  Each fits
 #: the engine's 4-bit weight register (0 .. 15).
-EVAL_WEIGHTS = {"adjacent": 12, "corner": 6, "two": 3, "three": 3, "four": 1}
+EVAL_WEIGHTS = {'adjacent': 15, 'corner': 4, 'two': 0, 'three': 0, 'four': 0}
 #: The line potential of a path end (not in Loop Trax), by how many squares the span
 #: between the two squares its ends run into (the larger of |dx| - 1 and |dy| - 1, at
 #: least 3) falls short of the area's width or height along it (at least 8): 0 short,
 #: 1 short, ... 5 short; further 0.  Each fits the engine's 5-bit register (0 .. 31).
-EVAL_LINE = (16, 12, 9, 6, 4, 2)
+EVAL_LINE = (0, 2, 5, 0, 0, 0)
 #: The sums saturate here.
 EVAL_MAX = (1 << 16) - 1
 
