@@ -156,11 +156,11 @@ def evaluate(game: Game):
 
     For every open path of a colour, each of its two ends (the empty space its track runs
     into) adds the weight of the distance to the space the other end runs into
-    (:data:`EVAL_WEIGHTS`): 12 when adjacent (a loop attack, also counted in ``att``), 6
-    diagonal (a corner), 3 two or three squares apart, 1 four apart; and, except in Loop
-    Trax, its line potential (:data:`EVAL_LINE`): 16 when the span between the two squares
-    (the larger of ``|dx| - 1`` and ``|dy| - 1``, at least 3) reaches the area's width or
-    height along it (taken as at least 8), 12 one short, ... 2 five short.  Every path
+    (:data:`EVAL_WEIGHTS`, by class: adjacent, a loop attack, also counted in ``att``;
+    diagonal, a corner; two, three and four squares apart); and, except in Loop Trax, its
+    line potential (:data:`EVAL_LINE`, by how many squares the span between the two
+    squares, the larger of ``|dx| - 1`` and ``|dy| - 1`` and at least 3, falls short of
+    the area's width or height along it, taken as at least 8).  Every path
     therefore counts twice.  Sums saturate at :data:`EVAL_MAX` and 255.
     """
     pot, att = [0, 0], [0, 0]
