@@ -9,9 +9,11 @@ A player is opened from a *spec* string (:func:`open_player`):
 ``model``
     the board's player in software (:mod:`traxfpga.host.reference.searcher`, the hardware searcher's
     twin: the same moves, without a cycle budget), for quick strength studies;
-``sim`` (``sim:cxxrtl``, ``sim:pysim``)
+``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
+    ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-85f``: 50 MHz,
+    with the perft unit) instead of the iCEBreaker's (24 MHz);
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
@@ -75,7 +77,7 @@ __all__ = ["PLAYER_KINDS", "open_player", "Player", "ProtocolPlayer", "EnginePla
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
 #: Spec names, for messages and ``--help``.
-PLAYER_KINDS = ("ref", "random", "model", "sim", "serial:PORT[@BAUD]",
+PLAYER_KINDS = ("ref", "random", "model", "sim[,board=NAME]", "serial:PORT[@BAUD]",
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
 CMD_OPTIONS = ("per-game", "cwd=DIR")
@@ -755,14 +757,15 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
         if sep:
             raise SpecError(f"player {kind!r} takes no argument (got {spec!r})")
         return EnginePlayer(kind, seed)
-    if kind == "sim":
+    if kind == "sim" or kind.startswith("sim,"):
         backend = arg or "auto"
         from ..sim.device import BACKENDS
         if backend not in BACKENDS:
             raise SpecError(f"unknown simulation backend in {spec!r} "
                             f"(expected sim, sim:{', sim:'.join(BACKENDS)})")
+        sim_args = _parse_sim_options(spec, kind.split(",")[1:])
         try:
-            transport = SimTransport(backend)
+            transport = SimTransport(backend, **sim_args)
         except Exception as e:      # noqa: BLE001 - a compiler or simulator failure
             raise OpenError(f"cannot start the simulated board: {type(e).__name__}: {e}") \
                 from None
@@ -783,6 +786,31 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
             raise SpecError("cmd needs a command: cmd:COMMAND, e.g. 'cmd:python3 client.py'")
         return _protocol(spec, ProcessTransport(argv, cwd=cwd), startup, per_game=per_game)
     raise SpecError(f"unknown player {spec!r}; expected one of: {', '.join(PLAYER_KINDS)}")
+
+
+def _parse_sim_options(spec, options):
+    """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the one
+    option ``board=NAME`` simulates that board's device (its clock, capacity and perft
+    unit) instead of the default (the iCEBreaker's)."""
+    sim_args = {}
+    for option in options:
+        name, eq, value = option.partition("=")
+        if name != "board" or not eq or sim_args:
+            raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
+                            "(expected board=NAME)")
+        from ..boards.platforms import BOARDS
+        board = BOARDS.get(value)
+        if board is None or board.device_unfit:
+            raise SpecError(f"no board {value!r} for the simulated device in {spec!r} "
+                            f"(expected one of: {', '.join(_device_boards())})")
+        sim_args = {"clk_freq": round(board.clock_mhz * 1e6), "capacity": board.capacity,
+                    "perft": board.perft}
+    return sim_args
+
+
+def _device_boards():
+    from ..boards.platforms import BOARDS
+    return [name for name, b in BOARDS.items() if not b.device_unfit]
 
 
 def _parse_cmd_options(spec, options):

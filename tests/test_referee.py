@@ -116,7 +116,9 @@ def test_engine_player_interface():
 
 
 @pytest.mark.parametrize("spec", ["", "nobody", "ref:x", "random:1", "cmd:", "cmd:'unclosed",
-                                  "serial:", "serial:@9600", "sim:fast"])
+                                  "serial:", "serial:@9600", "sim:fast", "sim,clock=50",
+                                  "sim,board=", "sim,board=icestick", "sim,board=nowhere",
+                                  "sim,board=hx8k,board=hx8k"])
 def test_bad_specs(spec):
     with pytest.raises(SpecError):
         open_player(spec)
@@ -353,6 +355,16 @@ def test_simulated_board_plays_only_legal_moves(sim_player):
         # Simulated time: a line each way (at least 7 bytes at 3 Mbaud) and the searcher's
         # work, which its budget keeps under 0.8 s.
         assert mine and all(0.00002 < t < 0.8 for t in mine)
+
+
+def test_simulated_board_of_another_board():
+    """``sim,board=NAME`` simulates that board's device: its clock times the answers."""
+    with open_player("sim,board=ulx3s-85f") as p:
+        assert p.transport.clk_freq == 50e6 and p.transport.sim.capacity == 128
+        assert p.start("black") is None
+        g = Game()
+        g.play("@0/")
+        g.play(p.reply("@0/"))          # legal
 
 
 def test_simulated_board_times_out_in_simulated_time(sim_player):

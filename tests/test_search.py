@@ -315,13 +315,15 @@ def test_bench_player_json(capsys):
     """``bench player`` through the CLI: the twin against random moves, JSON figures."""
     import json
 
+    from traxfpga.hdl.search_params import MAX_DEFENCE, MAX_DEPTH
     from traxfpga.host.cli import main
     assert main(["bench", "player", "--player", "model", "--opponents", "random",
                  "--games", "2", "--time", "30", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
     vs = figures["vs_random"]
-    assert figures["search_depth"] == {"full_width": 2, "threats": 3, "deepening_plies": 5,
-                                       "defence_moves": 4}
+    assert figures["search_depth"] == {"full_width": 2, "threats": 3,
+                                       "deepening_plies": 2 * MAX_DEPTH - 1,
+                                       "defence_moves": MAX_DEFENCE}
     assert vs["games"] == 2
     assert vs["wins"] + vs["losses"] + vs["draws"] == 2 and vs["illegal"] == vs["timeouts"] == 0
     assert vs["seconds_per_answer"]["max"] >= vs["seconds_per_answer"]["mean"] > 0
