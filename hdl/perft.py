@@ -14,7 +14,6 @@ whatever it does).  A level's scan over, the move above is taken back with ``UND
 that level's scan goes on.  ``docs/engine.md`` has the figures.
 """
 
-from contextlib import contextmanager
 
 from amaranth.hdl import Const, Module, Signal, signed
 from amaranth.lib import data, stream, wiring
@@ -22,6 +21,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op, Result
+from .share import offer_state, result_state
 from .tiles import Reason, Shape, Status, Winner
 
 __all__ = ["Perft", "PerftRequest", "MAX_PERFT_DEPTH", "COUNT_BITS"]
@@ -122,17 +122,10 @@ class Perft(wiring.Component):
                 m.next = "END"
 
         def send(state, then):
-            with m.State(state):
-                m.d.comb += self.cmd.valid.eq(1)
-                with m.If(self.cmd.ready):
-                    m.next = then
+            offer_state(m, self.cmd, state, then)
 
-        @contextmanager
         def result(state):
-            with m.State(state):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    yield
+            return result_state(m, self.res, state)
 
         with m.FSM():
             with m.State("IDLE"):

@@ -26,7 +26,6 @@ the board is taken back and the best answer so far is given.
 move (``tests/test_search.py``).
 """
 
-from contextlib import contextmanager
 
 from amaranth.hdl import Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import data, stream, wiring
@@ -34,6 +33,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op, Result
+from .share import offer_state, result_state
 from .tiles import Reason, Shape, Status, Winner
 
 __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "check_max_depth", "check_max_defence", "MAX_DEPTH",
@@ -313,18 +313,11 @@ class Searcher(wiring.Component):
         def send(state, then):
             """A state that offers the command set up in ``op``/``use_c`` until it is
             taken."""
-            with m.State(state):
-                m.d.comb += self.cmd.valid.eq(1)
-                with m.If(self.cmd.ready):
-                    m.next = then
+            offer_state(m, self.cmd, state, then)
 
-        @contextmanager
         def result(state):
             """A state that takes the engine's result; the body runs when it arrives."""
-            with m.State(state):
-                m.d.comb += self.res.ready.eq(1)
-                with m.If(self.res.valid):
-                    yield
+            return result_state(m, self.res, state)
 
         def undo_then(what):
             m.d.sync += [op.eq(Op.UNDO), then.eq(what)]

@@ -2,9 +2,30 @@
 and the units that borrow it for a whole job, the searcher (:mod:`.search`) and the perft
 counter (:mod:`.perft`)."""
 
+from contextlib import contextmanager
+
 from amaranth.hdl import Mux
 
-__all__ = ["share_engine"]
+__all__ = ["share_engine", "offer_state", "result_state"]
+
+
+def offer_state(m, cmd, state, then):
+    """A state of a client's FSM that offers the command already set up on the ``cmd``
+    stream until the engine takes it, then goes to ``then``."""
+    with m.State(state):
+        m.d.comb += cmd.valid.eq(1)
+        with m.If(cmd.ready):
+            m.next = then
+
+
+@contextmanager
+def result_state(m, res, state):
+    """A state of a client's FSM that takes the engine's result from the ``res`` stream;
+    the body runs when it arrives."""
+    with m.State(state):
+        m.d.comb += res.ready.eq(1)
+        with m.If(res.valid):
+            yield
 
 
 def share_engine(m, engine, host_cmd, host_res, *clients):
