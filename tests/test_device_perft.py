@@ -11,19 +11,8 @@ from traxfpga.hdl.perft import MAX_PERFT_DEPTH
 from traxfpga.host.reference.corpus import engine_variant, load_corpus
 from traxfpga.host.reference.trax import Game
 from traxfpga.sim.device import DeviceSim
-
-#: The device of test_device.py (its defence setting), so the compiled simulation is shared.
-DEFENCE = 2
-
-
-@pytest.fixture(scope="module")
-def dev():
-    with DeviceSim(capacity=128, max_defence=DEFENCE) as sim:
-        yield sim
-
-
-def say(dev, line):
-    return dev.exchange(line)
+# The device of test_device.py, so that the compiled simulation is shared.
+from test_device import dev, say  # noqa: F401 - a fixture, and its helper
 
 
 def setup(dev, variant, moves):
