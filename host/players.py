@@ -792,25 +792,21 @@ def _parse_sim_options(spec, options):
     """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the one
     option ``board=NAME`` simulates that board's device (its clock, capacity and perft
     unit) instead of the default (the iCEBreaker's)."""
+    from ..boards.platforms import BOARDS
     sim_args = {}
     for option in options:
         name, eq, value = option.partition("=")
         if name != "board" or not eq or sim_args:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
                             "(expected board=NAME)")
-        from ..boards.platforms import BOARDS
         board = BOARDS.get(value)
         if board is None or board.device_unfit:
+            fits = [n for n, b in BOARDS.items() if not b.device_unfit]
             raise SpecError(f"no board {value!r} for the simulated device in {spec!r} "
-                            f"(expected one of: {', '.join(_device_boards())})")
+                            f"(expected one of: {', '.join(fits)})")
         sim_args = {"clk_freq": round(board.clock_mhz * 1e6), "capacity": board.capacity,
                     "perft": board.perft}
     return sim_args
-
-
-def _device_boards():
-    from ..boards.platforms import BOARDS
-    return [name for name, b in BOARDS.items() if not b.device_unfit]
 
 
 def _parse_cmd_options(spec, options):
