@@ -1,8 +1,9 @@
 """The device: a Trax board that speaks the serial protocol.
 
 UART receiver -> line buffer -> protocol sequencer (microcode: parser, engine commands,
-player, printer) -> UART transmitter, with three status LEDs; the engine is shared by the
-sequencer, the searcher and (unless left out) the perft unit.  Everything runs in the
+player, printer) -> UART transmitter, with three status LEDs; the search cores
+(:mod:`~traxfpga.hdl.cores`: engines, each shared by the sequencer, its searcher and, unless
+left out, its perft unit) look to the sequencer like one engine and one searcher.  Everything runs in the
 ``sync`` domain; nothing here is platform specific unless ``spram`` asks for the
 iCE40UP5K's SPRAM blocks.
 """
@@ -11,12 +12,11 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.engine import Engine
+from ..hdl.cores import Cores
 from ..hdl.linebuf import LineBuffer
-from ..hdl.perft import COUNT_BITS, Perft
-from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, Searcher, check_max_defence,
+from ..hdl.perft import COUNT_BITS
+from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, check_max_defence,
                           check_max_depth, lfsr_step)
-from ..hdl.share import share_engine
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
@@ -53,6 +53,9 @@ class Device(wiring.Component):
     perft : bool
         Include the perft unit (:class:`~traxfpga.hdl.perft.Perft`) for ``:perft``; without
         it ``:perft`` answers ``! no-perft`` (the iCEBreaker's UP5K has no room for it).
+    cores : int
+        Search cores (:class:`~traxfpga.hdl.cores.Cores`): each an engine, a searcher and
+        (with ``perft``) a perft unit, sharing the work of every answer and count.
 
     Attributes
     ----------
@@ -73,18 +76,17 @@ class Device(wiring.Component):
     search_seed : Out(16)
         The searcher's ``seed`` of its last search; no pin.
     search_nodes : Out(32)
-        The searcher's ``nodes`` of its last search; no pin.
+        The searcher's ``nodes`` of its last search (over all the cores); no pin.
+    search_core : Out(range(cores))
+        The core whose answer was played; no pin.
     perft_count : Out(COUNT_BITS)
         The perft unit's count, counting up while it runs, for the benchmark's progress; no
         pin (only with ``perft``).
     """
 
-    #: search cores (an engine and its searcher): one; the build report says so
-    CORES = 1
-
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True):
+                 max_defence=MAX_DEFENCE, perft=True, cores=1):
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
             raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
         self.clk_freq = clk_freq
@@ -99,6 +101,9 @@ class Device(wiring.Component):
         check_max_defence(max_defence)
         self.max_defence = max_defence
         self.perft = perft
+        if cores < 1:
+            raise ValueError(f"cores must be at least 1, not {cores}")
+        self.cores = cores
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -110,6 +115,7 @@ class Device(wiring.Component):
             "search_defence": Out(4),
             "search_seed":    Out(16),
             "search_nodes":   Out(32),
+            "search_core":    Out(range(cores)),
             **({"perft_count": Out(COUNT_BITS)} if perft else {}),
         })
 
@@ -118,8 +124,10 @@ class Device(wiring.Component):
         m.submodules.uart_rx = rx = UARTRx(self.divisor)
         m.submodules.uart_tx = tx = UARTTx(self.divisor)
         m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
-        m.submodules.engine = engine = Engine(log2n=self.log2n, clear_on_start=self.spram,
-                                              spram=self.spram)
+        m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, budget=self.budget,
+                                           max_depth=self.max_depth,
+                                           max_defence=self.max_defence, perft=self.perft,
+                                           clear_on_start=self.spram, spram=self.spram)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,
@@ -130,32 +138,27 @@ class Device(wiring.Component):
         wiring.connect(m, linebuf.line, proto.line)
         m.d.comb += [linebuf.rd_addr.eq(proto.line_addr), proto.line_data.eq(linebuf.rd_data)]
         wiring.connect(m, proto.tx, tx.stream)
-        m.submodules.searcher = searcher = Searcher(coord_bits=self.log2n + 3,
-                                                    budget=self.budget,
-                                                    max_depth=self.max_depth,
-                                                    max_defence=self.max_defence)
-        clients = [searcher]
         if self.perft:
-            m.submodules.perft = perft = Perft(log2n=self.log2n)
-            wiring.connect(m, proto.perft, perft.ctl)
-            m.d.comb += self.perft_count.eq(perft.ctl.count)
-            clients.append(perft)
-        share_engine(m, engine, proto.engine_cmd, proto.engine_res, *clients)
+            wiring.connect(m, proto.perft, cores.perft)
+            m.d.comb += self.perft_count.eq(cores.perft.count)
+        wiring.connect(m, proto.engine_cmd, cores.cmd)
+        wiring.connect(m, cores.res, proto.engine_res)
         # A generator that runs on every cycle seeds each search's noise: the moment the
         # opponent's move arrives picks among equal moves, so games vary.
         noise = Signal(16, init=LFSR_SEED)
         m.d.sync += noise.eq(lfsr_step(noise))
-        wiring.connect(m, proto.search, searcher.ctl)
-        wiring.connect(m, engine.cells, proto.engine_cells)
+        wiring.connect(m, proto.search, cores.ctl)
+        wiring.connect(m, cores.cells, proto.engine_cells)
 
         m.d.comb += [
             self.leds[LED_READY].eq(proto.idle & ~tx.busy),
             self.leds[LED_THINKING].eq(proto.thinking),
             self.leds[LED_ERROR].eq(proto.error),
-            self.search_depth.eq(searcher.depth),
-            self.search_defence.eq(searcher.defence),
-            searcher.seed.eq(noise),
-            self.search_seed.eq(searcher.seed_used),
-            self.search_nodes.eq(searcher.nodes),
+            self.search_depth.eq(cores.depth),
+            self.search_defence.eq(cores.defence),
+            cores.seed.eq(noise),
+            self.search_seed.eq(cores.seed_used),
+            self.search_nodes.eq(cores.nodes),
+            self.search_core.eq(cores.core),
         ]
         return m

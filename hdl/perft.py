@@ -15,7 +15,7 @@ that level's scan goes on.  ``docs/engine.md`` has the figures.
 """
 
 
-from amaranth.hdl import Const, Module, Signal, signed
+from amaranth.hdl import Const, Module, Mux, Signal, signed
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -52,6 +52,10 @@ class Perft(wiring.Component):
     log2n : int
         The engine's board store is ``N = 2**log2n`` squares a side (its area at most
         ``N - 2``); the scan's coordinates are ``log2n + 3`` bits, as the searcher's.
+    core, cores : int
+        This unit is core ``core`` of ``cores`` (:mod:`.cores`): it counts only below the
+        first moves on the squares dealt to it, as the searcher deals its candidates, and
+        the counts of all the cores add up to the whole.
 
     Attributes
     ----------
@@ -64,8 +68,11 @@ class Perft(wiring.Component):
         To the engine, while ``active``.
     """
 
-    def __init__(self, *, log2n=7):
+    def __init__(self, *, log2n=7, core=0, cores=1):
+        if not 0 <= core < cores:
+            raise ValueError(f"core must be 0 .. {cores - 1}, not {core}")
         self.log2n = log2n
+        self.core, self.cores = core, cores
         super().__init__({
             "ctl":    In(PerftRequest),
             "active": Out(1),
@@ -106,18 +113,32 @@ class Perft(wiring.Component):
         square = ~ok & (status != Status.MISMATCH) & (status != Status.THREE_TRACKS)
         ends = (res.winner != Winner.NONE) | (res.reason != Reason.NONE)
 
+        # With many cores the first moves' squares are dealt round them in scan order:
+        # ``own`` counts the squares of the first level's scan modulo ``cores``.
+        many = self.cores > 1
+        own = Signal(range(self.cores))
+        own_step = [own.eq(Mux(lv == 1, Mux(own == self.cores - 1, 0, own + 1), own))]
+
         def first():
             return [c.eq(-1), r.eq(-1), t.eq(Shape.PLUS)]
 
         def advance(skip_square):
-            """The next placement of the level's scan, or its end."""
-            m.next = "NODE"
+            """The next placement of the level's scan, or its end (with many cores, first
+            to ``OWN``, which skips the first level's squares of other cores)."""
+            if many:
+                with m.If(lv == 1):
+                    m.next = "OWN"
+                with m.Else():
+                    m.next = "NODE"
+            else:
+                m.next = "NODE"
             with m.If(~skip_square & (t != Shape.BACKSLASH)):
                 m.d.sync += t.eq(t.as_value() + 1)
             with m.Elif(r < h):
-                m.d.sync += [r.eq(r + 1), t.eq(Shape.PLUS)]
+                m.d.sync += [r.eq(r + 1), t.eq(Shape.PLUS), *(own_step if many else [])]
             with m.Elif(c < w):
-                m.d.sync += [c.eq(c + 1), r.eq(-1), t.eq(Shape.PLUS)]
+                m.d.sync += [c.eq(c + 1), r.eq(-1), t.eq(Shape.PLUS),
+                             *(own_step if many else [])]
             with m.Else():
                 m.next = "END"
 
@@ -142,13 +163,22 @@ class Perft(wiring.Component):
 
             with result("PROBE_RES"):
                 m.d.sync += [lv.eq(1), w.eq(res.width), h.eq(res.height), *first()]
+                if many:
+                    m.d.sync += own.eq(0)
                 with m.If(depth == 0):
-                    m.d.sync += self.ctl.count.eq(1)
+                    m.d.sync += self.ctl.count.eq(int(self.core == 0))   # one position
                     m.next = "FINISH"
                 with m.Elif(res.reason != Reason.NONE):     # a finished game: no moves
                     m.next = "FINISH"
                 with m.Else():
-                    m.next = "NODE"
+                    m.next = "OWN" if many else "NODE"
+
+            if many:
+                with m.State("OWN"):
+                    with m.If((lv == 1) & (own != self.core)):
+                        advance(Const(1))
+                    with m.Else():
+                        m.next = "NODE"
 
             send("NODE", then="NODE_RES")
 

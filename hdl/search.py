@@ -44,7 +44,7 @@ __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "check_max_depth", "check_
 from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                             EV_NOISE_BITS, EV_NOISE_MAX, EV_ZERO, LFSR_SEED, LFSR_TAPS,
                             MAX_DEFENCE, MAX_DEPTH, OPENING,
-                            THREAT_CAP, Score)
+                            THREAT_CAP, Score, Verdict)
 
 
 #: Width of the answer's coordinates on :data:`SearchRequest` (signed; the searcher's own
@@ -98,6 +98,10 @@ class Searcher(wiring.Component):
     max_depth : int
         The deepest pass of the search for a win by force, in the mover's moves (2: the
         main search only; each level costs a stack entry).
+    core, cores : int
+        This searcher is core ``core`` of ``cores`` (:mod:`.cores`): it takes only the
+        candidates on the squares dealt to it (``owns_square`` in
+        :mod:`.search_params`), and the cores' combiner ranks the answers by ``verdict``.
 
     Attributes
     ----------
@@ -127,6 +131,8 @@ class Searcher(wiring.Component):
         Candidates scored by the last search.
     cycles : Out(32)
         Cycles the last search took, from its start to ``done``.
+    verdict : Out(Verdict)
+        The answer's rank among the cores' answers (while ``done``).
     nodes : Out(32)
         Positions the last search visited: the engine's placements that were legal.
     active : Out(1)
@@ -137,8 +143,11 @@ class Searcher(wiring.Component):
     """
 
     def __init__(self, *, coord_bits=10, budget=1 << 24, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE):
+                 max_defence=MAX_DEFENCE, core=0, cores=1):
         check_max_depth(max_depth)
+        if not 0 <= core < cores:
+            raise ValueError(f"core must be 0 .. {cores - 1}, not {core}")
+        self.core, self.cores = core, cores
         check_max_defence(max_defence)
         self.coord_bits = coord_bits
         self.budget = budget
@@ -157,6 +166,7 @@ class Searcher(wiring.Component):
             "candidates": Out(16),
             "cycles":     Out(32),
             "nodes":      Out(32),
+            "verdict":    Out(Verdict),
             "active":     Out(1),
             "cmd":        Out(stream.Signature(Command)),
             "res":        In(stream.Signature(Result)),
@@ -221,22 +231,36 @@ class Searcher(wiring.Component):
         bc, br = Signal(signed(B)), Signal(signed(B))   # the selection's best
         bt = Signal(Shape)
 
-        def advance(col, row, t, w, h, skip_square, at_end):
+        # With many cores the candidates' squares are dealt round them in scan order:
+        # ``own`` counts the squares of the candidates' scan modulo ``cores``.
+        own = Signal(range(self.cores))
+        own_step = [] if self.cores == 1 else [
+            own.eq(Mux(own == self.cores - 1, 0, own + 1))]
+
+        def advance(col, row, t, w, h, skip_square, at_end, on_square=()):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
             (columns -1 .. w, rows -1 .. h, tiles + / \\; ``skip_square`` skips the rest of
-            the square's tiles)."""
+            the square's tiles; ``on_square`` runs when the scan reaches a new square)."""
             with m.If(~skip_square & (t != Shape.BACKSLASH)):
                 m.d.sync += t.eq(t.as_value() + 1)
             with m.Elif(row < h):
-                m.d.sync += [row.eq(row + 1), t.eq(Shape.PLUS)]
+                m.d.sync += [row.eq(row + 1), t.eq(Shape.PLUS), *on_square]
             with m.Elif(col < w):
-                m.d.sync += [col.eq(col + 1), row.eq(-1), t.eq(Shape.PLUS)]
+                m.d.sync += [col.eq(col + 1), row.eq(-1), t.eq(Shape.PLUS), *on_square]
             with m.Else():
                 m.next = at_end
 
         def first(col, row, t):
             """Set a scan to its first placement: column -1, row -1, tile +."""
             return [col.eq(-1), row.eq(-1), t.eq(Shape.PLUS)]
+
+        def first1():
+            """Start the candidates' scan."""
+            return [*first(c1, r1, t1), *([] if self.cores == 1 else [own.eq(0)])]
+
+        def advance1(skip_square):
+            """Step the candidates' scan; ``PASS_END`` after its last placement."""
+            advance(c1, r1, t1, w1, h1, skip_square, "PASS_END", on_square=own_step)
 
         status = res.status
         ok = status == Status.OK
@@ -253,6 +277,7 @@ class Searcher(wiring.Component):
         score = Signal(Score)
         best = Signal(Score)
         best_ok = Signal()
+        ans = Signal(Score)                       # the answer's score
         best_forced = best_ok & (best.cls == 3)
         lfsr = Signal(16)
         lfsr_next = Signal(16)
@@ -329,6 +354,16 @@ class Searcher(wiring.Component):
 
         with m.If(self.active):
             m.d.sync += self.cycles.eq(self.cycles + 1)
+        # The answer's rank for the cores' combiner: a win ranks by depth alone.
+        decided = self.win | self.forced
+        m.d.comb += [
+            self.verdict.found.eq(self.ctl.found),
+            self.verdict.win.eq(self.win),
+            self.verdict.forced.eq(self.forced & ~self.win),
+            self.verdict.quick.eq(Mux(self.forced & ~self.win, 7 - self.depth, 0)),
+            self.verdict.defence.eq(self.defence),
+            self.verdict.score.eq(Mux(decided, 0, ans.as_value())),
+        ]
         with m.If(self.res.valid & self.res.ready & (op == Op.PLACE) & ok):
             m.d.sync += self.nodes.eq(self.nodes + 1)
 
@@ -356,7 +391,7 @@ class Searcher(wiring.Component):
                     w1.eq(res.width), h1.eq(res.height),
                     me.eq(Mux(res.ply[0], Winner.BLACK, Winner.WHITE)),
                     att.eq(Mux(res.ply[0], Winner.BLACK, Winner.WHITE)),
-                    *first(c1, r1, t1),
+                    *first1(),
                 ]
                 with m.If(res.reason != Reason.NONE):
                     m.next = "FINISH"
@@ -364,7 +399,7 @@ class Searcher(wiring.Component):
                     col, row, tile = OPENING
                     m.d.sync += [self.ctl.col.eq(col), self.ctl.row.eq(row),
                                  self.ctl.tile.eq(Shape.SLASH if tile == "/" else Shape.PLUS),
-                                 best_ok.eq(1), best.eq(0)]
+                                 best_ok.eq(1), best.eq(0), ans.eq(0)]
                     m.next = "FINISH"
                 with m.Else():
                     m.next = "CAND"
@@ -374,6 +409,10 @@ class Searcher(wiring.Component):
                 m.d.sync += [op.eq(Op.PLACE), use_c.eq(0)]
                 with m.If(stop):
                     m.next = "FINISH"
+                if self.cores > 1:
+                    with m.Elif(~dfn & (own != self.core)):   # another core's square
+                        m.next = "CAND"
+                        advance1(Const(1))
                 with m.Else():
                     m.next = "CAND_CMD"
 
@@ -403,7 +442,7 @@ class Searcher(wiring.Component):
                         m.next = "NODE"
                 with m.Else():
                     m.next = "CAND"
-                    advance(c1, r1, t1, w1, h1, square, "PASS_END")
+                    advance1(square)
 
             # -- the levels below the candidate ---------------------------------------------------
             # Level 2 scans the opponent's replies to the candidate, level 3 the mover's
@@ -618,14 +657,14 @@ class Searcher(wiring.Component):
                         m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
                                      bc.eq(c1), br.eq(r1), bt.eq(t1)]
                 with m.Elif(~deep & better):
-                    m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
+                    m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1), ans.eq(score),
                                  self.ctl.col.eq(c1), self.ctl.row.eq(r1), self.ctl.tile.eq(t1)]
                 m.next = "CAND"
-                advance(c1, r1, t1, w1, h1, Const(0), "PASS_END")
+                advance1(Const(0))
 
             # -- deepen while the budget lasts ---------------------------------------------------
             with m.State("PASS_END"):
-                m.d.sync += [*first(c1, r1, t1), ci.eq(0)]
+                m.d.sync += [*first1(), ci.eq(0)]
                 with m.If(sel):                         # the next candidate to test
                     with m.If(best_ok):
                         m.d.sync += [thr.eq(best), thr_i.eq(best_i),
@@ -661,14 +700,14 @@ class Searcher(wiring.Component):
                 m.d.sync += att.eq(me)
                 with m.If(~succ):                       # it holds: the answer, one deeper
                     m.d.sync += [self.ctl.col.eq(c1), self.ctl.row.eq(r1), self.ctl.tile.eq(t1),
-                                 self.defence.eq(self.defence + 1)]
+                                 self.defence.eq(self.defence + 1), ans.eq(thr)]
                     with m.If(self.defence + 1 == self.max_defence):
                         m.next = "FINISH"
                     with m.Else():
                         m.next = "TEST"             # thr already holds its rank
                 with m.Else():                          # select the next below it
                     m.d.sync += [sel.eq(1), best_ok.eq(0), lfsr.eq(self.seed_used), ci.eq(0),
-                                 *first(c1, r1, t1)]
+                                 *first1()]
                     m.next = "CAND"
 
             with m.State("FINISH"):

@@ -8,7 +8,7 @@ from amaranth.lib import data
 __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX",
            "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "OPENING", "MAX_DEPTH", "MAX_DEFENCE", "Score",
-           "SCORE_BITS", "pack_score", "score_class"]
+           "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns_square"]
 
 LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
@@ -64,3 +64,41 @@ def ev_with_noise(ev: int, lfsr: int) -> int:
 def score_class(score: int) -> int:
     """The class field of an integer score."""
     return score >> Score["cls"].offset
+
+
+#: A search core's answer as the cores' combiner ranks it, compared as one unsigned number
+#: (docs/player.md, "Many cores"): an answer before none, a win at once, a win by force (the
+#: shallower first), then the depth its defence held to, then its score.  The score is zero
+#: for wins, which rank by depth alone; a tie keeps the lower core.
+Verdict = data.StructLayout({
+    "score":   SCORE_BITS,
+    "defence": 4,
+    "quick":   3,           # 7 - depth for a win by force, else 0
+    "forced":  1,
+    "win":     1,
+    "found":   1,
+})
+
+
+def pack_verdict(found: bool, win: bool, forced: bool, depth: int, defence: int,
+                 score: int) -> int:
+    """The integer the hardware's ``Verdict`` holds for a core's answer."""
+    if not found:
+        return 0
+    decided = win or forced
+    fields = {"found": 1, "win": int(win), "forced": int(forced and not win),
+              "quick": 7 - depth if forced and not win else 0, "defence": defence,
+              "score": 0 if decided else score}
+    value = 0
+    for name, v in fields.items():
+        f = Verdict[name]
+        assert 0 <= v < 1 << f.width, (name, v)
+        value |= v << f.offset
+    return value
+
+
+def owns_square(col: int, row: int, height: int, core: int, cores: int) -> bool:
+    """Whether search core ``core`` of ``cores`` scans the candidates on square (``col``,
+    ``row``) of an area ``height`` rows high: the squares are dealt round the cores in scan
+    order (column -1 .. width, row -1 .. height)."""
+    return ((col + 1) * (height + 2) + row + 1) % cores == core

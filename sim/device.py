@@ -210,7 +210,7 @@ class DeviceSim:
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True):
+                 max_defence=MAX_DEFENCE, perft=True, cores=1):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -220,7 +220,7 @@ class DeviceSim:
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
                              player_id=player_id, think_time=think_time, max_depth=max_depth,
-                             max_defence=max_defence, perft=perft)
+                             max_defence=max_defence, perft=perft, cores=cores)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq

@@ -13,9 +13,9 @@ from amaranth.hdl import Module
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.engine import Command, Engine, Op, Result
-from ..hdl.search import LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
-from ..hdl.share import share_engine
+from ..hdl.cores import Cores
+from ..hdl.engine import Command, Op, Result
+from ..hdl.search import LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, SearchRequest
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl, verilator
 from .core import SHAPES, VARIANTS, command, send_command
@@ -25,11 +25,12 @@ __all__ = ["SearchHarness", "SearchSim", "SearchResult"]
 
 
 class SearchHarness(wiring.Component):
-    """Engine and searcher, sharing the engine as in the device."""
+    """The search cores (engine and searcher, or ``cores`` of them), as in the device."""
 
     def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE):
+                 max_defence=MAX_DEFENCE, cores=1):
         self.log2n = log2n
+        self.cores = cores
         self.budget = budget
         self.max_depth = max_depth
         self.max_defence = max_defence
@@ -46,17 +47,18 @@ class SearchHarness(wiring.Component):
             "candidates": Out(16),
             "cycles":     Out(32),
             "nodes":      Out(32),
+            "core":       Out(range(cores)),
+            "busy":       Out(40),
             **({"budget_cycles": In(32)} if budget is None else {}),
         })
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.engine = engine = Engine(log2n=self.log2n, clear_on_start=False)
-        m.submodules.searcher = s = Searcher(coord_bits=self.log2n + 3, budget=self.budget,
-                                                max_depth=self.max_depth,
-                                                max_defence=self.max_defence)
-        m.d.comb += engine.cells.ready.eq(1)
-        share_engine(m, engine, self.cmd, self.res, s)
+        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, budget=self.budget,
+                                       max_depth=self.max_depth, max_defence=self.max_defence)
+        m.d.comb += s.cells.ready.eq(1)
+        wiring.connect(m, wiring.flipped(self.cmd), s.cmd)
+        wiring.connect(m, s.res, wiring.flipped(self.res))
         wiring.connect(m, wiring.flipped(self.ctl), s.ctl)
         if self.budget is None:
             m.d.comb += s.budget_cycles.eq(self.budget_cycles)
@@ -64,7 +66,7 @@ class SearchHarness(wiring.Component):
             self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),
             self.defence.eq(s.defence), s.seed.eq(self.seed), self.seed_used.eq(s.seed_used),
             self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
-            self.nodes.eq(s.nodes),
+            self.nodes.eq(s.nodes), self.core.eq(s.core), self.busy.eq(s.busy),
         ]
         return m
 
@@ -82,6 +84,8 @@ class SearchResult(NamedTuple):
     defence: int            # the opponent has no win by force within this many moves
     seed: int               # the noise generator's value at the start (the twin's seed)
     nodes: int              # legal engine placements made
+    core: int = 0           # the search core whose answer it is
+    busy: int = 0           # the cores' own search cycles, summed
 
 
 def _signed16(v):
@@ -94,15 +98,16 @@ class SearchSim:
     ``budget`` is the searcher's cycle budget; with ``budget=None`` it is a port, set with
     :meth:`set_budget` (initially ``1 << 24``), so one compiled simulation can try many.
     ``max_depth`` and ``max_defence`` are the searcher's deepest pass and defence test
-    (:class:`~traxfpga.hdl.search.Searcher`).
+    (:class:`~traxfpga.hdl.search.Searcher`); ``cores`` search cores share each search
+    (:class:`~traxfpga.hdl.cores.Cores`).
     """
 
     def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE):
+                 max_defence=MAX_DEFENCE, cores=1):
         if not cxxrtl.available():
             raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
         self.harness = SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth,
-                                     max_defence=max_defence)
+                                     max_defence=max_defence, cores=cores)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
         compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
         self._cx = compiled[default_backend()](self.harness, name="search")
@@ -162,7 +167,8 @@ class SearchSim:
         found, win = bool(cx.get("ctl__found")), bool(cx.get("win"))
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
                            win, bool(cx.get("forced")), cx.get("candidates"), cx.get("cycles"),
-                           cx.get("depth"), cx.get("defence"), cx.get("seed_used"), cx.get("nodes"))
+                           cx.get("depth"), cx.get("defence"), cx.get("seed_used"), cx.get("nodes"),
+                           cx.get("core") if self.harness.cores > 1 else 0, cx.get("busy"))
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out

@@ -21,7 +21,7 @@ import heapq
 from .ai import _paths
 from .trax import _SHIFT, _XMASK, Game, Illegal, Move
 
-__all__ = ["Choice", "choose", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
+__all__ = ["Choice", "choose", "choose_cores", "score_of", "eval_field", "lfsr_next", "evaluate", "LFSR_SEED",
            "LFSR_TAPS", "THREAT_CAP", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX", "EV_ZERO",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "MAX_DEPTH", "MAX_DEFENCE"]
 
@@ -32,7 +32,8 @@ from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  
 from ...hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                                  EV_NOISE_MAX, OPENING, ev_with_noise,
                                  EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
-                                 THREAT_CAP, Score, pack_score, score_class)
+                                 THREAT_CAP, Score, owns_square, pack_score, pack_verdict,
+                                 score_class)
 ATT_MAX = 255
 
 
@@ -89,12 +90,24 @@ class Choice:
     for), and the work done: ``candidates`` scored (over every pass) and ``trials`` (engine
     placements tried at the first level of the main search, legal or not)."""
 
-    __slots__ = ("move", "score", "win", "forced", "candidates", "trials", "depth", "defence")
+    __slots__ = ("move", "score", "win", "forced", "candidates", "trials", "depth", "defence",
+                 "answer_score", "core")
 
-    def __init__(self, move, score, win, candidates, trials, forced=False, depth=2, defence=1):
+    def __init__(self, move, score, win, candidates, trials, forced=False, depth=2, defence=1,
+                 answer_score=None):
         self.move, self.score, self.win, self.forced = move, score, win, forced
         self.candidates, self.trials, self.depth = candidates, trials, depth
         self.defence = defence
+        #: the answer's own score (the main search's best unless the defence replaced it)
+        self.answer_score = score if answer_score is None else answer_score
+        #: the core that chose it (:func:`choose_cores`)
+        self.core = 0
+
+    @property
+    def verdict(self) -> int:
+        """The answer's rank among the cores' answers (``Verdict``)."""
+        return pack_verdict(True, self.win, self.forced, self.depth, self.defence,
+                            self.answer_score)
 
     def __repr__(self):
         return (f"Choice({self.move}, score={self.score:#x}, win={self.win}, "
@@ -102,11 +115,14 @@ class Choice:
                 f"candidates={self.candidates}, trials={self.trials})")
 
 
-def _scan(game: Game):
-    """Every placement in scan order, as ``Move`` (legal or not)."""
+def _scan(game: Game, own=None):
+    """Every placement in scan order, as ``Move`` (legal or not); with ``own`` = (core,
+    cores), only those on the core's squares."""
     w, h = game.width, game.height
     for col in range(-1, w + 1):
         for row in range(-1, h + 1):
+            if own is not None and not owns_square(col, row, h, *own):
+                continue
             for t in TILES:
                 yield Move(col, row, t)
 
@@ -265,13 +281,14 @@ def _and(game: Game, me: int, depth: int) -> bool:
     return True
 
 
-def _placed(g: Game, tried: list | None = None):
+def _placed(g: Game, tried: list | None = None, own=None):
     """Play every legal placement on ``g`` in scan order and yield it, as the hardware's
     candidate scan does; the caller takes it back before asking for the next.  A refusal
     for the square (anything but a tile mismatch or three tracks) skips the square's other
-    tiles, which fail alike.  ``tried[0]`` counts the placements tried, legal or not."""
+    tiles, which fail alike.  ``tried[0]`` counts the placements tried, legal or not.
+    ``own``: only a core's squares (:func:`_scan`)."""
     skip_square = None
-    for mv in _scan(g):
+    for mv in _scan(g, own):
         if skip_square == (mv.col, mv.row):
             continue
         if tried is not None:
@@ -285,10 +302,10 @@ def _placed(g: Game, tried: list | None = None):
         yield mv
 
 
-def _deepen(g: Game, me: int, depth: int):
+def _deepen(g: Game, me: int, depth: int, own=None):
     """One deepening pass: the first candidate in scan order that neither ends the game
     nor is unsafe, threatens, and wins by force within ``depth`` of the mover's moves."""
-    for mv in _placed(g):
+    for mv in _placed(g, own=own):
         try:
             if (g.winner is None and g.reason is None and _safe_threat(g, me)
                     and _and(g, me, depth)):
@@ -299,8 +316,8 @@ def _deepen(g: Game, me: int, depth: int):
 
 
 def _ranked(g: Game, me: int, safe: list):
-    """The safe candidates ``(score, index, move, exact, lfsr)`` best first (score, then scan
-    order), as the hardware's selection passes find them: a candidate whose evaluation was
+    """The safe candidates ``(score, index, move, exact, lfsr)`` as ``(score, move)``, best
+    first (score, then scan order), as the hardware's selection passes find them: a candidate whose evaluation was
     cut off (``exact`` False: its score is an upper bound) is evaluated in full when it
     comes to the top, and put back."""
     heap = [(-score, index, exact, mv, lfsr) for score, index, mv, exact, lfsr in safe]
@@ -308,7 +325,7 @@ def _ranked(g: Game, me: int, safe: list):
     while heap:
         neg, index, exact, mv, lfsr = heapq.heappop(heap)
         if exact:
-            yield mv
+            yield -neg, mv
             continue
         g.play(mv)
         try:
@@ -323,13 +340,13 @@ def _defend(g: Game, me: int, ranked, max_defence: int):
     scan order); the first is the main search's answer.  The answer is tested against the
     opponent's win by force at depth 2, 3, ... ``max_defence``; when the opponent wins by
     force after it, the next candidate in rank is tested at the same depth (the hardware's
-    selection pass).  Returns ``(answer, defence, selection passes)``."""
+    selection pass).  Returns ``(answer, its score, defence, selection passes)``."""
     ranked = iter(ranked)
     answer = next(ranked)
     defence, passes, current = 1, 0, answer
     while defence < max_defence:
         while current is not None:
-            g.play(current)
+            g.play(current[1])
             try:
                 lost = _or(g, 1 - me, defence + 1)
             finally:
@@ -341,11 +358,11 @@ def _defend(g: Game, me: int, ranked, max_defence: int):
         if current is None:
             break
         answer, defence = current, defence + 1
-    return answer, defence, passes
+    return answer[1], answer[0], defence, passes
 
 
 def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
-           max_depth: int = MAX_DEPTH, max_defence: int = MAX_DEFENCE) -> Choice:
+           max_depth: int = MAX_DEPTH, max_defence: int = MAX_DEFENCE, own=None) -> Choice:
     """The searcher's move for the side to move in ``game`` (which is not changed).
 
     Parameters
@@ -363,6 +380,9 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     max_defence : int
         Test the answer against the opponent's win by force up to this many of its moves
         (1: no tests; see :func:`_defend`).
+    own : (int, int), optional
+        ``(core, cores)``: choose among the candidates of one search core's squares, as
+        that core does (:func:`choose_cores`).
 
     Raises
     ------
@@ -381,7 +401,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     tried = [0]
     cut = False
     safe = []                                       # (score, index, move) of class 2
-    for mv in _placed(g, tried):
+    for mv in _placed(g, tried, own):
         if budget is not None and candidates >= budget and best is not None:
             g.undo()
             cut = True
@@ -418,14 +438,43 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     depth = 2
     if not forced:
         for d in range(3, max_depth + 1):
-            mv = _deepen(g, me, d)
+            mv = _deepen(g, me, d, own)
             if mv is not None:
                 return Choice(mv, best[1], False, candidates, trials, forced=True, depth=d)
             depth = d
     defence = 1
     if not forced and max_defence > 1 and score_class(best[1]) == 2:
-        answer, defence, passes = _defend(g, me, _ranked(g, me, safe), max_defence)
+        answer, score, defence, passes = _defend(g, me, _ranked(g, me, safe), max_defence)
         return Choice(answer, best[1], False, candidates * (1 + passes), trials,
-                      depth=depth, defence=defence)
+                      depth=depth, defence=defence, answer_score=score)
     return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=depth,
                   defence=defence)
+
+
+def choose_cores(game: Game, cores: int, **limits) -> Choice:
+    """The move of ``cores`` search cores (:mod:`traxfpga.hdl.cores`): each chooses among
+    the candidates on its own squares (:func:`choose` with ``own``, the same ``limits``),
+    and the answer of highest ``verdict`` is played, the lower core on a tie.  Its
+    ``core`` tells which core that was.
+
+    Raises
+    ------
+    ValueError
+        When the game is over or there is no legal move.
+    """
+    if cores == 1:
+        return choose(game, **limits)
+    best = None
+    for core in range(cores):
+        try:
+            c = choose(game, own=(core, cores), **limits)
+        except ValueError:
+            if game.over:
+                raise
+            continue                                # no candidate on this core's squares
+        c.core = core
+        if best is None or c.verdict > best.verdict:
+            best = c
+    if best is None:
+        raise ValueError("no legal move")
+    return best

@@ -1,0 +1,254 @@
+"""The search cores: ``n`` move engines, each with its searcher (and perft unit), that hold
+the same position and share the work of one answer (docs/player.md, "Many cores").
+
+To their host (the protocol sequencer) they look like one engine and one searcher:
+
+* every engine command is **broadcast** to all the engines, which therefore stay equal (a
+  search or a count leaves each engine's position exactly as it found it); the host reads
+  core 0's results and squares;
+* a search starts every searcher at once; each takes only the candidates on its own squares
+  (dealt round the cores in scan order) and answers with its best, ranked by its
+  ``verdict``; the **combiner** waits for all of them and passes on the answer of highest
+  verdict, the lower core on a tie, so the answer depends only on the position, the seed
+  and the budget;
+* a ``:perft`` count starts every perft unit at once, each counting below the first moves
+  on its own squares, and the host reads the sum.
+
+With one core this is the engine, the searcher and the perft unit wired as before.
+"""
+
+from amaranth.hdl import Array, Module, Signal
+from amaranth.lib import stream, wiring
+from amaranth.lib.wiring import In, Out
+
+from .engine import CellOut, Command, Engine, Result
+from .perft import COUNT_BITS, Perft, PerftRequest
+from .search import MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
+from .search_params import Verdict
+from .share import share_engine
+
+__all__ = ["Cores"]
+
+
+class Cores(wiring.Component):
+    """``n`` search cores behind one engine port and one searcher port.
+
+    Parameters
+    ----------
+    n : int
+        Search cores (each an engine, a searcher and, with ``perft``, a perft unit).
+    log2n : int
+        Each engine's board store is ``2**log2n`` squares a side.
+    budget, max_depth, max_defence :
+        The searchers' (:class:`~traxfpga.hdl.search.Searcher`); ``budget=None`` adds the
+        ``budget_cycles`` port.
+    perft : bool
+        Include the perft units and the ``perft`` port.
+    clear_on_start, spram :
+        The engines' (:class:`~traxfpga.hdl.engine.Engine`).
+
+    Attributes
+    ----------
+    cmd, res, cells :
+        The engine port: commands go to every engine, results and squares come from core 0.
+    ctl : In(SearchRequest)
+        The search, as the searcher's; ``win``, ``forced``, ``depth``, ``defence`` and
+        ``candidates`` are the chosen core's, ``core`` tells which core that was, ``nodes``
+        is the sum over the cores and ``cycles`` the search's time from start to answer;
+        ``busy`` is the sum of the cores' own search times (``busy / (n * cycles)``: how
+        much of the cores' time the search used).
+    seed : In(16)
+        Every searcher's noise seed (they start from the same one).
+    perft : In(PerftRequest)
+        ``:perft``: the sum of the cores' counts (also while they count).
+    """
+
+    def __init__(self, *, n=1, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
+                 max_defence=MAX_DEFENCE, perft=False, clear_on_start=False, spram=False):
+        if n < 1:
+            raise ValueError(f"there must be at least one core, not {n}")
+        self.n = n
+        self.log2n = log2n
+        self.budget = budget
+        self.max_depth = max_depth
+        self.max_defence = max_defence
+        self.has_perft = perft
+        self.clear_on_start = clear_on_start
+        self.spram = spram
+        super().__init__({
+            "cmd":        In(stream.Signature(Command)),
+            "res":        Out(stream.Signature(Result)),
+            "cells":      Out(stream.Signature(CellOut)),
+            "ctl":        In(SearchRequest),
+            "win":        Out(1),
+            "forced":     Out(1),
+            "depth":      Out(4),
+            "defence":    Out(4),
+            "core":       Out(range(n)),
+            "seed":       In(16),
+            "seed_used":  Out(16),
+            "candidates": Out(16),
+            "cycles":     Out(32),
+            "nodes":      Out(32),
+            "busy":       Out(40),
+            **({"budget_cycles": In(32)} if budget is None else {}),
+            **({"perft": In(PerftRequest)} if perft else {}),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        n = self.n
+        engines, searchers, perfts, hosts = [], [], [], []
+        for i in range(n):
+            engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
+                            spram=self.spram)
+            searcher = Searcher(coord_bits=self.log2n + 3, budget=self.budget,
+                                max_depth=self.max_depth, max_defence=self.max_defence,
+                                core=i, cores=n)
+            # one core keeps the names it had before there were many
+            suffix = "" if n == 1 else f"_{i}"
+            m.submodules[f"engine{suffix}"] = engine
+            m.submodules[f"searcher{suffix}"] = searcher
+            engines.append(engine)
+            searchers.append(searcher)
+            m.d.comb += searcher.seed.eq(self.seed)
+            if self.budget is None:
+                m.d.comb += searcher.budget_cycles.eq(self.budget_cycles)
+            clients = [searcher]
+            if self.has_perft:
+                unit = Perft(log2n=self.log2n, core=i, cores=n)
+                m.submodules[f"perft{suffix}"] = unit
+                perfts.append(unit)
+                clients.append(unit)
+            if n == 1:
+                share_engine(m, engine, self.cmd, self.res, *clients)
+            else:
+                host_cmd = stream.Signature(Command).create(path=(f"host_cmd{suffix}",))
+                host_res = stream.Signature(Result).flip().create(path=(f"host_res{suffix}",))
+                share_engine(m, engine, host_cmd, host_res, *clients)
+                hosts.append((host_cmd, host_res))
+        if n == 1:
+            self._one(m, engines[0], searchers[0], perfts)
+        else:
+            self._broadcast(m, engines, hosts)
+            self._combine(m, searchers)
+            if self.has_perft:
+                self._sum(m, perfts)
+        return m
+
+    def _one(self, m, engine, s, perfts):
+        wiring.connect(m, engine.cells, wiring.flipped(self.cells))
+        wiring.connect(m, wiring.flipped(self.ctl), s.ctl)
+        m.d.comb += [
+            self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),
+            self.defence.eq(s.defence), self.seed_used.eq(s.seed_used),
+            self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
+            self.nodes.eq(s.nodes), self.busy.eq(s.cycles),
+        ]
+        if perfts:
+            wiring.connect(m, wiring.flipped(self.perft), perfts[0].ctl)
+
+    def _broadcast(self, m, engines, hosts):
+        """Every host command to every engine at once (each has taken it when all are
+        ready); a result passes when every engine has one, and core 0's goes on."""
+        cmds = [c for c, _ in hosts]
+        ress = [r for _, r in hosts]
+        all_ready = Signal()
+        all_valid = Signal()
+        m.d.comb += [
+            all_ready.eq(_all(c.ready for c in cmds)),
+            all_valid.eq(_all(r.valid for r in ress)),
+            self.cmd.ready.eq(all_ready),
+            self.res.valid.eq(all_valid),
+            self.res.payload.eq(ress[0].payload),
+        ]
+        for c, r in zip(cmds, ress):
+            m.d.comb += [c.valid.eq(self.cmd.valid & all_ready), c.payload.eq(self.cmd.payload),
+                         r.ready.eq(self.res.ready & all_valid)]
+        # the engines are equal, so they stream a DUMP's squares in step: core 0's go on
+        m.d.comb += [self.cells.valid.eq(engines[0].cells.valid),
+                     self.cells.payload.eq(engines[0].cells.payload)]
+        for e in engines:
+            m.d.comb += e.cells.ready.eq(self.cells.ready)
+
+    def _combine(self, m, searchers):
+        """Start every searcher; when all have answered, pick the answer of highest verdict
+        (one core a cycle; the first core wins a tie) and pass it on."""
+        n = self.n
+        req = Signal()
+        for s in searchers:
+            m.d.comb += s.ctl.req.eq(req)
+        all_done = _all(s.ctl.done for s in searchers)
+        any_done = _any(s.ctl.done for s in searchers)
+        verdicts = Array(s.verdict for s in searchers)
+        i = Signal(range(n))
+        best_v = Signal(Verdict)
+        best_i = Signal(range(n))
+        nodes = Signal(32)
+        busy = Signal(40)
+        pick = {name: Array(getattr(s, name) for s in searchers)
+                for name in ("win", "forced", "depth", "defence", "candidates")}
+        ctl = {name: Array(getattr(s.ctl, name) for s in searchers)
+               for name in ("found", "col", "row", "tile")}
+        node_counts = Array(s.nodes for s in searchers)
+        busy_counts = Array(s.cycles for s in searchers)
+        m.d.comb += self.seed_used.eq(searchers[0].seed_used)
+
+        with m.FSM(name="combine"):
+            with m.State("IDLE"):
+                with m.If(self.ctl.req):
+                    m.d.sync += [req.eq(1), self.cycles.eq(0), self.ctl.done.eq(0)]
+                    m.next = "WAIT"
+            with m.State("WAIT"):
+                m.d.sync += self.cycles.eq(self.cycles + 1)
+                with m.If(all_done):
+                    m.d.sync += [i.eq(0), nodes.eq(0), busy.eq(0)]
+                    m.next = "PICK"
+            with m.State("PICK"):
+                v = verdicts[i]
+                m.d.sync += [nodes.eq(nodes + node_counts[i]), busy.eq(busy + busy_counts[i]),
+                             i.eq(i + 1)]
+                with m.If((i == 0) | (v.as_value() > best_v.as_value())):
+                    m.d.sync += [best_v.eq(v), best_i.eq(i)]
+                with m.If(i == n - 1):
+                    m.next = "ANSWER"
+            with m.State("ANSWER"):
+                m.d.sync += [self.ctl.done.eq(1), self.nodes.eq(nodes), self.busy.eq(busy),
+                             self.core.eq(best_i),
+                             *(getattr(self, k).eq(a[best_i]) for k, a in pick.items()),
+                             *(getattr(self.ctl, k).eq(a[best_i]) for k, a in ctl.items())]
+                m.next = "DONE"
+            with m.State("DONE"):
+                with m.If(~self.ctl.req):
+                    m.d.sync += req.eq(0)
+                    m.next = "RELEASE"
+            with m.State("RELEASE"):                # every searcher back to idle
+                with m.If(~any_done):
+                    m.d.sync += self.ctl.done.eq(0)
+                    m.next = "IDLE"
+
+    def _sum(self, m, perfts):
+        """Every perft unit counts at once; the count is their sum."""
+        total = perfts[0].ctl.count
+        for p in perfts[1:]:
+            total = (total + p.ctl.count)[:COUNT_BITS]
+        m.d.comb += [self.perft.done.eq(_all(p.ctl.done for p in perfts)),
+                     self.perft.count.eq(total)]
+        for p in perfts:
+            m.d.comb += [p.ctl.req.eq(self.perft.req), p.ctl.depth.eq(self.perft.depth)]
+
+
+def _all(bits):
+    bits = list(bits)
+    out = bits[0]
+    for b in bits[1:]:
+        out = out & b
+    return out
+
+
+def _any(bits):
+    bits = list(bits)
+    out = bits[0]
+    for b in bits[1:]:
+        out = out | b
+    return out

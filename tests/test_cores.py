@@ -1,0 +1,157 @@
+"""Many search cores (hdl/cores.py): the cores' combined answer against the twin's
+``choose_cores``, on recorded positions and in whole games, and the engines kept equal by
+the broadcast (every result of the combined engine port agrees with the reference after
+searches).  perft on many cores is in test_device_perft.py."""
+
+import random
+
+import pytest
+
+from traxfpga.hdl.search_params import owns_square
+from traxfpga.host.reference.ai import choose_move
+from traxfpga.host.reference.corpus import engine_variant, load_corpus
+from traxfpga.host.reference.searcher import choose, choose_cores
+from traxfpga.host.reference.trax import Game, Illegal, format_move
+from traxfpga.sim import cxxrtl
+
+from search_harness import SEED, _play_both, needs_cxx
+
+CORES = 3
+
+
+@pytest.fixture(scope="module")
+def sim():
+    from traxfpga.sim.search import SearchSim
+    if not cxxrtl.available():
+        pytest.skip("needs a C++ compiler")
+    # no budget to speak of: each core searches to the end, as the twin does
+    with SearchSim(log2n=6, budget=None, max_depth=3, max_defence=3, cores=CORES) as s:
+        s.set_budget(1 << 31)
+        yield s
+
+
+def _check(sim, game):
+    got = sim.search()
+    assert got.cycles < sim.budget, "the test positions are searched to the end"
+    want = choose_cores(game, CORES, max_depth=sim.max_depth, max_defence=sim.max_defence,
+                        seed=got.seed)
+    assert (got.move, got.win, got.forced, got.depth, got.defence, got.core) == \
+        (format_move(want.move), want.win, want.forced, want.depth, want.defence,
+         want.core), game.moves
+    return got
+
+
+def test_squares_are_dealt_round_the_cores():
+    # every square to exactly one core, in scan order, and each core gets its share
+    for cores in (1, 2, 3, 5):
+        owners = [[c for c in range(cores) if owns_square(col, row, 6, c, cores)]
+                  for col in range(-1, 9) for row in range(-1, 7)]
+        assert all(len(o) == 1 for o in owners)
+        assert [o[0] for o in owners][:2 * cores] == list(range(cores)) * 2
+
+
+def test_twin_cores_choose_among_every_candidate():
+    # one core's twin is the twin; many cores see every candidate between them: a win at
+    # once is always found, whichever core holds it
+    rng = random.Random(SEED)
+    for g in rng.sample([g for g in load_corpus() if g["variant"] == "trax"], 12):
+        game = Game()
+        for mv in g["moves"][:rng.randrange(4, max(5, len(g["moves"])))]:
+            game.play(mv)
+        if game.over:
+            continue
+        one = choose(game, max_depth=2, max_defence=2)
+        assert format_move(choose_cores(game, 1, max_depth=2, max_defence=2).move) == \
+            format_move(one.move)
+        many = choose_cores(game, CORES, max_depth=2, max_defence=2)
+        after = game.copy()
+        after.play(many.move)                   # legal
+        assert many.win == bool(game.winning_moves())
+
+
+@needs_cxx
+@pytest.mark.slow
+def test_cores_match_twin_on_recorded_positions(sim):
+    rng = random.Random(SEED + 7)
+    sample = rng.sample([g for g in load_corpus() if engine_variant(g) == "trax"], 10)
+    for g in sample:
+        sim.reset("trax")
+        game = Game()
+        cut = rng.randrange(0, max(1, min(len(g["moves"]), 30)))
+        for mv in g["moves"][:cut]:
+            try:
+                game.copy().play(mv)
+            except Illegal:
+                break
+            _play_both(sim, game, mv)
+        if game.over:
+            continue
+        got = _check(sim, game)
+        # every engine was left as it was: the move plays exactly as on the reference
+        _play_both(sim, game, got.move)
+
+
+@needs_cxx
+@pytest.mark.slow
+def test_cores_play_whole_games(sim):
+    """A game against the reference AI: every choice the twin's, every result the
+    reference's (the broadcast keeps the engines equal through searches and undos)."""
+    rng = random.Random(f"{SEED}-cores")
+    sim.reset("trax")
+    game = Game()
+    cores_used = set()
+    while not game.over and len(game.moves) < 30:
+        if len(game.moves) % 2 == 0:
+            got = _check(sim, game)
+            cores_used.add(got.core)
+            mv = got.move
+        else:
+            mv = format_move(choose_move(game, rng=rng))
+        _play_both(sim, game, mv)
+        if len(game.moves) == 6:                # an undo reaches every engine
+            sim.undo()
+            game.undo()
+            _play_both(sim, game, mv)
+    assert len(cores_used) > 1, cores_used
+
+
+@pytest.fixture(scope="module")
+def dev():
+    from traxfpga.sim.device import DeviceSim
+    with DeviceSim(capacity=32, cores=CORES, max_defence=2) as d:
+        yield d
+
+
+@pytest.mark.slow
+def test_perft_on_many_cores(dev):
+    """The cores' counts add up to the reference's, from the start and from recorded
+    positions (perft 0 is counted once), and every engine is left as it was."""
+    def say(line):
+        return dev.exchange(line)
+    assert say(":perft 0") == ["= 1"]
+    for depth, count in enumerate([1, 2, 24, 432], start=0):
+        assert say(f":perft {depth}") == [f"= {count}"], depth
+    g = next(g for g in load_corpus() if engine_variant(g) == "trax" and len(g["moves"]) > 12)
+    game = Game()
+    for mv in g["moves"][:8]:
+        game.play(mv)
+        assert say(f":play {mv}")[0].startswith("= ok"), mv
+    board = say(":board")
+    for d in (1, 2):
+        assert say(f":perft {d}") == [f"= {game.perft(d)}"], d
+    assert say(":board") == board
+    # the engines are still equal: the rest of the game plays as the reference's, and the
+    # device's moves are the twin's cores' choice
+    for mv in g["moves"][8:12]:
+        game.play(mv)
+        assert say(f":play {mv}")[0].startswith("= ok"), mv
+    for _ in range(4):
+        if game.over:
+            break
+        (answer,) = say(":move")
+        want = choose_cores(game, CORES, max_defence=2, seed=dev.search_seed)
+        step = game.play(want.move)
+        assert answer == (f"= ok {step.placed} {step.size[0]} {step.size[1]} {game.ply} "
+                          f"{step.winner or '-'} {step.reason or '-'} "
+                          f"{format_move(want.move)}"), game.moves
+    assert say(":board")[:-1] == game.board_rows()
