@@ -149,7 +149,7 @@ def _main_clock(clocks, clock_mhz):
 # --- the flow ----------------------------------------------------------------------------------
 
 def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_defence=None,
-                    perft=True):
+                    perft=True, cores=1):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -163,7 +163,7 @@ def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_
     if max_defence is not None:
         extra["max_defence"] = max_defence
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
-                                   perft=perft, **extra)
+                                   perft=perft, cores=cores, **extra)
 
 
 def _tail(path, lines=25):
@@ -174,13 +174,14 @@ def _tail(path, lines=25):
 
 
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
-          log=None, max_depth=None, max_defence=None, perft=None):
+          log=None, max_depth=None, max_defence=None, perft=None, cores=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
 
     ``max_depth``: the device searcher's deepest pass (None: the default,
     :data:`traxfpga.hdl.search.MAX_DEPTH`); ``max_defence``: its deepest test of the answer
     against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`);
-    ``perft``: include the perft unit (None: the board's default, ``Board.perft``).
+    ``perft``: include the perft unit (None: the board's default, ``Board.perft``);
+    ``cores``: search cores (None: the board's default, ``Board.cores``).
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -217,9 +218,12 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"--max-defence is a setting of the device's player, not of {design}")
     if perft is not None and design != "device":
         raise BuildError(f"--perft is a setting of the device, not of {design}")
+    if cores is not None and design != "device":
+        raise BuildError(f"--cores is a setting of the device, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               max_depth=max_depth, max_defence=max_defence,
-                              perft=board.perft if perft is None else perft)
+                              perft=board.perft if perft is None else perft,
+                              cores=board.cores if cores is None else cores)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -286,7 +290,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "device": f"{board.device}-{board.package}",
         "capacity": capacity,
         "baud": baud,
-        **({"cores": top.device.CORES, "max_depth": top.device.max_depth,
+        **({"cores": top.device.cores, "max_depth": top.device.max_depth,
             "max_defence": top.device.max_defence, "perft": top.device.perft}
            if design == "device" else {}),
         "logic_cells": results["logic_cells"],

@@ -63,6 +63,8 @@ class Board:
     device_unfit: str | None = None
     #: the device has the perft unit (``:perft``) unless the part has no room for it
     perft: bool = True
+    #: search cores of the device (:mod:`traxfpga.hdl.cores`): as many as fit at the clock
+    cores: int = 1
 
     def __post_init__(self):
         family = get_family(self.family)

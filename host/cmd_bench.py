@@ -105,6 +105,8 @@ def bench_perft(args):
 
     if not 0 <= args.depth <= MAX_PERFT_DEPTH:
         raise SystemExit(f"trax-fpga bench perft: --depth must be 0 .. {MAX_PERFT_DEPTH}")
+    if not 1 <= args.cores <= 64:
+        raise SystemExit("trax-fpga bench perft: --cores must be 1 .. 64")
     figures = run_bench(args, progress=lambda text: note("trax-fpga bench perft", text))
     ulx3s = BOARDS["ulx3s-85f"].clock_mhz
     figures["ulx3s_clock_mhz"] = ulx3s
@@ -119,6 +121,30 @@ def bench_perft(args):
 register_target("perft", bench_perft,
                 "the device's :perft from the start against the reference: cycles per leaf, "
                 "leaves per second")
+
+
+def bench_search(args):
+    """The search cores' node rate on mid-game positions (see :mod:`traxfpga.sim.bench`)."""
+    from ..boards.platforms import BOARDS
+    from ..sim.bench import bench_search as run_bench
+
+    if not 1 <= args.cores <= 64:
+        raise SystemExit("trax-fpga bench search: --cores must be 1 .. 64")
+    if args.positions < 1:
+        raise SystemExit("trax-fpga bench search: --positions must be at least 1")
+    board = BOARDS.get(args.board)
+    if board is None:
+        raise SystemExit(f"trax-fpga bench search: no board {args.board!r} "
+                         f"(expected one of: {', '.join(BOARDS)})")
+    args.clock_mhz = board.clock_mhz
+    figures = run_bench(args, progress=lambda text: note("trax-fpga bench search", text))
+    figures["board"] = board.name
+    return figures
+
+
+register_target("search", bench_search,
+                "the search cores' nodes per second on mid-game positions, one search each "
+                "with the device's budget at a board's clock")
 
 
 def bench_player(args):
@@ -209,7 +235,7 @@ def add_arguments(parser):
     parser.add_argument("--no-synth", action="store_true",
                         help="engine: skip synthesis, place and route (cycles only)")
     parser.add_argument("--log2n", type=int, default=7,
-                        help="engine: board store of 2**LOG2N squares a side (default 7: 128)")
+                        help="engine, search: board store of 2**LOG2N squares a side (default 7: 128)")
     parser.add_argument("--games", type=int, default=50,
                         help="player: games against each opponent (default 50)")
     parser.add_argument("--opponents", default="random,ref",
@@ -217,7 +243,7 @@ def add_arguments(parser):
     parser.add_argument("--player", default="sim",
                         help="player: the spec measured (default sim, the simulated board; "
                              "model is its software twin)")
-    parser.add_argument("--seed", type=int, default=1, help="player: match seed (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="player: match seed; search: positions' seed (default 1)")
     parser.add_argument("--time", type=float, default=1.0,
                         help="player: seconds per answer (default 1.0, the contest's; the "
                              "twin 'model' is timed by the wall clock, so give it more)")
@@ -226,6 +252,13 @@ def add_arguments(parser):
                         help="player: games at once in worker processes (see referee --jobs)")
     parser.add_argument("--no-pysim", action="store_true",
                         help="sim: leave out Amaranth's simulator (minutes on the workload)")
+    parser.add_argument("--cores", type=int, default=1, metavar="N",
+                        help="perft, search: search cores (perft: each counts below its share "
+                             "of the first moves; default 1)")
+    parser.add_argument("--board", default="icebreaker",
+                        help="search: the board whose clock sets the budget (default icebreaker)")
+    parser.add_argument("--positions", type=int, default=20, metavar="N",
+                        help="search: mid-game positions searched (default 20)")
     parser.add_argument("--depth", type=int, default=5,
                         help="perft: the depth counted from the start (default 5; 6 takes "
                              "minutes)")

@@ -52,6 +52,10 @@ def add_arguments(parser):
     parser.add_argument("--perft", action=argparse.BooleanOptionalAction, default=None,
                         help="device: include the perft unit for :perft (default: where the "
                              "board's part has room for it, all but the iCEBreaker)")
+    parser.add_argument("--cores", type=_positive_int, default=None, metavar="N",
+                        help="device: search cores, each an engine and its searcher (and "
+                             "perft unit) sharing every answer (default: the board's, as many "
+                             "as fit: 1 on the iCE40 boards)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",
@@ -68,7 +72,7 @@ def run(args):
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
                        clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
                        max_depth=args.max_depth, max_defence=args.max_defence,
-                       perft=args.perft)
+                       perft=args.perft, cores=args.cores)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

@@ -9,11 +9,12 @@ A player is opened from a *spec* string (:func:`open_player`):
 ``model``
     the board's player in software (:mod:`traxfpga.host.reference.searcher`, the hardware searcher's
     twin: the same moves, without a cycle budget), for quick strength studies;
-``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``)
+``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
     ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-85f``: 50 MHz,
-    with the perft unit) instead of the iCEBreaker's (24 MHz);
+    with the perft unit and its search cores) instead of the iCEBreaker's (24 MHz, one
+    core); ``cores=N`` sets the number of search cores;
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
@@ -77,7 +78,7 @@ __all__ = ["PLAYER_KINDS", "open_player", "Player", "ProtocolPlayer", "EnginePla
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
 #: Spec names, for messages and ``--help``.
-PLAYER_KINDS = ("ref", "random", "model", "sim[,board=NAME]", "serial:PORT[@BAUD]",
+PLAYER_KINDS = ("ref", "random", "model", "sim[,board=NAME][,cores=N]", "serial:PORT[@BAUD]",
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
 CMD_OPTIONS = ("per-game", "cwd=DIR")
@@ -789,23 +790,31 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
 
 
 def _parse_sim_options(spec, options):
-    """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the one
-    option ``board=NAME`` simulates that board's device (its clock, capacity and perft
-    unit) instead of the default (the iCEBreaker's)."""
+    """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the
+    option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit and
+    search cores) instead of the default (the iCEBreaker's); ``cores=N`` sets the search
+    cores (after ``board=``, it overrides the board's)."""
     from ..boards.platforms import BOARDS
     sim_args = {}
+    seen = set()
     for option in options:
         name, eq, value = option.partition("=")
-        if name != "board" or not eq or sim_args:
+        if name not in ("board", "cores") or not eq or name in seen:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
-                            "(expected board=NAME)")
+                            "(expected board=NAME, cores=N)")
+        seen.add(name)
+        if name == "cores":
+            if not value.isdigit() or not 1 <= int(value) <= 64:
+                raise SpecError(f"cores= needs a number of search cores, 1 .. 64, in {spec!r}")
+            sim_args["cores"] = int(value)
+            continue
         board = BOARDS.get(value)
         if board is None or board.device_unfit:
             fits = [n for n, b in BOARDS.items() if not b.device_unfit]
             raise SpecError(f"no board {value!r} for the simulated device in {spec!r} "
                             f"(expected one of: {', '.join(fits)})")
         sim_args = {"clk_freq": round(board.clock_mhz * 1e6), "capacity": board.capacity,
-                    "perft": board.perft}
+                    "perft": board.perft, "cores": sim_args.get("cores", board.cores)}
     return sim_args
 
 

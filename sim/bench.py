@@ -1,14 +1,15 @@
 """The simulation figures of ``trax-fpga bench``: cycles per move of the hardware engine
 over the recorded games (``bench engine``; its size and speed on the iCE40UP5K are added by
 the command, :mod:`traxfpga.host.cmd_bench`), simulated cycles per second of the whole
-device on every backend (``bench sim``), and the device's ``:perft`` against the reference
-(``bench perft``).  Progress goes to a ``progress(text)`` callback."""
+device on every backend (``bench sim``), the device's ``:perft`` against the reference
+(``bench perft``), and the searcher's node rate on one or many cores (``bench search``).  Progress goes to a ``progress(text)`` callback."""
 
 import time
 
 from ..hdl.tiles import Status
 
-__all__ = ["bench_engine", "bench_sim", "bench_perft", "percentile"]
+__all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_search", "search_positions",
+           "percentile"]
 
 
 def percentile(values, q):
@@ -103,7 +104,7 @@ def bench_sim(args, progress=None):
 
 def bench_perft(args, progress=None):
     """``:perft args.depth`` from the start position on the simulated device (capacity 128,
-    the iCEBreaker's clock), checked against the reference's ``Game.perft``: the count,
+    the iCEBreaker's clock, ``args.cores`` search cores), checked against the reference's ``Game.perft``: the count,
     the simulated cycles from the line's end to the answer, cycles per leaf and leaves per
     second at the simulated clock.  ``progress(text)`` is told each stage, and the count so
     far while the device counts."""
@@ -119,7 +120,8 @@ def bench_perft(args, progress=None):
     progress(f"perft({depth}) = {expected:,} ({ref_seconds:.1f} s); the device in simulation "
              f"(compiled on first use, then cached) ...")
     chunk = 1 << 24                         # cycles between progress lines (a few seconds)
-    with DeviceSim(capacity=128) as sim:
+    cores = getattr(args, "cores", 1)
+    with DeviceSim(capacity=128, cores=cores) as sim:
         if sim.exchange(":reset trax") != ["= trax"]:
             raise RuntimeError("the simulated device did not start a game")
         line = f":perft {depth}\n".encode()
@@ -144,11 +146,78 @@ def bench_perft(args, progress=None):
     count = int(answer[2:]) if answer.startswith("= ") and answer[2:].isdigit() else None
     clk = DEFAULT_CLK
     return {
-        "target": "perft", "depth": depth, "answer": answer, "count": count,
+        "target": "perft", "depth": depth, "cores": cores, "answer": answer, "count": count,
         "reference": expected, "matches_reference": count == expected and unchanged,
         "backend": backend, "cycles": cycles,
         "cycles_per_leaf": round(cycles / max(count or 0, 1), 2),
         "clock_mhz": clk / 1e6,
         "leaves_per_second": round((count or 0) * clk / cycles),
         "simulated_cycles_per_second": round(cycles / seconds),
+    }
+
+
+def search_positions(count, seed):
+    """``count`` mid-game positions of standard Trax (moves), cut from seeded recorded games
+    at ply 10 .. 30: where the board thinks longest."""
+    import random
+
+    from ..host.reference.corpus import engine_variant, load_corpus
+    from ..host.reference.trax import Game, Illegal
+
+    rng = random.Random(seed)
+    games = [g for g in load_corpus() if engine_variant(g) == "trax" and len(g["moves"]) > 14]
+    out = []
+    while len(out) < count:
+        g = rng.choice(games)
+        cut = rng.randrange(10, min(len(g["moves"]) - 2, 30))
+        game = Game()
+        try:
+            for mv in g["moves"][:cut]:
+                game.play(mv)
+        except Illegal:
+            continue
+        if not game.over:
+            out.append(g["moves"][:cut])
+    return out
+
+
+def bench_search(args, progress=None):
+    """The searcher's node rate on ``args.positions`` seeded mid-game positions
+    (:func:`search_positions`), each searched once with the device's budget (0.8 s of
+    ``args.clock_mhz``) by ``args.cores`` search cores in compiled simulation: nodes (legal
+    placements) per second at that clock, cycles per node per core, how much of the cores'
+    time the searches used (``busy``), and the depths reached."""
+    from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
+    from .search import SearchSim
+
+    progress = progress or (lambda text: None)
+    cores, clock = args.cores, args.clock_mhz
+    budget = int(0.8 * clock * 1e6)
+    positions = search_positions(args.positions, args.seed)
+    progress(f"{cores} core(s), budget {budget:,} cycles ({clock:g} MHz): building the "
+             "search cores (cached after the first run) ...")
+    rows = []
+    with SearchSim(log2n=args.log2n, budget=budget, max_depth=MAX_DEPTH,
+                   max_defence=MAX_DEFENCE, cores=cores) as sim:
+        for k, moves in enumerate(positions):
+            sim.reset("trax")
+            for mv in moves:
+                sim.play(mv)
+            got = sim.search()
+            rows.append(got)
+            progress(f"position {k + 1}/{len(positions)} (ply {len(moves)}): {got.move}, "
+                     f"{got.nodes:,} nodes in {got.cycles:,} cycles, defence {got.defence}")
+    cycles = sum(r.cycles for r in rows)
+    nodes = sum(r.nodes for r in rows)
+    busy = sum(r.busy for r in rows)
+    return {
+        "target": "search", "cores": cores, "clock_mhz": clock, "budget_cycles": budget,
+        "positions": len(rows), "seed": args.seed, "capacity": 1 << args.log2n,
+        "nodes": nodes, "cycles": cycles,
+        "nodes_per_second": round(nodes * clock * 1e6 / cycles),
+        "cycles_per_node_per_core": round(busy / max(nodes, 1), 1),
+        "busy_pct": round(100 * busy / (cores * cycles), 1),
+        "mean_defence": round(sum(r.defence for r in rows) / len(rows), 2),
+        "mean_depth": round(sum(r.depth for r in rows) / len(rows), 2),
+        "at_budget": sum(r.cycles >= budget for r in rows),
     }

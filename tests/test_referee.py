@@ -118,7 +118,8 @@ def test_engine_player_interface():
 @pytest.mark.parametrize("spec", ["", "nobody", "ref:x", "random:1", "cmd:", "cmd:'unclosed",
                                   "serial:", "serial:@9600", "sim:fast", "sim,clock=50",
                                   "sim,board=", "sim,board=icestick", "sim,board=nowhere",
-                                  "sim,board=hx8k,board=hx8k"])
+                                  "sim,board=hx8k,board=hx8k", "sim,cores=0", "sim,cores=x",
+                                  "sim,cores=", "sim,cores=2,cores=3", "sim,cores=65"])
 def test_bad_specs(spec):
     with pytest.raises(SpecError):
         open_player(spec)
@@ -357,9 +358,23 @@ def test_simulated_board_plays_only_legal_moves(sim_player):
         assert mine and all(0.00002 < t < 0.8 for t in mine)
 
 
+def test_sim_options_take_the_boards_settings():
+    from traxfpga.boards.platforms import BOARDS
+    from traxfpga.host.players import _parse_sim_options
+    board = BOARDS["ulx3s-85f"]
+    want = {"clk_freq": 50_000_000, "capacity": board.capacity, "perft": True,
+            "cores": board.cores}
+    assert _parse_sim_options("s", ["board=ulx3s-85f"]) == want
+    # cores= overrides the board's, before or after it
+    for options in (["board=ulx3s-85f", "cores=2"], ["cores=2", "board=ulx3s-85f"]):
+        assert _parse_sim_options("s", options) == {**want, "cores": 2}
+    assert _parse_sim_options("s", ["cores=3"]) == {"cores": 3}
+
+
 def test_simulated_board_of_another_board():
-    """``sim,board=NAME`` simulates that board's device: its clock times the answers."""
-    with open_player("sim,board=ulx3s-85f") as p:
+    """``sim,board=NAME`` simulates that board's device: its clock times the answers (one
+    core here, to keep the test's simulation small)."""
+    with open_player("sim,board=ulx3s-85f,cores=1") as p:
         assert p.transport.clk_freq == 50e6 and p.transport.sim.capacity == 128
         assert p.start("black") is None
         g = Game()
