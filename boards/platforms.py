@@ -103,8 +103,9 @@ ICE40_PROGRAMMERS = (("iceprog", ()), ("openFPGALoader", ("-b", "ice40_generic")
 ULX3S_PROGRAMMERS = (("openFPGALoader", ("-b", "ulx3s", "-f")), ("fujprog", ("-j", "flash")))
 
 
-def _ulx3s(size, *, logic_cells, bram, capacity):
-    """A ULX3S: the boards differ only in their ECP5 part."""
+def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
+    """A ULX3S: the boards differ only in their ECP5 part, and so in the search cores it
+    holds and the clock they meet."""
     return Board(
         name=f"ulx3s-{size.lower()}",
         title=f"Radiona ULX3S (LFE5U-{size}-BG381)",
@@ -112,9 +113,10 @@ def _ulx3s(size, *, logic_cells, bram, capacity):
         platform_path=f"amaranth_boards.ulx3s:ULX3S_{size}_Platform",
         device=f"LFE5U-{size}", package="BG381",
         logic_cells=logic_cells, bram=bram, spram=0,
-        # 50 MHz: the whole device's Fmax is 53.6 MHz on the 85F, 57.1 on the 25F
-        # (docs/hardware.md)
-        osc_mhz=25.0, clock_mhz=50.0, capacity=capacity,
+        # A 64 x 64 store (15 DP16KD a core; 62 columns and rows are more than a game at
+        # one second a move reaches) so that the block RAMs hold many cores: 12 on the
+        # 85F (182 of 208; 48.6 MHz), 3 on the 25F (47 of 56; 57.3 MHz).  docs/hardware.md
+        osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
         uart=("uart", 0),
@@ -202,8 +204,8 @@ BOARDS = {
     ),
     # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, capacity=128),
-    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, capacity=128),
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12),
+    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3),
 }
 
 DEFAULT_BOARD = "icebreaker"

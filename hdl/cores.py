@@ -10,7 +10,8 @@ To their host (the protocol sequencer) they look like one engine and one searche
   (dealt round the cores in scan order) and answers with its best, ranked by its
   ``verdict``; the **combiner** waits for all of them and passes on the answer of highest
   verdict, the lower core on a tie, so the answer depends only on the position, the seed
-  and the budget;
+  and the budget.  When a core answers with a win (at once or by force) the others are
+  stopped: their answers cannot rank above it unless they have a win too;
 * a ``:perft`` count starts every perft unit at once, each counting below the first moves
   on its own squares, and the host reads the sum.
 
@@ -179,6 +180,11 @@ class Cores(wiring.Component):
         for s in searchers:
             m.d.comb += s.ctl.req.eq(req)
         all_done = _all(s.ctl.done for s in searchers)
+        # a core that found a win stops the others (their answers would rank below it)
+        abort = Signal()
+        won = _any(s.ctl.done & (s.verdict.win | s.verdict.forced) for s in searchers)
+        for s in searchers:
+            m.d.comb += s.abort.eq(abort)
         any_done = _any(s.ctl.done for s in searchers)
         verdicts = Array(s.verdict for s in searchers)
         i = Signal(range(n))
@@ -197,10 +203,13 @@ class Cores(wiring.Component):
         with m.FSM(name="combine"):
             with m.State("IDLE"):
                 with m.If(self.ctl.req):
-                    m.d.sync += [req.eq(1), self.cycles.eq(0), self.ctl.done.eq(0)]
+                    m.d.sync += [req.eq(1), self.cycles.eq(0), self.ctl.done.eq(0),
+                                 abort.eq(0)]
                     m.next = "WAIT"
             with m.State("WAIT"):
                 m.d.sync += self.cycles.eq(self.cycles + 1)
+                with m.If(won):
+                    m.d.sync += abort.eq(1)
                 with m.If(all_done):
                     m.d.sync += [i.eq(0), nodes.eq(0), busy.eq(0)]
                     m.next = "PICK"

@@ -24,7 +24,7 @@ from .engine import Command, Op, Result
 from .share import offer_state, result_state
 from .tiles import Reason, Shape, Status, Winner
 
-__all__ = ["Perft", "PerftRequest", "MAX_PERFT_DEPTH", "COUNT_BITS"]
+__all__ = ["Perft", "PerftRequest", "MAX_PERFT_DEPTH", "COUNT_BITS", "SPLIT_LEVEL"]
 
 #: The deepest count the unit takes (``:perft`` 0 .. this; a stack entry a level).  perft(9)
 #: from the start is about 10^11 leaves, days of the engine's time.
@@ -32,6 +32,11 @@ MAX_PERFT_DEPTH = 9
 
 #: Width of the count: 2^40 is about 1.1 x 10^12, above perft(9) from the start.
 COUNT_BITS = 40
+
+#: With many cores the moves of this level (or of the last, when the count is shallower)
+#: are dealt round the cores: from the start there are 2 first moves, 24 second ones and
+#: 432 third ones, enough for an even share.
+SPLIT_LEVEL = 3
 
 #: The bundle between the perft unit and whoever asks it for a count, seen from the asker
 #: (the protocol sequencer): raise ``req`` with ``depth``; ``done`` rises with ``count``;
@@ -53,8 +58,9 @@ class Perft(wiring.Component):
         The engine's board store is ``N = 2**log2n`` squares a side (its area at most
         ``N - 2``); the scan's coordinates are ``log2n + 3`` bits, as the searcher's.
     core, cores : int
-        This unit is core ``core`` of ``cores`` (:mod:`.cores`): it counts only below the
-        first moves on the squares dealt to it, as the searcher deals its candidates, and
+        This unit is core ``core`` of ``cores`` (:mod:`.cores`): every unit walks the levels
+        above :data:`SPLIT_LEVEL` in full, the legal moves at that level are dealt round
+        the cores in the order they are met, and each unit counts only below its own, so
         the counts of all the cores add up to the whole.
 
     Attributes
@@ -113,32 +119,27 @@ class Perft(wiring.Component):
         square = ~ok & (status != Status.MISMATCH) & (status != Status.THREE_TRACKS)
         ends = (res.winner != Winner.NONE) | (res.reason != Reason.NONE)
 
-        # With many cores the first moves' squares are dealt round them in scan order:
-        # ``own`` counts the squares of the first level's scan modulo ``cores``.
-        many = self.cores > 1
-        own = Signal(range(self.cores))
-        own_step = [own.eq(Mux(lv == 1, Mux(own == self.cores - 1, 0, own + 1), own))]
-
         def first():
             return [c.eq(-1), r.eq(-1), t.eq(Shape.PLUS)]
 
+        # Many cores: ``deal`` counts the legal moves met at the split level, modulo
+        # ``cores``; a move there is this unit's when the count is its core number.
+        many = self.cores > 1
+        split = Signal.like(lv)
+        deal = Signal(range(self.cores))
+        at_split = Signal()
+        mine = Signal()
+        m.d.comb += [at_split.eq(lv == split), mine.eq(~at_split | (deal == self.core))]
+
         def advance(skip_square):
-            """The next placement of the level's scan, or its end (with many cores, first
-            to ``OWN``, which skips the first level's squares of other cores)."""
-            if many:
-                with m.If(lv == 1):
-                    m.next = "OWN"
-                with m.Else():
-                    m.next = "NODE"
-            else:
-                m.next = "NODE"
+            """The next placement of the level's scan, or its end."""
+            m.next = "NODE"
             with m.If(~skip_square & (t != Shape.BACKSLASH)):
                 m.d.sync += t.eq(t.as_value() + 1)
             with m.Elif(r < h):
-                m.d.sync += [r.eq(r + 1), t.eq(Shape.PLUS), *(own_step if many else [])]
+                m.d.sync += [r.eq(r + 1), t.eq(Shape.PLUS)]
             with m.Elif(c < w):
-                m.d.sync += [c.eq(c + 1), r.eq(-1), t.eq(Shape.PLUS),
-                             *(own_step if many else [])]
+                m.d.sync += [c.eq(c + 1), r.eq(-1), t.eq(Shape.PLUS)]
             with m.Else():
                 m.next = "END"
 
@@ -164,21 +165,15 @@ class Perft(wiring.Component):
             with result("PROBE_RES"):
                 m.d.sync += [lv.eq(1), w.eq(res.width), h.eq(res.height), *first()]
                 if many:
-                    m.d.sync += own.eq(0)
+                    m.d.sync += [deal.eq(0),
+                                 split.eq(Mux(depth < SPLIT_LEVEL, depth, SPLIT_LEVEL))]
                 with m.If(depth == 0):
-                    m.d.sync += self.ctl.count.eq(int(self.core == 0))   # one position
+                    m.d.sync += self.ctl.count.eq(int(self.core == 0))  # the position, once
                     m.next = "FINISH"
                 with m.Elif(res.reason != Reason.NONE):     # a finished game: no moves
                     m.next = "FINISH"
                 with m.Else():
-                    m.next = "OWN" if many else "NODE"
-
-            if many:
-                with m.State("OWN"):
-                    with m.If((lv == 1) & (own != self.core)):
-                        advance(Const(1))
-                    with m.Else():
-                        m.next = "NODE"
+                    m.next = "NODE"
 
             send("NODE", then="NODE_RES")
 
@@ -188,7 +183,12 @@ class Perft(wiring.Component):
                 with m.Else():
                     m.d.sync += op.eq(Op.UNDO)
                     m.next = "STEP_UNDO"
-                    with m.If(lv == depth):                 # a leaf, whatever it does
+                    if many:
+                        with m.If(at_split):
+                            m.d.sync += deal.eq(Mux(deal == self.cores - 1, 0, deal + 1))
+                        with m.If(~mine):                   # another core's: taken back
+                            pass
+                    with (m.Elif if many else m.If)(lv == depth):   # a leaf, whatever it does
                         m.d.sync += self.ctl.count.eq(self.ctl.count + 1)
                     with m.Elif(~ends):                     # go down a level
                         m.d.comb += push.en.eq(1)

@@ -100,8 +100,9 @@ class Searcher(wiring.Component):
         main search only; each level costs a stack entry).
     core, cores : int
         This searcher is core ``core`` of ``cores`` (:mod:`.cores`): it takes only the
-        candidates on the squares dealt to it (``owns_square`` in
-        :mod:`.search_params`), and the cores' combiner ranks the answers by ``verdict``.
+        candidates dealt to it (``owns`` in :mod:`.search_params`: the legal placements of
+        the candidates' scan, dealt round the cores in scan order), and the cores'
+        combiner ranks the answers by ``verdict``.
 
     Attributes
     ----------
@@ -133,6 +134,9 @@ class Searcher(wiring.Component):
         Cycles the last search took, from its start to ``done``.
     verdict : Out(Verdict)
         The answer's rank among the cores' answers (while ``done``).
+    abort : In(1)
+        (Many cores only.)  Stop now, as when the budget is spent but even before a
+        candidate is scored: another core has found a win.
     nodes : Out(32)
         Positions the last search visited: the engine's placements that were legal.
     active : Out(1)
@@ -167,6 +171,7 @@ class Searcher(wiring.Component):
             "cycles":     Out(32),
             "nodes":      Out(32),
             "verdict":    Out(Verdict),
+            **({"abort": In(1)} if cores > 1 else {}),
             "active":     Out(1),
             "cmd":        Out(stream.Signature(Command)),
             "res":        In(stream.Signature(Result)),
@@ -231,22 +236,21 @@ class Searcher(wiring.Component):
         bc, br = Signal(signed(B)), Signal(signed(B))   # the selection's best
         bt = Signal(Shape)
 
-        # With many cores the candidates' squares are dealt round them in scan order:
-        # ``own`` counts the squares of the candidates' scan modulo ``cores``.
-        own = Signal(range(self.cores))
-        own_step = [] if self.cores == 1 else [
-            own.eq(Mux(own == self.cores - 1, 0, own + 1))]
+        # With many cores the candidates are dealt round them in scan order: ``deal``
+        # counts the legal placements of the candidates' scan modulo ``cores``.
+        many = self.cores > 1
+        deal = Signal(range(self.cores))
 
-        def advance(col, row, t, w, h, skip_square, at_end, on_square=()):
+        def advance(col, row, t, w, h, skip_square, at_end):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
             (columns -1 .. w, rows -1 .. h, tiles + / \\; ``skip_square`` skips the rest of
-            the square's tiles; ``on_square`` runs when the scan reaches a new square)."""
+            the square's tiles)."""
             with m.If(~skip_square & (t != Shape.BACKSLASH)):
                 m.d.sync += t.eq(t.as_value() + 1)
             with m.Elif(row < h):
-                m.d.sync += [row.eq(row + 1), t.eq(Shape.PLUS), *on_square]
+                m.d.sync += [row.eq(row + 1), t.eq(Shape.PLUS)]
             with m.Elif(col < w):
-                m.d.sync += [col.eq(col + 1), row.eq(-1), t.eq(Shape.PLUS), *on_square]
+                m.d.sync += [col.eq(col + 1), row.eq(-1), t.eq(Shape.PLUS)]
             with m.Else():
                 m.next = at_end
 
@@ -256,11 +260,11 @@ class Searcher(wiring.Component):
 
         def first1():
             """Start the candidates' scan."""
-            return [*first(c1, r1, t1), *([] if self.cores == 1 else [own.eq(0)])]
+            return [*first(c1, r1, t1), *([deal.eq(0)] if many else [])]
 
         def advance1(skip_square):
             """Step the candidates' scan; ``PASS_END`` after its last placement."""
-            advance(c1, r1, t1, w1, h1, skip_square, "PASS_END", on_square=own_step)
+            advance(c1, r1, t1, w1, h1, skip_square, "PASS_END")
 
         status = res.status
         ok = status == Status.OK
@@ -320,6 +324,8 @@ class Searcher(wiring.Component):
         limit = self.budget_cycles if self.budget is None else self.budget
         m.d.sync += spent.eq(self.active & (self.cycles >= limit))
         stop = spent & (best_ok | dphase)
+        if self.cores > 1:
+            stop = stop | self.abort
 
         # -- engine commands ------------------------------------------------------------------
         op = Signal(Op)
@@ -331,7 +337,7 @@ class Searcher(wiring.Component):
             self.cmd.payload.tile.eq(Mux(use_c, t, t1)),
         ]
         after_undo = Signal(2)                    # where UNDO_RES goes:
-        COMPARE, FINISH, VERDICT = range(3)
+        COMPARE, FINISH, VERDICT, SKIP = range(4)
         then = Signal(2)                          # where STEP_UNDO_RES goes:
         NEXT, RESTART, FAIL, SUCCEED = range(4)   # the next placement, the first, a result
 
@@ -409,10 +415,6 @@ class Searcher(wiring.Component):
                 m.d.sync += [op.eq(Op.PLACE), use_c.eq(0)]
                 with m.If(stop):
                     m.next = "FINISH"
-                if self.cores > 1:
-                    with m.Elif(~dfn & (own != self.core)):   # another core's square
-                        m.next = "CAND"
-                        advance1(Const(1))
                 with m.Else():
                     m.next = "CAND_CMD"
 
@@ -424,8 +426,15 @@ class Searcher(wiring.Component):
                                  lv.eq(2), mine.eq(0), theirs.eq(0), ev.eq(EV_MAX),
                                  op.eq(Op.UNDO),
                                  after_undo.eq(COMPARE)]
+                    if many:
+                        with m.If(~dfn):
+                            m.d.sync += deal.eq(Mux(deal == self.cores - 1, 0, deal + 1))
                     with m.If(dfn):                         # the answer on test: the
                         m.next = "NODE"                     # opponent's move (level 2)
+                    if many:
+                        with m.Elif(deal != self.core):     # another core's candidate
+                            m.d.sync += after_undo.eq(SKIP)
+                            m.next = "UNDO_CMD"
                     with m.Elif(deep & ends):               # not a candidate for a deep win
                         m.next = "UNDO_CMD"
                     with m.Elif(mover_wins):
@@ -650,6 +659,9 @@ class Searcher(wiring.Component):
                     with m.Case(VERDICT):
                         m.d.sync += dfn.eq(0)
                         m.next = "VERDICT"
+                    with m.Case(SKIP):
+                        m.next = "CAND"
+                        advance1(Const(0))
 
             with m.State("COMPARE"):
                 with m.If(sel):

@@ -8,7 +8,7 @@ from amaranth.lib import data
 __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX",
            "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "OPENING", "MAX_DEPTH", "MAX_DEFENCE", "Score",
-           "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns_square"]
+           "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns"]
 
 LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
@@ -97,8 +97,7 @@ def pack_verdict(found: bool, win: bool, forced: bool, depth: int, defence: int,
     return value
 
 
-def owns_square(col: int, row: int, height: int, core: int, cores: int) -> bool:
-    """Whether search core ``core`` of ``cores`` scans the candidates on square (``col``,
-    ``row``) of an area ``height`` rows high: the squares are dealt round the cores in scan
-    order (column -1 .. width, row -1 .. height)."""
-    return ((col + 1) * (height + 2) + row + 1) % cores == core
+def owns(index: int, core: int, cores: int) -> bool:
+    """Whether search core ``core`` of ``cores`` takes candidate ``index`` (0, 1, ...: the
+    legal placements of the candidates' scan, in scan order): they are dealt round."""
+    return index % cores == core

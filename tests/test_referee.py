@@ -362,7 +362,7 @@ def test_sim_options_take_the_boards_settings():
     from traxfpga.boards.platforms import BOARDS
     from traxfpga.host.players import _parse_sim_options
     board = BOARDS["ulx3s-85f"]
-    want = {"clk_freq": 50_000_000, "capacity": board.capacity, "perft": True,
+    want = {"clk_freq": 45_000_000, "capacity": board.capacity, "perft": True,
             "cores": board.cores}
     assert _parse_sim_options("s", ["board=ulx3s-85f"]) == want
     # cores= overrides the board's, before or after it
@@ -375,7 +375,7 @@ def test_simulated_board_of_another_board():
     """``sim,board=NAME`` simulates that board's device: its clock times the answers (one
     core here, to keep the test's simulation small)."""
     with open_player("sim,board=ulx3s-85f,cores=1") as p:
-        assert p.transport.clk_freq == 50e6 and p.transport.sim.capacity == 128
+        assert p.transport.clk_freq == 45e6 and p.transport.sim.capacity == 64
         assert p.start("black") is None
         g = Game()
         g.play("@0/")

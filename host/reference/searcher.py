@@ -32,7 +32,7 @@ from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  
 from ...hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                                  EV_NOISE_MAX, OPENING, ev_with_noise,
                                  EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
-                                 THREAT_CAP, Score, owns_square, pack_score, pack_verdict,
+                                 THREAT_CAP, Score, owns, pack_score, pack_verdict,
                                  score_class)
 ATT_MAX = 255
 
@@ -115,14 +115,11 @@ class Choice:
                 f"candidates={self.candidates}, trials={self.trials})")
 
 
-def _scan(game: Game, own=None):
-    """Every placement in scan order, as ``Move`` (legal or not); with ``own`` = (core,
-    cores), only those on the core's squares."""
+def _scan(game: Game):
+    """Every placement in scan order, as ``Move`` (legal or not)."""
     w, h = game.width, game.height
     for col in range(-1, w + 1):
         for row in range(-1, h + 1):
-            if own is not None and not owns_square(col, row, h, *own):
-                continue
             for t in TILES:
                 yield Move(col, row, t)
 
@@ -286,9 +283,11 @@ def _placed(g: Game, tried: list | None = None, own=None):
     candidate scan does; the caller takes it back before asking for the next.  A refusal
     for the square (anything but a tile mismatch or three tracks) skips the square's other
     tiles, which fail alike.  ``tried[0]`` counts the placements tried, legal or not.
-    ``own``: only a core's squares (:func:`_scan`)."""
+    ``own`` = (core, cores): only the core's share of the legal placements (``owns``); the
+    others are played and taken back, as the core's scan does."""
     skip_square = None
-    for mv in _scan(g, own):
+    index = -1
+    for mv in _scan(g):
         if skip_square == (mv.col, mv.row):
             continue
         if tried is not None:
@@ -298,6 +297,10 @@ def _placed(g: Game, tried: list | None = None, own=None):
         except Illegal as exc:
             if exc.code not in ("mismatch", "three-tracks"):
                 skip_square = (mv.col, mv.row)
+            continue
+        index += 1
+        if own is not None and not owns(index, *own):
+            g.undo()
             continue
         yield mv
 
