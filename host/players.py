@@ -12,8 +12,8 @@ A player is opened from a *spec* string (:func:`open_player`):
 ``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
-    ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-85f``: 50 MHz,
-    with the perft unit and its search cores) instead of the iCEBreaker's (24 MHz, one
+    ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-25f``: 50 MHz,
+    the perft units and three search cores) instead of the iCEBreaker's (24 MHz, one
     core); ``cores=N`` sets the number of search cores;
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
