@@ -18,7 +18,7 @@ To their host (the protocol sequencer) they look like one engine and one searche
 With one core this is the engine, the searcher and the perft unit wired as before.
 """
 
-from amaranth.hdl import Array, Module, Signal
+from amaranth.hdl import Array, Cat, Module, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -157,8 +157,8 @@ class Cores(wiring.Component):
         all_ready = Signal()
         all_valid = Signal()
         m.d.comb += [
-            all_ready.eq(_all(c.ready for c in cmds)),
-            all_valid.eq(_all(r.valid for r in ress)),
+            all_ready.eq(Cat(c.ready for c in cmds).all()),
+            all_valid.eq(Cat(r.valid for r in ress).all()),
             self.cmd.ready.eq(all_ready),
             self.res.valid.eq(all_valid),
             self.res.payload.eq(ress[0].payload),
@@ -179,13 +179,13 @@ class Cores(wiring.Component):
         req = Signal()
         for s in searchers:
             m.d.comb += s.ctl.req.eq(req)
-        all_done = _all(s.ctl.done for s in searchers)
+        all_done = Cat(s.ctl.done for s in searchers).all()
         # a core that found a win stops the others (their answers would rank below it)
         abort = Signal()
-        won = _any(s.ctl.done & (s.verdict.win | s.verdict.forced) for s in searchers)
+        won = Cat(s.ctl.done & (s.verdict.win | s.verdict.forced) for s in searchers).any()
         for s in searchers:
             m.d.comb += s.abort.eq(abort)
-        any_done = _any(s.ctl.done for s in searchers)
+        any_done = Cat(s.ctl.done for s in searchers).any()
         verdicts = Array(s.verdict for s in searchers)
         i = Signal(range(n))
         best_v = Signal(Verdict)
@@ -241,23 +241,8 @@ class Cores(wiring.Component):
         total = perfts[0].ctl.count
         for p in perfts[1:]:
             total = (total + p.ctl.count)[:COUNT_BITS]
-        m.d.comb += [self.perft.done.eq(_all(p.ctl.done for p in perfts)),
+        m.d.comb += [self.perft.done.eq(Cat(p.ctl.done for p in perfts).all()),
                      self.perft.count.eq(total)]
         for p in perfts:
             m.d.comb += [p.ctl.req.eq(self.perft.req), p.ctl.depth.eq(self.perft.depth)]
 
-
-def _all(bits):
-    bits = list(bits)
-    out = bits[0]
-    for b in bits[1:]:
-        out = out & b
-    return out
-
-
-def _any(bits):
-    bits = list(bits)
-    out = bits[0]
-    for b in bits[1:]:
-        out = out | b
-    return out

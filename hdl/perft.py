@@ -21,7 +21,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op, Result
-from .share import offer_state, result_state
+from .share import check_core, offer_state, result_state
 from .tiles import Reason, Shape, Status, Winner
 
 __all__ = ["Perft", "PerftRequest", "MAX_PERFT_DEPTH", "COUNT_BITS", "SPLIT_LEVEL"]
@@ -75,8 +75,7 @@ class Perft(wiring.Component):
     """
 
     def __init__(self, *, log2n=7, core=0, cores=1):
-        if not 0 <= core < cores:
-            raise ValueError(f"core must be 0 .. {cores - 1}, not {core}")
+        check_core(core, cores)
         self.log2n = log2n
         self.core, self.cores = core, cores
         super().__init__({

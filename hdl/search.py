@@ -33,7 +33,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op, Result
-from .share import offer_state, result_state
+from .share import check_core, offer_state, result_state
 from .tiles import Reason, Shape, Status, Winner
 
 __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "check_max_depth", "check_max_defence", "MAX_DEPTH",
@@ -149,8 +149,7 @@ class Searcher(wiring.Component):
     def __init__(self, *, coord_bits=10, budget=1 << 24, max_depth=MAX_DEPTH,
                  max_defence=MAX_DEFENCE, core=0, cores=1):
         check_max_depth(max_depth)
-        if not 0 <= core < cores:
-            raise ValueError(f"core must be 0 .. {cores - 1}, not {core}")
+        check_core(core, cores)
         self.core, self.cores = core, cores
         check_max_defence(max_defence)
         self.coord_bits = coord_bits

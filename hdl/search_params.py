@@ -44,11 +44,16 @@ SCORE_BITS = Score.size
 def pack_score(cls: int, mine: int, theirs: int, noise: int, ev: int = 0) -> int:
     """The score as the integer the hardware's ``Score`` holds (counts saturate at
     :data:`THREAT_CAP`, the noise is its low byte)."""
-    fields = {"cls": cls, "ev": ev, "mine": min(mine, THREAT_CAP),
-              "not_theirs": THREAT_CAP - min(theirs, THREAT_CAP), "noise": noise & 0xFF}
+    return _pack(Score, {"cls": cls, "ev": ev, "mine": min(mine, THREAT_CAP),
+                         "not_theirs": THREAT_CAP - min(theirs, THREAT_CAP),
+                         "noise": noise & 0xFF})
+
+
+def _pack(layout, fields):
+    """The integer a ``layout`` value holds with these ``fields`` (each must fit)."""
     value = 0
     for name, v in fields.items():
-        f = Score[name]
+        f = layout[name]
         assert 0 <= v < 1 << f.width, (name, v)
         value |= v << f.offset
     return value
@@ -86,15 +91,9 @@ def pack_verdict(found: bool, win: bool, forced: bool, depth: int, defence: int,
     if not found:
         return 0
     decided = win or forced
-    fields = {"found": 1, "win": int(win), "forced": int(forced and not win),
-              "quick": 7 - depth if forced and not win else 0, "defence": defence,
-              "score": 0 if decided else score}
-    value = 0
-    for name, v in fields.items():
-        f = Verdict[name]
-        assert 0 <= v < 1 << f.width, (name, v)
-        value |= v << f.offset
-    return value
+    return _pack(Verdict, {"found": 1, "win": int(win), "forced": int(forced and not win),
+                           "quick": 7 - depth if forced and not win else 0,
+                           "defence": defence, "score": 0 if decided else score})
 
 
 def owns(index: int, core: int, cores: int) -> bool:

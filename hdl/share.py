@@ -6,7 +6,13 @@ from contextlib import contextmanager
 
 from amaranth.hdl import Mux
 
-__all__ = ["share_engine", "offer_state", "result_state"]
+__all__ = ["share_engine", "offer_state", "result_state", "check_core"]
+
+
+def check_core(core, cores):
+    """Raise ``ValueError`` unless ``core`` is one of ``cores`` search cores."""
+    if not 0 <= core < cores:
+        raise ValueError(f"core must be 0 .. {cores - 1}, not {core}")
 
 
 def offer_state(m, cmd, state, then):

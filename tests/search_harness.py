@@ -4,7 +4,7 @@ by side, and checking a hardware choice against the twin's."""
 import pytest
 
 from traxfpga.host.reference.searcher import choose
-from traxfpga.host.reference.trax import Game, format_move
+from traxfpga.host.reference.trax import Game, Illegal, format_move
 from traxfpga.sim import cxxrtl
 
 SEED = 20151209
@@ -34,6 +34,20 @@ def _position(sim, moves, variant="trax"):
     sim.reset(variant)
     game = Game(variant)
     for mv in moves:
+        _play_both(sim, game, mv)
+    return game
+
+
+def _replay(sim, moves, variant="trax"):
+    """A new game on the simulation and the reference, playing ``moves`` until the first
+    the reference refuses (recorded games have a few); returns the reference's game."""
+    sim.reset(variant)
+    game = Game(variant)
+    for mv in moves:
+        try:
+            game.copy().play(mv)
+        except Illegal:
+            break
         _play_both(sim, game, mv)
     return game
 

@@ -11,10 +11,10 @@ from traxfpga.hdl.search_params import owns
 from traxfpga.host.reference.ai import choose_move
 from traxfpga.host.reference.corpus import engine_variant, load_corpus
 from traxfpga.host.reference.searcher import choose, choose_cores
-from traxfpga.host.reference.trax import Game, Illegal, format_move, parse_move
+from traxfpga.host.reference.trax import Game, format_move, parse_move
 from traxfpga.sim import cxxrtl
 
-from search_harness import SEED, _play_both, needs_cxx
+from search_harness import SEED, _play_both, _replay, needs_cxx
 from test_search import _wins_within
 
 CORES = 3
@@ -61,18 +61,17 @@ def test_candidates_are_dealt_round_the_cores():
     game = Game()
     for mv in g["moves"][:10]:
         game.play(mv)
-    whole = []
-    probe = game.copy()
-    for mv in _placed(probe):
-        whole.append(format_move(mv))
-        probe.undo()
+
+    def candidates(own=None):
+        probe, out = game.copy(), []
+        for mv in _placed(probe, own=own):
+            out.append(format_move(mv))
+            probe.undo()
+        return out
+    whole = candidates()
     shares = []
     for core in range(CORES):
-        probe = game.copy()
-        share = []
-        for mv in _placed(probe, own=(core, CORES)):
-            share.append(format_move(mv))
-            probe.undo()
+        share = candidates((core, CORES))
         assert share == whole[core::CORES]
         shares += share
     assert sorted(shares) == sorted(whole) and len(whole) > CORES
@@ -103,15 +102,8 @@ def test_cores_match_twin_on_recorded_positions(sim):
     rng = random.Random(SEED + 7)
     sample = rng.sample([g for g in load_corpus() if engine_variant(g) == "trax"], 10)
     for g in sample:
-        sim.reset("trax")
-        game = Game()
         cut = rng.randrange(0, max(1, min(len(g["moves"]), 30)))
-        for mv in g["moves"][:cut]:
-            try:
-                game.copy().play(mv)
-            except Illegal:
-                break
-            _play_both(sim, game, mv)
+        game = _replay(sim, g["moves"][:cut])
         if game.over:
             continue
         got = _check(sim, game)

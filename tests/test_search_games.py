@@ -8,10 +8,10 @@ import pytest
 
 from traxfpga.host.reference.ai import choose_move
 from traxfpga.host.reference.corpus import engine_variant, load_corpus
-from traxfpga.host.reference.trax import Game, Illegal, format_move
+from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.sim import cxxrtl
 
-from search_harness import SEED, _check_search, _play_both, needs_cxx
+from search_harness import SEED, _check_search, _play_both, _replay, needs_cxx
 
 
 @pytest.fixture(scope="module")
@@ -31,16 +31,8 @@ def test_hardware_matches_twin_on_recorded_positions(sim):
     games = load_corpus()
     sample = rng.sample(games, 24)
     for g in sample:
-        variant = engine_variant(g)
-        sim.reset(variant)
-        game = Game(variant)
         cut = rng.randrange(0, max(1, min(len(g["moves"]), 40)))
-        for mv in g["moves"][:cut]:
-            try:
-                game.copy().play(mv)
-            except Illegal:
-                break
-            _play_both(sim, game, mv)
+        game = _replay(sim, g["moves"][:cut], engine_variant(g))
         if game.over:
             continue
         got = _check_search(sim, game)
