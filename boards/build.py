@@ -163,7 +163,7 @@ def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_
     if max_defence is not None:
         extra["max_defence"] = max_defence
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
-                                   perft=perft, cores=cores, **extra)
+                                   dual=not spram, perft=perft, cores=cores, **extra)
 
 
 def _tail(path, lines=25):
@@ -210,8 +210,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"clock: {error}") from None
     requested_mhz = board.clock_mhz if clock_mhz is None else float(clock_mhz)
 
-    # The board store and path ends go to SPRAM where the part has it (16K words each).
-    spram = board.spram >= 3 and capacity <= 128
+    spram = board.store_in_spram(capacity)
     if max_depth is not None and design != "device":
         raise BuildError(f"--max-depth is a setting of the device's player, not of {design}")
     if max_defence is not None and design != "device":

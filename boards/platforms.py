@@ -66,6 +66,13 @@ class Board:
     #: search cores of the device (:mod:`traxfpga.hdl.cores`): as many as fit at the clock
     cores: int = 1
 
+    def store_in_spram(self, capacity=None):
+        """Whether the device's board store and path ends go to SPRAM (16K words each) at
+        ``capacity`` (None: the board's); else they are block RAM, which is dual-port, and
+        the engines use their overlapped schedule (``Engine(dual=True)``)."""
+        capacity = self.capacity if capacity is None else capacity
+        return self.spram >= 3 and capacity <= 128
+
     def __post_init__(self):
         family = get_family(self.family)
         if self.pll_primitive not in family.pll_primitives:

@@ -39,6 +39,9 @@ class Device(wiring.Component):
         area in play may grow to N - 2 columns and rows.
     spram : bool
         Keep the engine's board store in iCE40UP5K SPRAM (needed for N = 128 on that part).
+    dual : bool
+        The engines' overlapped tile schedule on a dual-port block-RAM store (not with
+        ``spram``; :class:`~traxfpga.hdl.engine.Engine`).
     player_id : str
         The answer to ``-T``.
     think_time : float
@@ -84,9 +87,11 @@ class Device(wiring.Component):
         pin (only with ``perft``).
     """
 
-    def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False,
+    def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
                  max_defence=MAX_DEFENCE, perft=True, cores=1):
+        if spram and dual:
+            raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
             raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
         self.clk_freq = clk_freq
@@ -94,6 +99,7 @@ class Device(wiring.Component):
         self.capacity = capacity
         self.log2n = capacity.bit_length() - 1
         self.spram = spram
+        self.dual = dual
         self.player_id = player_id
         self.think_time = think_time
         check_max_depth(max_depth)              # here: the searcher is made later
@@ -127,7 +133,8 @@ class Device(wiring.Component):
         m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, budget=self.budget,
                                            max_depth=self.max_depth,
                                            max_defence=self.max_defence, perft=self.perft,
-                                           clear_on_start=self.spram, spram=self.spram)
+                                           clear_on_start=self.spram, spram=self.spram,
+                                           dual=self.dual)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,

@@ -45,7 +45,7 @@ class Cores(wiring.Component):
         ``budget_cycles`` port.
     perft : bool
         Include the perft units and the ``perft`` port.
-    clear_on_start, spram :
+    clear_on_start, spram, dual :
         The engines' (:class:`~traxfpga.hdl.engine.Engine`).
 
     Attributes
@@ -65,7 +65,8 @@ class Cores(wiring.Component):
     """
 
     def __init__(self, *, n=1, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=False, clear_on_start=False, spram=False):
+                 max_defence=MAX_DEFENCE, perft=False, clear_on_start=False, spram=False,
+                 dual=False):
         if n < 1:
             raise ValueError(f"there must be at least one core, not {n}")
         self.n = n
@@ -76,6 +77,7 @@ class Cores(wiring.Component):
         self.has_perft = perft
         self.clear_on_start = clear_on_start
         self.spram = spram
+        self.dual = dual
         super().__init__({
             "cmd":        In(stream.Signature(Command)),
             "res":        Out(stream.Signature(Result)),
@@ -102,7 +104,7 @@ class Cores(wiring.Component):
         engines, searchers, perfts, hosts = [], [], [], []
         for i in range(n):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
-                            spram=self.spram)
+                            spram=self.spram, dual=self.dual)
             searcher = Searcher(coord_bits=self.log2n + 3, budget=self.budget,
                                 max_depth=self.max_depth, max_defence=self.max_defence,
                                 core=i, cores=n)

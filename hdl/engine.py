@@ -24,7 +24,7 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from .store import SinglePortRAM
+from .store import DualPortRAM, SinglePortRAM
 
 from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
                     Variant, Winner, opposite)
@@ -102,6 +102,10 @@ class Engine(wiring.Component):
     spram : bool
         Keep the board store and the path ends in iCE40UP5K SPRAM blocks (three of
         the four; needs ``log2n <= 7``) instead of block RAM.
+    dual : bool
+        Keep the board store in simple dual-port block RAM and write each neighbour
+        while the next is read: 7 cycles a tile placed and 7 taken back instead of 10
+        and 11 (docs/engine.md).  Not with ``spram``.
 
     Attributes
     ----------
@@ -116,8 +120,10 @@ class Engine(wiring.Component):
     """
 
     def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=True,
-                 spram=False):
+                 spram=False, dual=False):
         assert log2n >= 3
+        if spram and dual:
+            raise ValueError("an SPRAM has one port: the store cannot be dual-port")
         assert log_depth & (log_depth - 1) == 0, "log_depth must be a power of two"
         self.log2n = log2n
         self.n = 1 << log2n
@@ -125,6 +131,7 @@ class Engine(wiring.Component):
         self.stack_depth = stack_depth
         self.clear_on_start = clear_on_start
         self.spram = spram
+        self.dual = dual
         super().__init__({
             "cmd":   In(stream.Signature(Command)),
             "res":   Out(stream.Signature(Result)),
@@ -146,7 +153,13 @@ class Engine(wiring.Component):
             "trailer": 1, "u": data.UnionLayout({"tile": TileEntry, "trailer": Trailer})})
 
         # -- memories ---------------------------------------------------------------
-        m.submodules.cells = cells = SinglePortRAM(shape=Cell, depth=NN * NN, spram=self.spram)
+        if self.dual:
+            m.submodules.cells = cells = DualPortRAM(shape=Cell, depth=NN * NN)
+            # Every write goes where the read goes, except in the overlapped tile states.
+            m.d.comb += cells.waddr.eq(cells.addr)
+        else:
+            m.submodules.cells = cells = SinglePortRAM(shape=Cell, depth=NN * NN,
+                                                       spram=self.spram)
         m.submodules.far_w = far_w = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
         m.submodules.far_b = far_b = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
         m.submodules.log = log = Memory(shape=LogEntry, depth=self.log_depth, init=[])
@@ -360,7 +373,16 @@ class Engine(wiring.Component):
             with m.If(attack & (att[ev_col3] != 255)):
                 m.d.sync += att[ev_col3].eq(att[ev_col3] + 1)
 
-        # The neighbour across `ndir` after P is placed (or, with `untiling`, taken
+        # The neighbour written (`wdir`, at `w_addr`): the one addressed now on one port;
+        # with `dual`, the one read two steps ago, while the next is read.
+        if self.dual:
+            wdir = Signal(2)
+            w_addr = Signal(PosL)
+            m.d.sync += [wdir.eq(rdir), w_addr.eq(rpos)]
+        else:
+            wdir, w_addr = ndir, nb_addr
+
+        # The neighbour across `wdir` after P is placed (or, with `untiling`, taken
         # back): its new word, and whether it becomes forced or over-full.
         untiling = Signal()
         push_r = Signal()                 # the neighbour written last step is forced
@@ -370,11 +392,11 @@ class Engine(wiring.Component):
         m.d.sync += [push_r.eq(0), three_r.eq(0)]
         nsel = Signal(Cell)
         nb_new = Signal(Cell)
-        m.d.comb += [nsel.eq(nb[ndir]), nb_new.eq(nsel)]
-        new_col = Mux(untiling, Colour.NONE, Mux(pmask.bit_select(ndir, 1), Colour.WHITE,
+        m.d.comb += [nsel.eq(nb[wdir]), nb_new.eq(nsel)]
+        new_col = Mux(untiling, Colour.NONE, Mux(pmask.bit_select(wdir, 1), Colour.WHITE,
                                                   Colour.BLACK))
         for j in DIRS:
-            with m.If(ndir == opposite(j)):
+            with m.If(wdir == opposite(j)):
                 m.d.comb += nb_new.inc[j].eq(new_col)
         # A square outside the area touches at most one tile: it never counts two.
         white, black = counts([nb_new.inc[i] for i in DIRS])
@@ -427,6 +449,106 @@ class Engine(wiring.Component):
             for i in range(4):
                 with m.If(step == i + 1):
                     m.d.sync += nb[i].eq(cells.rdata)
+
+        # The writes of one tile's placement and take-back, shared by the one-port
+        # schedule (TILE_WRITE, UNTILE_WRITE) and the overlapped one (`dual`); the caller
+        # sets the store's write address.
+        def write_tile():
+            """P, with its tile."""
+            m.d.comb += [cells.wdata.eq(pcell), cells.wdata.occ.eq(1),
+                         cells.wdata.white.eq(pmask), cells.we.eq(1)]
+
+        def join_write(i):
+            """The joined path ends point at each other: A's far end at B's (i = 0, with
+            the log entry), then B's at A's (i = 1)."""
+            if i == 0:
+                m.d.comb += [
+                    log_wr.addr.eq(log_wptr),
+                    log_wr.data.trailer.eq(0),
+                    log_wr.data.u.tile.p.x.eq(px),
+                    log_wr.data.u.tile.p.y.eq(py),
+                    log_wr.en.eq(1),
+                ]
+                for c in range(2):
+                    for s_ in range(2):
+                        m.d.comb += [log_wr.data.u.tile.e[2 * c + s_].x.eq(ends[c][s_].x),
+                                     log_wr.data.u.tile.e[2 * c + s_].y.eq(ends[c][s_].y)]
+            for c in range(2):
+                ea, eb = ends[c] if i == 0 else ends[c][::-1]
+                m.d.comb += [far[c].addr.eq(Cat(ea.x, ea.y)), far[c].wdata.eq(eb),
+                             far[c].we.eq(1)]
+            if i == 0:
+                m.d.sync += log_push()
+                m.d.sync += k.eq(k + 1)
+
+        def write_neighbour():
+            """The neighbour across `wdir`, with P's colour entering it; whether it became
+            forced or over-full is registered (for timing) and acted on the step after."""
+            m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
+            m.d.sync += [push_r.eq(push), three_r.eq(three), push_xy.eq(w_addr)]
+
+        def push_forced():
+            """Push the neighbour written the step before if it became forced; returns
+            whether the stack overflowed."""
+            cap_now = push_r & (sp == self.stack_depth)
+            with m.If(push_r):
+                with m.If(cap_now):
+                    m.d.sync += fault.eq(Status.CAPACITY)
+                with m.Else():
+                    m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.eq(push_xy),
+                                 stk_wr.en.eq(1)]
+                    m.d.sync += sp.eq(sp + 1)
+            return cap_now
+
+        def over_full():
+            with m.If(step == 0):
+                m.d.sync += over3.eq(0)
+            with m.Elif(three_r):
+                m.d.sync += over3.eq(1)
+
+        def tile_done(cap_now):
+            """The tile's last step: on to the forced squares, or refuse the move.  A tile
+            both over-full and over capacity is refused with `capacity`; `fault` is OK on
+            entry."""
+            m.d.sync += step.eq(0)
+            cap = (fault != Status.OK) | cap_now
+            with m.If(cap | over3 | three_r):
+                with m.If(~cap):
+                    m.d.sync += fault.eq(Status.THREE_TRACKS)
+                m.next = "ROLLBACK"
+            with m.Else():
+                m.next = "POP"
+
+        def untile_far(enable):
+            """Taking P back, across edge `wdir`: the far end P joined there points back at
+            the neighbour's edge facing P again -- or, if that far end was the neighbour
+            itself (its track of the colour had both ends open), at its lower edge of the
+            colour, as a placement writes such an entry.  So a rollback leaves the path-end
+            stores exactly as they were."""
+            w_white = pmask.bit_select(wdir, 1)
+            w_b = side_b(wdir)
+            for c in range(2):
+                e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
+                target = Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
+                n_lower = _one_hot_dir(nsel.white if c == 0 else ~nsel.white)
+                m.d.comb += [far[c].addr.eq(target),
+                             far[c].wdata.x.eq(w_addr.x), far[c].wdata.y.eq(w_addr.y),
+                             far[c].wdata.d.eq(Mux(target == w_addr.as_value(), n_lower,
+                                                   wdir ^ 2)),
+                             far[c].we.eq(enable & nsel.occ & (w_white == (c == 0)))]
+
+        def untake_p(p_addr):
+            """P empty again (its entering colours kept), its path ends zeroed as an empty
+            square's are."""
+            m.d.comb += [cells.wdata.eq(pcell), cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
+                         cells.we.eq(1)]
+            for c in range(2):
+                m.d.comb += [far[c].addr.eq(p_addr), far[c].wdata.eq(0), far[c].we.eq(1)]
+
+        def untile_done():
+            m.d.sync += [step.eq(0), log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1),
+                         k.eq(k - 1)]
+            m.next = "ROLLBACK"
 
         # ------------------------------------------------------------------------------
         with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE"):
@@ -637,7 +759,8 @@ class Engine(wiring.Component):
                 read_neighbours()
                 for c in range(2):
                     m.d.comb += far[c].addr.eq(nb_addr)
-                with m.If(step != 0):
+                taking = (step != 0) & (step <= 4) if self.dual else step != 0
+                with m.If(taking):
                     m.d.sync += [elast.eq(end_now), lvalid.eq(1), lcol.eq(~r_white),
                                  lside.eq(r_b)]
                     for c in range(2):
@@ -647,72 +770,47 @@ class Engine(wiring.Component):
                             with m.Else():
                                 m.d.sync += [ends[c][1].eq(end_now),
                                              loop[c].eq(loop[c] | loop_now[c])]
-                with m.If(step == 4):
-                    m.next = "TILE_WRITE"
-                    m.d.sync += step.eq(0)
+                if self.dual:
+                    # The writes overlap the reads: neighbour i at step i + 2 (steps 2..5),
+                    # the path ends once all four are in (steps 5, 6), P last (step 6).
+                    with m.If(step == 6):
+                        m.d.comb += cells.waddr.eq(Cat(px, py))
+                        write_tile()
+                    with m.If(step == 5):
+                        join_write(0)
+                    with m.If(step == 6):
+                        join_write(1)
+                    with m.If((step >= 2) & (step <= 5)):
+                        m.d.comb += cells.waddr.eq(w_addr)
+                        write_neighbour()
+                    cap_now = push_forced()
+                    over_full()
+                    with m.If(step == 6):
+                        tile_done(cap_now)
+                else:
+                    with m.If(step == 4):
+                        m.next = "TILE_WRITE"
+                        m.d.sync += step.eq(0)
 
-            with m.State("TILE_WRITE"):
-                m.d.sync += step.eq(step + 1)
-                m.d.comb += cells.addr.eq(nb_addr)
-                with m.If(step == 4):
-                    # P itself.
-                    m.d.comb += [
-                        cells.wdata.eq(pcell),
-                        cells.wdata.occ.eq(1),
-                        cells.wdata.white.eq(pmask),
-                        cells.we.eq(1),
-                    ]
-                with m.If(step == 0):
-                    # The log entry, the first path-end write of each colour.
-                    m.d.comb += [
-                        log_wr.addr.eq(log_wptr),
-                        log_wr.data.trailer.eq(0),
-                        log_wr.data.u.tile.p.x.eq(px),
-                        log_wr.data.u.tile.p.y.eq(py),
-                        log_wr.en.eq(1),
-                    ]
-                    for c in range(2):
-                        for s_ in range(2):
-                            m.d.comb += [log_wr.data.u.tile.e[2 * c + s_].x.eq(ends[c][s_].x),
-                                         log_wr.data.u.tile.e[2 * c + s_].y.eq(ends[c][s_].y)]
-                        ea, eb = ends[c]
-                        m.d.comb += [far[c].addr.eq(Cat(ea.x, ea.y)), far[c].wdata.eq(eb),
-                                     far[c].we.eq(1)]
-                    m.d.sync += log_push()
-                    m.d.sync += k.eq(k + 1)
-                with m.If(step == 1):
-                    for c in range(2):
-                        ea, eb = ends[c]
-                        m.d.comb += [far[c].addr.eq(Cat(eb.x, eb.y)), far[c].wdata.eq(ea),
-                                     far[c].we.eq(1)]
-                # Steps 0..3: the neighbours' entering colours; steps 1..4: the forced
-                # push and over-full test of the neighbour written the step before
-                # (registered, for timing).  `fault` is OK on entry.
-                with m.If(~step[2]):
-                    m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
-                    m.d.sync += [push_r.eq(push), three_r.eq(three), push_xy.eq(nb_addr)]
-                cap_now = push_r & (sp == self.stack_depth)
-                with m.If(push_r):
-                    with m.If(cap_now):
-                        m.d.sync += fault.eq(Status.CAPACITY)
-                    with m.Else():
-                        m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.eq(push_xy),
-                                     stk_wr.en.eq(1)]
-                        m.d.sync += sp.eq(sp + 1)
-                with m.If(step == 0):
-                    m.d.sync += over3.eq(0)
-                with m.Elif(three_r):
-                    m.d.sync += over3.eq(1)
-                with m.If(step == 4):
-                    m.d.sync += step.eq(0)
-                    # A tile both over-full and over capacity is refused with `capacity`.
-                    cap = (fault != Status.OK) | cap_now
-                    with m.If(cap | over3 | three_r):
-                        with m.If(~cap):
-                            m.d.sync += fault.eq(Status.THREE_TRACKS)
-                        m.next = "ROLLBACK"
-                    with m.Else():
-                        m.next = "POP"
+            if not self.dual:
+                with m.State("TILE_WRITE"):
+                    m.d.sync += step.eq(step + 1)
+                    m.d.comb += cells.addr.eq(nb_addr)
+                    with m.If(step == 4):
+                        write_tile()                 # P itself
+                    with m.If(step == 0):
+                        join_write(0)
+                    with m.If(step == 1):
+                        join_write(1)
+                    # Steps 0..3: the neighbours' entering colours; steps 1..4: the forced
+                    # push and over-full test of the neighbour written the step before
+                    # (registered, for timing).  `fault` is OK on entry.
+                    with m.If(~step[2]):
+                        write_neighbour()
+                    cap_now = push_forced()
+                    over_full()
+                    with m.If(step == 4):
+                        tile_done(cap_now)
 
             # -- forced squares --------------------------------------------------------
             with m.State("POP"):
@@ -836,42 +934,33 @@ class Engine(wiring.Component):
                 with m.If(step == 0):
                     m.d.sync += [pcell.eq(cells.rdata), pmask.eq(cells.rdata.white)]
                 read_neighbours()
-                with m.If(step == 4):
-                    m.d.sync += step.eq(0)
-                    m.next = "UNTILE_WRITE"
-            with m.State("UNTILE_WRITE"):
-                m.d.sync += step.eq(step + 1)
-                m.d.comb += [cells.addr.eq(nb_addr), untiling.eq(1)]
-                with m.If(step == 4):
-                    m.d.comb += [cells.wdata.eq(pcell),
-                                 cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
-                                 cells.we.eq(1)]
-                # Path ends: the far end of each joined side points back at that side again.
-                # Steps 0..3, across edge ndir: the far end P joined there points back at
-                # the neighbour's edge facing P again -- or, if that far end was the
-                # neighbour itself (its track of the colour had both ends open), at its
-                # lower edge of the colour, as TILE_WRITE writes such an entry.  Step 4:
-                # P's own path ends are zeroed, as an empty square's are.  So a rollback
-                # leaves the path-end stores exactly as they were.
-                w_white = pmask.bit_select(ndir, 1)
-                w_b = side_b(ndir)
-                for c in range(2):
-                    e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
-                    target = Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
-                    n_lower = _one_hot_dir(nsel.white if c == 0 else ~nsel.white)
-                    m.d.comb += [far[c].addr.eq(target),
-                                 far[c].wdata.x.eq(nb_addr.x), far[c].wdata.y.eq(nb_addr.y),
-                                 far[c].wdata.d.eq(Mux(target == nb_addr.as_value(), n_lower, ndir ^ 2)),
-                                 far[c].we.eq(~step[2] & nsel.occ & (w_white == (c == 0)))]
+                if self.dual:
+                    # The writes overlap the reads: P at step 1, neighbour i at step i + 2.
+                    m.d.comb += untiling.eq(1)
+                    with m.If(step == 1):
+                        m.d.comb += cells.waddr.eq(Cat(px, py))
+                        untake_p(Cat(px, py))
+                    with m.If((step >= 2) & (step <= 5)):
+                        m.d.comb += cells.waddr.eq(w_addr)
+                        m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
+                        untile_far(1)
+                    with m.If(step == 5):
+                        untile_done()
+                else:
                     with m.If(step == 4):
-                        m.d.comb += [far[c].addr.eq(nb_addr), far[c].wdata.eq(0),
-                                     far[c].we.eq(1)]
-                with m.If(~step[2]):
-                    m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
-                with m.If(step == 4):
-                    m.d.sync += [step.eq(0), log_wptr.eq(log_wptr - 1),
-                                 log_avail.eq(log_avail - 1), k.eq(k - 1)]
-                    m.next = "ROLLBACK"
+                        m.d.sync += step.eq(0)
+                        m.next = "UNTILE_WRITE"
+            if not self.dual:
+                with m.State("UNTILE_WRITE"):
+                    m.d.sync += step.eq(step + 1)
+                    m.d.comb += [cells.addr.eq(nb_addr), untiling.eq(1)]
+                    untile_far(~step[2])
+                    with m.If(step == 4):
+                        untake_p(nb_addr)
+                    with m.If(~step[2]):
+                        m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
+                    with m.If(step == 4):
+                        untile_done()
 
             with m.State("RESULT"):
                 m.d.comb += self.res.valid.eq(1)

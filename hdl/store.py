@@ -1,4 +1,5 @@
-"""Single-port synchronous RAM: one address for reading and writing.
+"""The board store's RAMs: single-port (one address for reading and writing), or
+simple dual-port (one read and one write address a cycle) where block RAM allows.
 
 In simulation, and on devices without single-port RAM, this is an
 ``amaranth.lib.memory.Memory`` with a synchronous read port (so it maps to block
@@ -16,7 +17,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["SinglePortRAM", "SPRAM_DEPTH", "SPRAM_WIDTH"]
+__all__ = ["SinglePortRAM", "DualPortRAM", "SPRAM_DEPTH", "SPRAM_WIDTH"]
 
 SPRAM_DEPTH = 16384
 SPRAM_WIDTH = 16
@@ -89,4 +90,45 @@ class SinglePortRAM(wiring.Component):
                 wr.data.eq(self.wdata), wr.en.eq(self.we),
                 self.rdata.eq(rd.data),
             ]
+        return m
+
+
+class DualPortRAM(wiring.Component):
+    """A simple dual-port RAM (block RAM: iCE40 ``SB_RAM40_4K``, ECP5 ``DP16KD``): a read at
+    ``addr`` and a write at ``waddr`` in the same cycle, so the engine can write one
+    neighbour while it reads the next (docs/engine.md).  Reading and writing one address in
+    the same cycle is never done; what ``rdata`` shows then is undefined.
+
+    Attributes
+    ----------
+    addr : In(range(depth))
+        The read address; ``rdata`` is the word there one cycle later.
+    waddr : In(range(depth))
+    wdata : In(shape)
+    we : In(1)
+        Write ``wdata`` at ``waddr`` at the next edge.
+    rdata : Out(shape)
+    """
+
+    def __init__(self, *, shape, depth):
+        self._shape = shape
+        self.depth = depth
+        super().__init__({
+            "addr":  In(range(depth)),
+            "waddr": In(range(depth)),
+            "wdata": In(shape),
+            "we":    In(1),
+            "rdata": Out(shape),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.mem = mem = Memory(shape=self._shape, depth=self.depth, init=[])
+        rd = mem.read_port(domain="sync")
+        wr = mem.write_port()
+        m.d.comb += [
+            rd.addr.eq(self.addr), wr.addr.eq(self.waddr),
+            wr.data.eq(self.wdata), wr.en.eq(self.we),
+            self.rdata.eq(rd.data),
+        ]
         return m

@@ -137,6 +137,8 @@ def bench_search(args):
         raise SystemExit(f"trax-fpga bench search: no board {args.board!r} "
                          f"(expected one of: {', '.join(BOARDS)})")
     args.clock_mhz = board.clock_mhz
+    # The engines' schedule is the board's: overlapped where the store is block RAM.
+    args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     figures = run_bench(args, progress=lambda text: note("trax-fpga bench search", text))
     figures["board"] = board.name
     return figures
@@ -256,7 +258,11 @@ def add_arguments(parser):
                         help="perft, search: search cores (perft: each counts below its share "
                              "of the first moves; default 1)")
     parser.add_argument("--board", default="icebreaker",
-                        help="search: the board whose clock sets the budget (default icebreaker)")
+                        help="search: the board whose clock sets the budget and whose store "
+                             "sets the engines' schedule (default icebreaker)")
+    parser.add_argument("--one-port", action="store_true",
+                        help="search: the engines' one-port schedule (the iCEBreaker's SPRAM "
+                             "store's) even on a block-RAM board")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
                         help="search: mid-game positions searched (default 20)")
     parser.add_argument("--depth", type=int, default=5,

@@ -791,8 +791,8 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
 
 def _parse_sim_options(spec, options):
     """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the
-    option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit and
-    search cores) instead of the default (the iCEBreaker's); ``cores=N`` sets the search
+    option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit,
+    search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N`` sets the search
     cores (after ``board=``, it overrides the board's)."""
     from ..boards.platforms import BOARDS
     sim_args = {}
@@ -814,7 +814,8 @@ def _parse_sim_options(spec, options):
             raise SpecError(f"no board {value!r} for the simulated device in {spec!r} "
                             f"(expected one of: {', '.join(fits)})")
         sim_args = {"clk_freq": round(board.clock_mhz * 1e6), "capacity": board.capacity,
-                    "perft": board.perft, "cores": sim_args.get("cores", board.cores)}
+                    "perft": board.perft, "cores": sim_args.get("cores", board.cores),
+                    "dual": not board.store_in_spram()}
     return sim_args
 
 

@@ -184,7 +184,8 @@ def search_positions(count, seed):
 def bench_search(args, progress=None):
     """The searcher's node rate on ``args.positions`` seeded mid-game positions
     (:func:`search_positions`), each searched once with the device's budget (0.8 s of
-    ``args.clock_mhz``) by ``args.cores`` search cores in compiled simulation: nodes (legal
+    ``args.clock_mhz``) by ``args.cores`` search cores (their engines on a dual-port store
+    with ``args.dual``) in compiled simulation: nodes (legal
     placements) per second at that clock, cycles per node per core, how much of the cores'
     time the searches used (``busy``), and the depths reached."""
     from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
@@ -197,8 +198,9 @@ def bench_search(args, progress=None):
     progress(f"{cores} core(s), budget {budget:,} cycles ({clock:g} MHz): building the "
              "search cores (cached after the first run) ...")
     rows = []
+    dual = getattr(args, "dual", False)
     with SearchSim(log2n=args.log2n, budget=budget, max_depth=MAX_DEPTH,
-                   max_defence=MAX_DEFENCE, cores=cores) as sim:
+                   max_defence=MAX_DEFENCE, cores=cores, dual=dual) as sim:
         for k, moves in enumerate(positions):
             sim.reset("trax")
             for mv in moves:
@@ -212,6 +214,7 @@ def bench_search(args, progress=None):
     busy = sum(r.busy for r in rows)
     return {
         "target": "search", "cores": cores, "clock_mhz": clock, "budget_cycles": budget,
+        "store": "dual-port" if dual else "one-port",
         "positions": len(rows), "seed": args.seed, "capacity": 1 << args.log2n,
         "nodes": nodes, "cycles": cycles,
         "nodes_per_second": round(nodes * clock * 1e6 / cycles),

@@ -66,6 +66,8 @@ class CoreSim:
         Passed to :class:`~traxfpga.hdl.engine.Engine`.
     clear_on_start : bool
         Simulate the power-up clear of the whole store (slow in ``pysim`` for large N).
+    dual : bool
+        The engine's overlapped schedule on a dual-port store (the block-RAM boards').
     backend : str
         ``"cxxrtl"`` (compiled), ``"pysim"`` (Amaranth's simulator) or ``"auto"``
         (``cxxrtl`` when a C++ compiler is present).
@@ -74,7 +76,7 @@ class CoreSim:
     """
 
     def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=False,
-                 backend="auto", vcd=None):
+                 dual=False, backend="auto", vcd=None):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}")
         if backend == "auto":
@@ -83,7 +85,7 @@ class CoreSim:
                 notices.slow_simulator()
         self.backend = backend
         self.engine = Engine(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
-                             clear_on_start=clear_on_start)
+                             clear_on_start=clear_on_start, dual=dual)
         if backend == "cxxrtl":
             self._cx = cxxrtl.CxxrtlSim(self.engine, name="engine")
             self._cx.set("res__ready", 1)

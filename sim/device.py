@@ -206,11 +206,14 @@ class DeviceSim:
         The searcher's deepest pass (see :class:`Device`).
     perft : bool
         Include the perft unit (see :class:`Device`).
+    cores, dual :
+        Search cores, and the engines' schedule on a dual-port store (see :class:`Device`:
+        a block-RAM board's device, not the iCEBreaker's).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True, cores=1):
+                 max_defence=MAX_DEFENCE, perft=True, cores=1, dual=False):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -220,7 +223,7 @@ class DeviceSim:
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
                              player_id=player_id, think_time=think_time, max_depth=max_depth,
-                             max_defence=max_defence, perft=perft, cores=cores)
+                             max_defence=max_defence, perft=perft, cores=cores, dual=dual)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq

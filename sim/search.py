@@ -28,9 +28,10 @@ class SearchHarness(wiring.Component):
     """The search cores (engine and searcher, or ``cores`` of them), as in the device."""
 
     def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, cores=1):
+                 max_defence=MAX_DEFENCE, cores=1, dual=False):
         self.log2n = log2n
         self.cores = cores
+        self.dual = dual
         self.budget = budget
         self.max_depth = max_depth
         self.max_defence = max_defence
@@ -55,7 +56,8 @@ class SearchHarness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, budget=self.budget,
-                                       max_depth=self.max_depth, max_defence=self.max_defence)
+                                       max_depth=self.max_depth, max_defence=self.max_defence,
+                                       dual=self.dual)
         m.d.comb += s.cells.ready.eq(1)
         wiring.connect(m, wiring.flipped(self.cmd), s.cmd)
         wiring.connect(m, s.res, wiring.flipped(self.res))
@@ -99,15 +101,15 @@ class SearchSim:
     :meth:`set_budget` (initially ``1 << 24``), so one compiled simulation can try many.
     ``max_depth`` and ``max_defence`` are the searcher's deepest pass and defence test
     (:class:`~traxfpga.hdl.search.Searcher`); ``cores`` search cores share each search
-    (:class:`~traxfpga.hdl.cores.Cores`).
+    (:class:`~traxfpga.hdl.cores.Cores`), their engines on a dual-port store with ``dual``.
     """
 
     def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, cores=1):
+                 max_defence=MAX_DEFENCE, cores=1, dual=False):
         if not cxxrtl.available():
             raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
         self.harness = SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth,
-                                     max_defence=max_defence, cores=cores)
+                                     max_defence=max_defence, cores=cores, dual=dual)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
         compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
         self._cx = compiled[default_backend()](self.harness, name="search")

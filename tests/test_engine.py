@@ -17,16 +17,23 @@ SEED = 20151207
 POSITIONS = int(__import__("os").environ.get("TRAX_PROBE_POSITIONS", "30"))          # FPT 2015; change to explore, failures print a reproducer
 
 
+# Every test of the engine runs on both of its schedules: one store port (the iCEBreaker's
+# SPRAM) and the overlapped one on a dual-port store (`dual`, the block-RAM boards').
+@pytest.fixture(scope="module", params=[False, True], ids=["one-port", "dual"])
+def dual(request):
+    return request.param
+
+
 @pytest.fixture(scope="module")
-def core():
-    with CoreSim(log2n=7) as sim:
+def core(dual):
+    with CoreSim(log2n=7, dual=dual) as sim:
         yield sim
 
 
 @pytest.fixture(scope="module")
-def small():
+def small(dual):
     """A store of 8x8 squares, to reach the capacity limit quickly."""
-    with CoreSim(log2n=3, log_depth=64, stack_depth=16) as sim:
+    with CoreSim(log2n=3, log_depth=64, stack_depth=16, dual=dual) as sim:
         yield sim
 
 
@@ -232,7 +239,7 @@ def test_random_games(core, variant):
         random_game(core, rng, variant=variant)
 
 
-def test_undo_log_limit():
+def test_undo_log_limit(dual):
     """A short log: undo reaches back only as far as the log holds whole moves, and
     every position on the way is the reference's."""
     rng = random.Random(SEED)
@@ -242,7 +249,7 @@ def test_undo_log_limit():
         move = rng.choice(game.legal_moves())
         game.play(move)
         moves.append(format_move(move))
-    with CoreSim(log2n=5, log_depth=16, stack_depth=16) as sim:
+    with CoreSim(log2n=5, log_depth=16, stack_depth=16, dual=dual) as sim:
         play(sim, " ".join(moves))
         undone = 0
         while sim.undo().status == Status.OK:
@@ -258,11 +265,11 @@ def test_undo_log_limit():
 # -- the two simulators agree -----------------------------------------------------------------
 
 @pytest.mark.skipif(not cxxrtl.available(), reason="no C++ compiler")
-def test_backends_agree_cycle_for_cycle():
+def test_backends_agree_cycle_for_cycle(dual):
     g = STANDARD[0]
     results = {}
     for backend in ("pysim", "cxxrtl"):
-        with CoreSim(log2n=6, backend=backend) as sim:
+        with CoreSim(log2n=6, dual=dual, backend=backend) as sim:
             sim.reset()
             out = [core_place(sim, t) for t in g["moves"]]
             out.append(sim.undo())
@@ -271,9 +278,9 @@ def test_backends_agree_cycle_for_cycle():
     assert results["pysim"] == results["cxxrtl"]
 
 
-def test_power_up_clear():
+def test_power_up_clear(dual):
     """With clear_on_start the engine first clears the whole store, then works."""
-    with CoreSim(log2n=4, clear_on_start=True, backend="pysim") as sim:
+    with CoreSim(log2n=4, clear_on_start=True, dual=dual, backend="pysim") as sim:
         play(sim, "@0/ A0/ @1+")
         assert sim.board_rows() == Game_of("@0/ A0/ @1+").board_rows()
 
@@ -332,7 +339,7 @@ class _Watched(wiring.Component):
         return m
 
 
-def test_stores_exactly_restored():
+def test_stores_exactly_restored(dual):
     """Random games on a small engine (forced plays beyond a 4-entry log are refused after a
     rollback): every refused PLACE and every UNDO leaves the board store and both path-end
     stores word for word as they were, and an empty square's path-end words are zero (after
@@ -343,7 +350,7 @@ def test_stores_exactly_restored():
     from traxfpga.hdl.tiles import Cell, Winner
     from traxfpga.sim.core import SHAPES, command
 
-    engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False)
+    engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False, dual=dual)
     top = _Watched(engine)
     rng = random.Random(SEED)
     counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0}
@@ -355,7 +362,8 @@ def test_stores_exactly_restored():
         ctx.set(engine.cmd.payload, cmd)
         ctx.set(engine.cmd.valid, 1)
         while True:
-            writes = [(words, ctx.get(store.addr), ctx.get(store.wdata.as_value()))
+            writes = [(words, ctx.get(getattr(store, "waddr", store.addr)),
+                       ctx.get(store.wdata.as_value()))
                       for store, words in zip(top.stores, mem) if ctx.get(store.we)]
             taken = ctx.get(engine.cmd.ready)
             res_valid, res = ctx.get(engine.res.valid), ctx.get(engine.res.payload)
