@@ -414,8 +414,10 @@ class Engine(wiring.Component):
                 ok &= (p_inc[d] == Colour.NONE) | ((p_inc[d] == Colour.WHITE) == mask[d])
             return ok
 
-        # Tile forced into P: from its two same-coloured entering tracks.
-        forced_mask = Mux(popcount(p_white) >= 2, p_white, (~p_black)[:4])
+        def forced_of(white, black):
+            """The tile forced into a square, from its two same-coloured entering tracks."""
+            return Mux(popcount(white) >= 2, white, (~black)[:4])
+        forced_mask = forced_of(p_white, p_black)
 
         # -- defaults -------------------------------------------------------------------
         m.d.comb += [
@@ -516,6 +518,9 @@ class Engine(wiring.Component):
                 with m.If(~cap):
                     m.d.sync += fault.eq(Status.THREE_TRACKS)
                 m.next = "ROLLBACK"
+            if self.dual:                    # a cycle saved: nothing forced, no POP
+                with m.Elif((sp == 0) & ~push_r & ~trial):
+                    m.next = "DECIDE"
             with m.Else():
                 m.next = "POP"
 
@@ -544,6 +549,39 @@ class Engine(wiring.Component):
                          cells.we.eq(1)]
             for c in range(2):
                 m.d.comb += [far[c].addr.eq(p_addr), far[c].wdata.eq(0), far[c].we.eq(1)]
+
+        def place():
+            """The placed square's word is read (its checks follow), unless the area would
+            outgrow the store."""
+            grow_x = (prx == -1) | (prx == width)
+            grow_y = (pry == -1) | (pry == height)
+            m.d.sync += [px.eq(wrap(minx + prx)), py.eq(wrap(miny + pry))]
+            m.d.comb += cells.addr.eq(phys(prx, pry))
+            with m.If((grow_x & (width >= NN - 2)) | (grow_y & (height >= NN - 2))):
+                finish(Status.CAPACITY)
+            with m.Else():
+                m.next = "PLACE_READ"
+
+        def read_ahead():
+            """The pointer moves back one entry at this edge: read the entry below it now,
+            so that ROLLBACK has it (ROLLBACK's other ways in leave the pointer still for a
+            cycle, and the log's read data follows)."""
+            m.d.comb += log_rd.addr.eq(log_wptr - 2)
+
+        def untile_p():
+            """Take back the tile of the log's newest entry: P's word is read first."""
+            m.d.sync += [px.eq(entry.u.tile.p.x), py.eq(entry.u.tile.p.y), step.eq(0)]
+            m.d.comb += cells.addr.eq(Cat(entry.u.tile.p.x, entry.u.tile.p.y))
+            m.next = "UNTILE_READ"
+
+        def pop_tile(mask):
+            m.d.sync += [pmask.eq(mask), step.eq(0)]
+            with m.If(k == self.log_depth - 1):
+                # No room in the undo log for this tile and the move's trailer.
+                m.d.sync += fault.eq(Status.CAPACITY)
+                m.next = "ROLLBACK"
+            with m.Else():
+                m.next = "TILE"
 
         def untile_done():
             m.d.sync += [step.eq(0), log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1),
@@ -620,7 +658,10 @@ class Engine(wiring.Component):
                 with m.Elif(wild | (prx < -1) | (prx > width) | (pry < -1) | (pry > height)):
                     finish(Status.RANGE)
                 with m.Else():
-                    m.next = "PLACE"
+                    if self.dual:
+                        place()                  # a cycle saved: the read starts here
+                    else:
+                        m.next = "PLACE"
 
             # -- reset: clear the area and its border ring, then an empty game -------------
             with m.State("RESET"):
@@ -703,14 +744,7 @@ class Engine(wiring.Component):
 
             # -- place: the checks on the placed tile ------------------------------------
             with m.State("PLACE"):
-                grow_x = (prx == -1) | (prx == width)
-                grow_y = (pry == -1) | (pry == height)
-                m.d.sync += [px.eq(wrap(minx + prx)), py.eq(wrap(miny + pry))]
-                m.d.comb += cells.addr.eq(phys(prx, pry))
-                with m.If((grow_x & (width >= NN - 2)) | (grow_y & (height >= NN - 2))):
-                    finish(Status.CAPACITY)
-                with m.Else():
-                    m.next = "PLACE_READ"
+                place()
             with m.State("PLACE_READ"):
                 m.d.sync += pcell.eq(cells.rdata)
                 m.next = "PLACE_CHECK"
@@ -832,15 +866,13 @@ class Engine(wiring.Component):
                 with m.If(cells.rdata.occ):
                     m.next = "POP"           # already filled by another forced play
                 with m.Else():
-                    m.next = "POP_TILE"
-            with m.State("POP_TILE"):
-                m.d.sync += [pmask.eq(forced_mask), step.eq(0)]
-                with m.If(k == self.log_depth - 1):
-                    # No room in the undo log for this tile and the move's trailer.
-                    m.d.sync += fault.eq(Status.CAPACITY)
-                    m.next = "ROLLBACK"
-                with m.Else():
-                    m.next = "TILE"
+                    if self.dual:            # a cycle saved: the tile from the word read
+                        pop_tile(forced_of(*counts([cells.rdata.inc[d] for d in DIRS])))
+                    else:
+                        m.next = "POP_TILE"
+            if not self.dual:
+                with m.State("POP_TILE"):
+                    pop_tile(forced_mask)
 
             # -- the move is complete: who has won? --------------------------------------
             with m.State("DECIDE"):
@@ -905,6 +937,8 @@ class Engine(wiring.Component):
                 with m.Else():
                     m.d.sync += [saved.eq(t), k.eq(t.k), placed.eq(t.k),
                                  log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1)]
+                    if self.dual:
+                        read_ahead()
                     m.next = "ROLLBACK"
 
             # Take back the newest `k` tile entries, then restore the area from `saved`.
@@ -923,11 +957,13 @@ class Engine(wiring.Component):
                     with m.Else():
                         finish(fault)
                 with m.Else():
-                    m.next = "UNTILE_P"      # the log's read data follows the pointer
-            with m.State("UNTILE_P"):
-                m.d.sync += [px.eq(entry.u.tile.p.x), py.eq(entry.u.tile.p.y), step.eq(0)]
-                m.d.comb += cells.addr.eq(Cat(entry.u.tile.p.x, entry.u.tile.p.y))
-                m.next = "UNTILE_READ"
+                    if self.dual:
+                        untile_p()               # the entry was read ahead
+                    else:
+                        m.next = "UNTILE_P"      # the log's read data follows the pointer
+            if not self.dual:
+                with m.State("UNTILE_P"):
+                    untile_p()
             with m.State("UNTILE_READ"):
                 # step 0: P's word arrives; steps 0..3 read the neighbours.
                 m.d.sync += step.eq(step + 1)
@@ -945,6 +981,7 @@ class Engine(wiring.Component):
                         m.d.comb += [cells.wdata.eq(nb_new), cells.we.eq(live)]
                         untile_far(1)
                     with m.If(step == 5):
+                        read_ahead()
                         untile_done()
                 else:
                     with m.If(step == 4):
