@@ -25,8 +25,10 @@ def sim():
     from traxfpga.sim.search import SearchSim
     if not cxxrtl.available():
         pytest.skip("needs a C++ compiler")
-    # no budget to speak of: each core searches to the end, as the twin does
-    with SearchSim(log2n=6, budget=None, max_depth=3, max_defence=3, cores=CORES) as s:
+    # no budget to speak of: each core searches to the end, as the twin does; the engines on
+    # the dual-port schedule of the block-RAM boards, which hold many cores
+    with SearchSim(log2n=6, budget=None, max_depth=3, max_defence=3, cores=CORES,
+                   dual=True) as s:
         s.set_budget(1 << 31)
         yield s
 
@@ -138,7 +140,7 @@ def test_cores_play_whole_games(sim):
 @pytest.fixture(scope="module")
 def dev():
     from traxfpga.sim.device import DeviceSim
-    with DeviceSim(capacity=32, cores=CORES, max_defence=2) as d:
+    with DeviceSim(capacity=32, cores=CORES, max_defence=2, dual=True) as d:
         yield d
 
 
