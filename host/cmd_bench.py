@@ -107,7 +107,11 @@ def bench_perft(args):
         raise SystemExit(f"trax-fpga bench perft: --depth must be 0 .. {MAX_PERFT_DEPTH}")
     if not 1 <= args.cores <= 64:
         raise SystemExit("trax-fpga bench perft: --cores must be 1 .. 64")
+    board = _board(args, "perft")
+    args.clock_mhz, args.capacity = board.clock_mhz, board.capacity
+    args.dual = not (args.one_port or board.store_in_spram())
     figures = run_bench(args, progress=lambda text: note("trax-fpga bench perft", text))
+    figures["board"] = board.name
     ulx3s = BOARDS["ulx3s-85f"].clock_mhz
     figures["ulx3s_clock_mhz"] = ulx3s
     figures["leaves_per_second_at_ulx3s_clock"] = round(
@@ -123,19 +127,26 @@ register_target("perft", bench_perft,
                 "leaves per second")
 
 
+def _board(args, target):
+    """The board of ``--board``, whose device is simulated."""
+    from ..boards.platforms import BOARDS
+    board = BOARDS.get(args.board)
+    if board is None or board.device_unfit:
+        fits = [name for name, b in BOARDS.items() if not b.device_unfit]
+        raise SystemExit(f"trax-fpga bench {target}: no board {args.board!r} "
+                         f"(expected one of: {', '.join(fits)})")
+    return board
+
+
 def bench_search(args):
     """The search cores' node rate on mid-game positions (see :mod:`traxfpga.sim.bench`)."""
-    from ..boards.platforms import BOARDS
     from ..sim.bench import bench_search as run_bench
 
     if not 1 <= args.cores <= 64:
         raise SystemExit("trax-fpga bench search: --cores must be 1 .. 64")
     if args.positions < 1:
         raise SystemExit("trax-fpga bench search: --positions must be at least 1")
-    board = BOARDS.get(args.board)
-    if board is None:
-        raise SystemExit(f"trax-fpga bench search: no board {args.board!r} "
-                         f"(expected one of: {', '.join(BOARDS)})")
+    board = _board(args, "search")
     args.clock_mhz = board.clock_mhz
     # The engines' schedule is the board's: overlapped where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
@@ -258,11 +269,12 @@ def add_arguments(parser):
                         help="perft, search: search cores (perft: each counts below its share "
                              "of the first moves; default 1)")
     parser.add_argument("--board", default="icebreaker",
-                        help="search: the board whose clock sets the budget and whose store "
-                             "sets the engines' schedule (default icebreaker)")
+                        help="perft, search: the board whose device is simulated: its clock "
+                             "(the search's budget), its store's schedule and (perft) its "
+                             "capacity (default icebreaker)")
     parser.add_argument("--one-port", action="store_true",
-                        help="search: the engines' one-port schedule (the iCEBreaker's SPRAM "
-                             "store's) even on a block-RAM board")
+                        help="perft, search: the engines' one-port schedule (the iCEBreaker's "
+                             "SPRAM store's) even on a block-RAM board")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
                         help="search: mid-game positions searched (default 20)")
     parser.add_argument("--depth", type=int, default=5,

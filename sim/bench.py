@@ -103,8 +103,10 @@ def bench_sim(args, progress=None):
 
 
 def bench_perft(args, progress=None):
-    """``:perft args.depth`` from the start position on the simulated device (capacity 128,
-    the iCEBreaker's clock, ``args.cores`` search cores), checked against the reference's ``Game.perft``: the count,
+    """``:perft args.depth`` from the start position on the simulated device (capacity
+    ``args.capacity``, 128 unless set, at ``args.clock_mhz``, the iCEBreaker's unless set,
+    ``args.cores`` search cores, their engines on a dual-port store with ``args.dual``),
+    checked against the reference's ``Game.perft``: the count,
     the simulated cycles from the line's end to the answer, cycles per leaf and leaves per
     second at the simulated clock.  ``progress(text)`` is told each stage, and the count so
     far while the device counts."""
@@ -121,7 +123,10 @@ def bench_perft(args, progress=None):
              f"(compiled on first use, then cached) ...")
     chunk = 1 << 24                         # cycles between progress lines (a few seconds)
     cores = getattr(args, "cores", 1)
-    with DeviceSim(capacity=128, cores=cores) as sim:
+    clk = round(getattr(args, "clock_mhz", DEFAULT_CLK / 1e6) * 1e6)
+    dual = getattr(args, "dual", False)
+    with DeviceSim(capacity=getattr(args, "capacity", 128), clk_freq=clk, cores=cores,
+                   dual=dual) as sim:
         if sim.exchange(":reset trax") != ["= trax"]:
             raise RuntimeError("the simulated device did not start a game")
         line = f":perft {depth}\n".encode()
@@ -144,9 +149,9 @@ def bench_perft(args, progress=None):
         backend = sim.backend
         unchanged = sim.exchange(":status") == ["= trax 0 0 0 - - -"]
     count = int(answer[2:]) if answer.startswith("= ") and answer[2:].isdigit() else None
-    clk = DEFAULT_CLK
     return {
         "target": "perft", "depth": depth, "cores": cores, "answer": answer, "count": count,
+        "store": "dual-port" if dual else "one-port",
         "reference": expected, "matches_reference": count == expected and unchanged,
         "backend": backend, "cycles": cycles,
         "cycles_per_leaf": round(cycles / max(count or 0, 1), 2),

@@ -4,6 +4,8 @@ programs, progress on standard error."""
 import json
 import re
 
+import pytest
+
 from traxfpga.host import cli
 from traxfpga.host.bench_report import report
 
@@ -76,3 +78,19 @@ def test_bench_perft_checks_the_device_against_the_reference(capsys):
     assert "perft(3) = 432" in err
     text = report(data)
     assert "{" not in text and "cycles per leaf" in text
+
+
+def test_bench_perft_on_a_block_ram_board(capsys):
+    """``bench perft --board``: that board's device (its clock and capacity), its engines on
+    the dual-port schedule of a block-RAM store, unless ``--one-port``; fewer cycles a leaf."""
+    per_leaf = {}
+    for extra in ([], ["--one-port"]):
+        assert cli.main(["bench", "perft", "--depth", "2", "--board", "ulx3s-25f",
+                         "--json", *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["count"] == data["reference"] == 24 and data["matches_reference"]
+        assert data["clock_mhz"] == 50.0 and data["board"] == "ulx3s-25f"
+        per_leaf[data["store"]] = data["cycles_per_leaf"]
+    assert per_leaf["dual-port"] < per_leaf["one-port"]
+    with pytest.raises(SystemExit, match="no board 'nosuch'"):
+        cli.main(["bench", "perft", "--board", "nosuch"])
