@@ -642,6 +642,8 @@ class Engine(wiring.Component):
                             m.next = "RESULT"
 
             with m.State("CHECK"):
+                if self.dual:                    # the read starts before the checks end
+                    m.d.comb += cells.addr.eq(phys(prx, pry))
                 with m.If(over):
                     finish(Status.GAME_OVER)
                 with m.Elif(ply == 0):
@@ -937,9 +939,11 @@ class Engine(wiring.Component):
                 with m.Else():
                     m.d.sync += [saved.eq(t), k.eq(t.k), placed.eq(t.k),
                                  log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1)]
-                    if self.dual:
-                        read_ahead()
                     m.next = "ROLLBACK"
+                if self.dual:
+                    # Whatever the checks say (a refused UNDO's RESULT and IDLE read the
+                    # newest entry again): so the log's address does not wait on them.
+                    read_ahead()
 
             # Take back the newest `k` tile entries, then restore the area from `saved`.
             with m.State("ROLLBACK"):
