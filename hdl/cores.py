@@ -152,22 +152,38 @@ class Cores(wiring.Component):
             wiring.connect(m, wiring.flipped(self.perft), perfts[0].ctl)
 
     def _broadcast(self, m, engines, hosts):
-        """Every host command to every engine at once (each has taken it when all are
-        ready); a result passes when every engine has one, and core 0's goes on."""
+        """Every host command to every engine at once; a result passes when every engine
+        has one, and core 0's goes on.  Both ways go through a register: the engines
+        spread over the part, and the host's ROM-driven handshake reaching all of them in
+        one cycle was the 12-core 85F's critical path (22 ns, most of it routing).  It
+        costs the host two cycles a command; the searchers talk to their own engines."""
         cmds = [c for c, _ in hosts]
         ress = [r for _, r in hosts]
-        all_ready = Signal()
-        all_valid = Signal()
-        m.d.comb += [
-            all_ready.eq(Cat(c.ready for c in cmds).all()),
-            all_valid.eq(Cat(r.valid for r in ress).all()),
-            self.cmd.ready.eq(all_ready),
-            self.res.valid.eq(all_valid),
-            self.res.payload.eq(ress[0].payload),
-        ]
+        # A command: taken into `cmd_r`, then offered to the engines once they were all
+        # ready the cycle before (an engine leaves IDLE only by taking a command, and its
+        # searcher or perft unit is never active while the host is talking to it).
+        cmd_r = Signal.like(self.cmd.payload)
+        cmd_full = Signal()
+        ready_r = Signal()
+        m.d.sync += ready_r.eq(Cat(c.ready for c in cmds).all())
+        go = Signal()
+        m.d.comb += [self.cmd.ready.eq(~cmd_full), go.eq(cmd_full & ready_r)]
+        with m.If(self.cmd.valid & ~cmd_full):
+            m.d.sync += [cmd_full.eq(1), cmd_r.eq(self.cmd.payload)]
+        with m.If(go):
+            m.d.sync += cmd_full.eq(0)
+        # A result: once every engine has one, core 0's is kept and all are released.
+        res_r = Signal.like(self.res.payload)
+        res_full = Signal()
+        valid_r = Signal()
+        m.d.sync += valid_r.eq(Cat(r.valid for r in ress).all() & ~res_full & ~valid_r)
+        with m.If(valid_r):
+            m.d.sync += [res_full.eq(1), res_r.eq(ress[0].payload)]
+        with m.If(self.res.valid & self.res.ready):
+            m.d.sync += res_full.eq(0)
+        m.d.comb += [self.res.valid.eq(res_full), self.res.payload.eq(res_r)]
         for c, r in zip(cmds, ress):
-            m.d.comb += [c.valid.eq(self.cmd.valid & all_ready), c.payload.eq(self.cmd.payload),
-                         r.ready.eq(self.res.ready & all_valid)]
+            m.d.comb += [c.valid.eq(go), c.payload.eq(cmd_r), r.ready.eq(valid_r)]
         # the engines are equal, so they stream a DUMP's squares in step: core 0's go on
         m.d.comb += [self.cells.valid.eq(engines[0].cells.valid),
                      self.cells.payload.eq(engines[0].cells.payload)]
