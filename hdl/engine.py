@@ -104,8 +104,8 @@ class Engine(wiring.Component):
         the four; needs ``log2n <= 7``) instead of block RAM.
     dual : bool
         Keep the board store in simple dual-port block RAM and write each neighbour
-        while the next is read: 7 cycles a tile placed and 7 taken back instead of 10
-        and 11 (docs/engine.md).  Not with ``spram``.
+        while the next is read: 7 cycles to place a tile and 6 to take one back instead
+        of 10 and 11 (docs/engine.md).  Not with ``spram``.
 
     Attributes
     ----------
