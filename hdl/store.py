@@ -82,15 +82,21 @@ class SinglePortRAM(wiring.Component):
             )
             m.d.comb += self.rdata.eq(dataout)
         else:
-            m.submodules.mem = mem = Memory(shape=self._shape, depth=self.depth, init=[])
-            rd = mem.read_port(domain="sync")
-            wr = mem.write_port()
-            m.d.comb += [
-                rd.addr.eq(self.addr), wr.addr.eq(self.addr),
-                wr.data.eq(self.wdata), wr.en.eq(self.we),
-                self.rdata.eq(rd.data),
-            ]
+            _block_ram(m, self, self.addr)
         return m
+
+
+def _block_ram(m, ram, waddr):
+    """``ram``'s words in a Memory with a synchronous read port at ``ram.addr`` (so it maps
+    to block RAM) and a write port at ``waddr``."""
+    m.submodules.mem = mem = Memory(shape=ram._shape, depth=ram.depth, init=[])
+    rd = mem.read_port(domain="sync")
+    wr = mem.write_port()
+    m.d.comb += [
+        rd.addr.eq(ram.addr), wr.addr.eq(waddr),
+        wr.data.eq(ram.wdata), wr.en.eq(ram.we),
+        ram.rdata.eq(rd.data),
+    ]
 
 
 class DualPortRAM(wiring.Component):
@@ -123,12 +129,5 @@ class DualPortRAM(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.mem = mem = Memory(shape=self._shape, depth=self.depth, init=[])
-        rd = mem.read_port(domain="sync")
-        wr = mem.write_port()
-        m.d.comb += [
-            rd.addr.eq(self.addr), wr.addr.eq(self.waddr),
-            wr.data.eq(self.wdata), wr.en.eq(self.we),
-            self.rdata.eq(rd.data),
-        ]
+        _block_ram(m, self, self.waddr)
         return m
