@@ -6,29 +6,26 @@ To their host (the protocol sequencer) they look like one engine and one searche
 * every engine command is **broadcast** to all the engines, which therefore stay equal (a
   search or a count leaves each engine's position exactly as it found it); the host reads
   core 0's results and squares;
-* a search starts every searcher at once; each scores only the candidates on its own
-  squares (dealt round the cores in scan order), and they **meet** to agree on the best of
-  all of them; the defence then tests that one common answer on every core at once, each
-  taking its share of the opponent's moves, and they meet again for the verdict (and for
-  each selection pass's best).  The **combiner** waits for every core's answer and passes
-  on the one of highest ``verdict``, the lower core on a tie, so the answer depends only
-  on the position, the seed and the budget.  When a core answers with a win (at once or
-  by force) the others are stopped: their answers cannot rank above it unless they have a
-  win too;
+* a search starts every searcher at once; each takes only the candidates on its own squares
+  (dealt round the cores in scan order) and answers with its best, ranked by its
+  ``verdict``; the **combiner** waits for all of them and passes on the answer of highest
+  verdict, the lower core on a tie, so the answer depends only on the position, the seed
+  and the budget.  When a core answers with a win (at once or by force) the others are
+  stopped: their answers cannot rank above it unless they have a win too;
 * a ``:perft`` count starts every perft unit at once, each counting below the first moves
   on its own squares, and the host reads the sum.
 
 With one core this is the engine, the searcher and the perft unit wired as before.
 """
 
-from amaranth.hdl import Array, Cat, Module, Signal, Value
-from amaranth.lib import data, stream, wiring
+from amaranth.hdl import Array, Cat, Module, Signal
+from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine import CellOut, Command, Engine, Result
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .search import MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
-from .search_params import Offer, Verdict
+from .search_params import Verdict
 from .share import share_engine
 
 __all__ = ["Cores"]
@@ -59,8 +56,8 @@ class Cores(wiring.Component):
         The search, as the searcher's; ``win``, ``forced``, ``depth``, ``defence`` and
         ``candidates`` are the chosen core's, ``core`` tells which core that was, ``nodes``
         is the sum over the cores and ``cycles`` the search's time from start to answer;
-        ``busy`` is the sum of the cores' own search times, less their waits at meetings
-        (``busy / (n * cycles)``: how much of the cores' time the search used).
+        ``busy`` is the sum of the cores' own search times (``busy / (n * cycles)``: how
+        much of the cores' time the search used).
     seed : In(16)
         Every searcher's noise seed (they start from the same one).
     perft : In(PerftRequest)
@@ -194,9 +191,8 @@ class Cores(wiring.Component):
             m.d.comb += e.cells.ready.eq(self.cells.ready)
 
     def _combine(self, m, searchers):
-        """Start every searcher; hold their meetings; when all have answered, pick the
-        answer of highest verdict (one core a cycle; the first core wins a tie) and pass it
-        on."""
+        """Start every searcher; when all have answered, pick the answer of highest verdict
+        (one core a cycle; the first core wins a tie) and pass it on."""
         n = self.n
         req = Signal()
         for s in searchers:
@@ -219,25 +215,8 @@ class Cores(wiring.Component):
         ctl = {name: Array(getattr(s.ctl, name) for s in searchers)
                for name in ("found", "col", "row", "tile")}
         node_counts = Array(s.nodes for s in searchers)
-        busy_counts = Array(s.cycles - s.waits for s in searchers)
+        busy_counts = Array(s.cycles for s in searchers)
         m.d.comb += self.seed_used.eq(searchers[0].seed_used)
-
-        # A meeting: when every core waits at it (or has answered, out of time), their
-        # offers are ranked one core a cycle (the best ``ok`` one by score, then the lower
-        # index: the first in scan order) and ``go`` lets them all on with the result.
-        # A core that brings a refutation of the common answer is told to the others at
-        # once (``refute``), so that they stop testing their shares.
-        syncs = Cat(s.sync for s in searchers)
-        met = Cat(s.sync | s.ctl.done for s in searchers).all() & syncs.any()
-        # (one Array of plain values, viewed: an ArrayProxy's own ``index`` would hide
-        # the field's)
-        offers = Array(Value.cast(s.offer) for s in searchers)
-        joint = Signal(Offer)
-        refute = Signal()
-        go = Signal()
-        m.d.sync += refute.eq(Cat(s.sync & s.offer.refuted for s in searchers).any())
-        for s in searchers:
-            m.d.comb += [s.go.eq(go), s.joint.eq(joint), s.refute.eq(refute)]
 
         with m.FSM(name="combine"):
             with m.State("IDLE"):
@@ -252,27 +231,6 @@ class Cores(wiring.Component):
                 with m.If(all_done):
                     m.d.sync += [i.eq(0), nodes.eq(0), busy.eq(0)]
                     m.next = "PICK"
-                with m.Elif(met & ~won):
-                    m.d.sync += [i.eq(0), joint.eq(0)]
-                    m.next = "MEET"
-            with m.State("MEET"):
-                m.d.sync += self.cycles.eq(self.cycles + 1)
-                o = data.View(Offer, offers[i])
-                here = syncs.bit_select(i, 1)
-                score, best = o.score.as_value(), joint.score.as_value()
-                with m.If(here & o.ok & (~joint.ok | (score > best) |
-                                         ((score == best) & (o.index < joint.index)))):
-                    m.d.sync += [joint.ok.eq(1), joint.score.eq(o.score), joint.index.eq(o.index),
-                                 joint.col.eq(o.col), joint.row.eq(o.row), joint.tile.eq(o.tile)]
-                with m.If(here & o.refuted):
-                    m.d.sync += joint.refuted.eq(1)
-                m.d.sync += i.eq(i + 1)
-                with m.If(i == n - 1):
-                    m.next = "GO"
-            with m.State("GO"):
-                m.d.sync += self.cycles.eq(self.cycles + 1)
-                m.d.comb += go.eq(1)
-                m.next = "WAIT"
             with m.State("PICK"):
                 v = verdicts[i]
                 m.d.sync += [nodes.eq(nodes + node_counts[i]), busy.eq(busy + busy_counts[i]),

@@ -44,7 +44,7 @@ __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "check_max_depth", "check_
 from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                             EV_NOISE_BITS, EV_NOISE_MAX, EV_ZERO, LFSR_SEED, LFSR_TAPS,
                             MAX_DEFENCE, MAX_DEPTH, OPENING,
-                            THREAT_CAP, Offer, Score, Verdict)
+                            THREAT_CAP, Score, Verdict)
 
 
 #: Width of the answer's coordinates on :data:`SearchRequest` (signed; the searcher's own
@@ -99,12 +99,10 @@ class Searcher(wiring.Component):
         The deepest pass of the search for a win by force, in the mover's moves (2: the
         main search only; each level costs a stack entry).
     core, cores : int
-        This searcher is core ``core`` of ``cores`` (:mod:`.cores`): it scores only the
+        This searcher is core ``core`` of ``cores`` (:mod:`.cores`): it takes only the
         candidates dealt to it (``owns`` in :mod:`.search_params`: the legal placements of
-        the candidates' scan, dealt round the cores in scan order), meets the other cores
-        to agree on the best of them all, and tests that common answer with them, taking
-        its share of the opponent's moves; the cores' combiner ranks the answers by
-        ``verdict``.
+        the candidates' scan, dealt round the cores in scan order), and the cores'
+        combiner ranks the answers by ``verdict``.
 
     Attributes
     ----------
@@ -139,13 +137,6 @@ class Searcher(wiring.Component):
     abort : In(1)
         (Many cores only.)  Stop now, as when the budget is spent but even before a
         candidate is scored: another core has found a win.
-    sync, offer, go, joint, refute :
-        (Many cores only.)  The cores' meetings: ``sync`` while this core waits at one
-        with its ``offer``; ``go`` (one cycle) ends the meeting, ``joint`` holding the best
-        offer and the OR of their ``refuted``; ``refute`` tells a core still testing the
-        common answer that another core's share has refuted it.
-    waits : Out(32)
-        (Many cores only.)  Cycles of the last search spent waiting at meetings.
     nodes : Out(32)
         Positions the last search visited: the engine's placements that were legal.
     active : Out(1)
@@ -179,8 +170,7 @@ class Searcher(wiring.Component):
             "cycles":     Out(32),
             "nodes":      Out(32),
             "verdict":    Out(Verdict),
-            **({"abort": In(1), "sync": Out(1), "offer": Out(Offer), "go": In(1),
-                "joint": In(Offer), "refute": In(1), "waits": Out(32)} if cores > 1 else {}),
+            **({"abort": In(1)} if cores > 1 else {}),
             "active":     Out(1),
             "cmd":        Out(stream.Signature(Command)),
             "res":        In(stream.Signature(Result)),
@@ -249,14 +239,6 @@ class Searcher(wiring.Component):
         # counts the legal placements of the candidates' scan modulo ``cores``.
         many = self.cores > 1
         deal = Signal(range(self.cores))
-        # ... and in a test of the common answer, the opponent's moves at level 2 that go
-        # down a level (``ddeal`` counts them); ``quitting``: another core has refuted it.
-        if many:
-            ddeal = Signal(range(self.cores))
-            quitting = Signal()
-
-        def wrap(v):
-            return Mux(v == self.cores - 1, 0, v + 1)
 
         def advance(col, row, t, w, h, skip_square, at_end):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
@@ -371,18 +353,6 @@ class Searcher(wiring.Component):
             m.d.sync += [op.eq(Op.UNDO), then.eq(what)]
             m.next = "STEP_UNDO"
 
-        # Many cores: where they meet (``SYNC``) and what for.
-        if many:
-            meeting = Signal(2)
-        ANSWER, SELECTED, TESTED = range(3)
-
-        def meet(what, *, ok=0, score=0, index=0, col=0, row=0, tile=0, refuted=0):
-            """Wait for every core at a meeting, offering these."""
-            o = self.offer
-            m.d.sync += [meeting.eq(what), o.ok.eq(ok), o.score.eq(score), o.index.eq(index),
-                         o.col.eq(col), o.row.eq(row), o.tile.eq(tile), o.refuted.eq(refuted)]
-            m.next = "SYNC"
-
         def conclude(success):
             m.d.sync += succ.eq(success)
             m.next = "RESULT"
@@ -407,7 +377,7 @@ class Searcher(wiring.Component):
                 with m.If(self.ctl.req):
                     m.d.sync += [
                         self.active.eq(1), self.cycles.eq(0), self.candidates.eq(0),
-                        self.nodes.eq(0), *([self.waits.eq(0), quitting.eq(0)] if many else []),
+                        self.nodes.eq(0),
                         self.ctl.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
                         best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
                         ci.eq(0),
@@ -457,14 +427,12 @@ class Searcher(wiring.Component):
                                  after_undo.eq(COMPARE)]
                     if many:
                         with m.If(~dfn):
-                            m.d.sync += deal.eq(wrap(deal))
+                            m.d.sync += deal.eq(Mux(deal == self.cores - 1, 0, deal + 1))
                     with m.If(dfn):                         # the answer on test: the
                         m.next = "NODE"                     # opponent's move (level 2)
                     if many:
                         with m.Elif(deal != self.core):     # another core's candidate
                             m.d.sync += after_undo.eq(SKIP)
-                            with m.If(~deep):               # its noise and index, as
-                                m.d.sync += [lfsr.eq(lfsr_next), ci.eq(ci + 1)]  # one core's
                             m.next = "UNDO_CMD"
                     with m.Elif(deep & ends):               # not a candidate for a deep win
                         m.next = "UNDO_CMD"
@@ -500,10 +468,6 @@ class Searcher(wiring.Component):
                 with m.If(stop):
                     m.d.sync += op.eq(Op.UNDO)
                     m.next = "ABORT"                    # out of time: take everything back
-                if many:
-                    with m.Elif(self.refute & dfn):     # another core refuted the answer
-                        m.d.sync += [op.eq(Op.UNDO), quitting.eq(1)]
-                        m.next = "ABORT"
                 with m.Else():
                     m.next = "NODE_CMD"
 
@@ -550,14 +514,7 @@ class Searcher(wiring.Component):
                 with m.Else():                              # a threat that wins by force?
                     with m.If(ends):
                         undo_then(NEXT)
-                    if many:                                # level 2 of a test: dealt
-                        with m.Elif(dfn & (lv == 2) & (ddeal != self.core)):
-                            m.d.sync += ddeal.eq(wrap(ddeal))
-                            undo_then(NEXT)
                     with m.Else():
-                        if many:
-                            with m.If(dfn & (lv == 2)):
-                                m.d.sync += ddeal.eq(wrap(ddeal))
                         m.d.comb += down.eq(1)
                 with m.If(down):                            # go down a level
                     m.d.comb += push.en.eq(1)
@@ -599,7 +556,7 @@ class Searcher(wiring.Component):
                 with m.Elif(~odd):
                     conclude(1)                         # every reply came back with a win
                 with m.Elif(~ph & (lv != deep_lv)):
-                    m.d.sync += [ph.eq(1), *first(c, r, t), *([ddeal.eq(0)] if many else [])]
+                    m.d.sync += [ph.eq(1), *first(c, r, t)]
                     m.next = "NODE"
                 with m.Else():
                     conclude(0)
@@ -650,10 +607,6 @@ class Searcher(wiring.Component):
                 m.d.sync += lv.eq(lv - 1)
                 with m.If(lv == 2):                     # that was the candidate
                     m.next = "FINISH"
-                    if many:
-                        with m.If(quitting & ~stop):    # the test is over: refuted
-                            m.d.sync += [quitting.eq(0), dfn.eq(0)]
-                            meet(TESTED, refuted=1)
                 with m.Else():
                     m.next = "ABORT"
 
@@ -704,10 +657,7 @@ class Searcher(wiring.Component):
                         m.next = "COMPARE"
                     with m.Case(VERDICT):
                         m.d.sync += dfn.eq(0)
-                        if many:                        # the OR of the cores' shares
-                            meet(TESTED, refuted=succ)
-                        else:
-                            m.next = "VERDICT"
+                        m.next = "VERDICT"
                     with m.Case(SKIP):
                         m.next = "CAND"
                         advance1(Const(0))
@@ -724,73 +674,30 @@ class Searcher(wiring.Component):
                 advance1(Const(0))
 
             # -- deepen while the budget lasts ---------------------------------------------------
-            def select(ok, score, index, col, row, tile):
-                """The next candidate to test, from a selection pass's best below the
-                threshold: none left, every safe candidate loses."""
-                with m.If(ok):
-                    m.d.sync += [thr.eq(score), thr_i.eq(index), c1.eq(col), r1.eq(row),
-                                 t1.eq(tile)]
-                    m.next = "TEST"
-                with m.Else():
-                    m.next = "FINISH"
-
-            def defend(ok, score, index, col, row, tile):
-                """The main search's answer goes on test first, if safe (``ok`` None: a
-                branch of the caller's ``If`` chain, which has ruled out no answer)."""
-                test = (self.max_defence > 1) & (score.cls == 2)
-                with (m.Elif(test) if ok is None else m.If(ok & test)):
-                    m.d.sync += [dphase.eq(1), deep.eq(0), thr.eq(score), thr_i.eq(index),
-                                 c1.eq(col), r1.eq(row), t1.eq(tile)]
-                    m.next = "TEST"
-                with m.Else():
-                    m.next = "FINISH"
-
             with m.State("PASS_END"):
                 m.d.sync += [*first1(), ci.eq(0)]
                 with m.If(sel):                         # the next candidate to test
-                    if many:                            # the best of every core's share
-                        meet(SELECTED, ok=best_ok, score=best, index=best_i,
-                             col=bc, row=br, tile=bt)
-                    else:
-                        select(best_ok, best, best_i, bc, br, bt)
+                    with m.If(best_ok):
+                        m.d.sync += [thr.eq(best), thr_i.eq(best_i),
+                                     c1.eq(bc), r1.eq(br), t1.eq(bt)]
+                        m.next = "TEST"
+                    with m.Else():
+                        m.next = "FINISH"               # every safe candidate loses
                 with m.Else():
                     m.d.sync += self.depth.eq(pass_d)
-                    # (many cores: a core whose share holds no candidate deepens too, to
-                    # meet the others at the end)
-                    with m.If(best_forced | (~best_ok if not many else 0)):
+                    with m.If(best_forced | ~best_ok):
                         m.next = "FINISH"
                     with m.Elif(pass_d != self.max_depth):
                         m.d.sync += [pass_d.eq(pass_d + 1), deep.eq(1),
                                      deep_lv.eq(deep_lv + 2)]
                         m.next = "CAND"
-                    if many:
-                        with m.Else():                  # the best of every core's share
-                            meet(ANSWER, ok=best_ok, score=best, index=best_i,
-                                 col=self.ctl.col, row=self.ctl.row, tile=self.ctl.tile)
-                    else:
-                        defend(None, best, best_i, self.ctl.col, self.ctl.row, self.ctl.tile)
-
-            # -- many cores: a meeting of all the cores --------------------------------------
-            if many:
-                with m.State("SYNC"):
-                    j = self.joint
-                    m.d.comb += self.sync.eq(1)
-                    m.d.sync += self.waits.eq(self.waits + 1)
-                    with m.If(stop):
+                    with m.Elif((self.max_defence > 1) & (best.cls == 2)):
+                        # the main search's answer goes on test first
+                        m.d.sync += [dphase.eq(1), deep.eq(0), thr.eq(best), thr_i.eq(best_i),
+                                     c1.eq(self.ctl.col), r1.eq(self.ctl.row), t1.eq(self.ctl.tile)]
+                        m.next = "TEST"
+                    with m.Else():
                         m.next = "FINISH"
-                    with m.Elif(self.go):
-                        with m.Switch(meeting):
-                            with m.Case(ANSWER):        # the answer of all the shares
-                                m.d.sync += [best_ok.eq(j.ok), best.eq(j.score),
-                                             best_i.eq(j.index), ans.eq(j.score),
-                                             self.ctl.col.eq(j.col), self.ctl.row.eq(j.row),
-                                             self.ctl.tile.eq(j.tile)]
-                                defend(j.ok, j.score, j.index, j.col, j.row, j.tile)
-                            with m.Case(SELECTED):
-                                select(j.ok, j.score, j.index, j.col, j.row, j.tile)
-                            with m.Case(TESTED):
-                                m.d.sync += succ.eq(j.refuted)
-                                m.next = "VERDICT"
 
             # -- defence: is the candidate c1 safe against a win by force within ------------------
             # defence + 1 of the opponent's moves?

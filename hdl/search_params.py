@@ -3,15 +3,12 @@ hardware searcher (:mod:`traxfpga.hdl.search`) and its software twin
 (:mod:`traxfpga.host.reference.searcher`), which must choose the same moves.  What they mean is in
 ``docs/player.md``."""
 
-from amaranth.hdl import signed
 from amaranth.lib import data
-
-from .tiles import Shape
 
 __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX",
            "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "OPENING", "MAX_DEPTH", "MAX_DEFENCE", "Score",
-           "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns", "Offer"]
+           "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns"]
 
 LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
@@ -103,19 +100,3 @@ def owns(index: int, core: int, cores: int) -> bool:
     """Whether search core ``core`` of ``cores`` takes candidate ``index`` (0, 1, ...: the
     legal placements of the candidates' scan, in scan order): they are dealt round."""
     return index % cores == core
-
-
-#: What a search core brings to a meeting of all the cores (docs/player.md, "Many cores"):
-#: its best candidate of the pass it has just finished (``ok``: it has one; its ``score``,
-#: its ``index`` in the pass and its placement), or, after a test of the common answer, whether its share
-#: of the opponent's moves ``refuted`` it.  The cores leave with the best ``ok`` offer (by
-#: score, then the lower index: the first in scan order) and the OR of ``refuted``.
-Offer = data.StructLayout({
-    "ok":      1,
-    "score":   Score,
-    "index":   16,
-    "col":     signed(16),
-    "row":     signed(16),
-    "tile":    Shape,
-    "refuted": 1,
-})

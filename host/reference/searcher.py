@@ -305,10 +305,10 @@ def _placed(g: Game, tried: list | None = None, own=None):
         yield mv
 
 
-def _deepen(g: Game, me: int, depth: int):
+def _deepen(g: Game, me: int, depth: int, own=None):
     """One deepening pass: the first candidate in scan order that neither ends the game
     nor is unsafe, threatens, and wins by force within ``depth`` of the mover's moves."""
-    for mv in _placed(g):
+    for mv in _placed(g, own=own):
         try:
             if (g.winner is None and g.reason is None and _safe_threat(g, me)
                     and _and(g, me, depth)):
@@ -365,7 +365,7 @@ def _defend(g: Game, me: int, ranked, max_defence: int):
 
 
 def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
-           max_depth: int = MAX_DEPTH, max_defence: int = MAX_DEFENCE) -> Choice:
+           max_depth: int = MAX_DEPTH, max_defence: int = MAX_DEFENCE, own=None) -> Choice:
     """The searcher's move for the side to move in ``game`` (which is not changed).
 
     Parameters
@@ -383,6 +383,9 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     max_defence : int
         Test the answer against the opponent's win by force up to this many of its moves
         (1: no tests; see :func:`_defend`).
+    own : (int, int), optional
+        ``(core, cores)``: choose among the candidates of one search core's squares, as
+        that core does (:func:`choose_cores`).
 
     Raises
     ------
@@ -401,7 +404,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     tried = [0]
     cut = False
     safe = []                                       # (score, index, move) of class 2
-    for mv in _placed(g, tried):
+    for mv in _placed(g, tried, own):
         if budget is not None and candidates >= budget and best is not None:
             g.undo()
             cut = True
@@ -438,7 +441,7 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     depth = 2
     if not forced:
         for d in range(3, max_depth + 1):
-            mv = _deepen(g, me, d)
+            mv = _deepen(g, me, d, own)
             if mv is not None:
                 return Choice(mv, best[1], False, candidates, trials, forced=True, depth=d)
             depth = d
@@ -452,20 +455,29 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
 
 
 def choose_cores(game: Game, cores: int, **limits) -> Choice:
-    """The move of ``cores`` search cores (:mod:`traxfpga.hdl.cores`), with the same
-    ``limits`` as :func:`choose`.  The cores share one search: each scores the candidates
-    on its own squares, and they agree on the best of them all, test that one answer
-    together and select the next together, so they choose what one core chooses (core 0
-    reports it).  Only a win differs: the first core to find one (at once or by force)
-    stops the others, so the cores play *a* winning move, not always this one.
+    """The move of ``cores`` search cores (:mod:`traxfpga.hdl.cores`): each chooses among
+    the candidates on its own squares (:func:`choose` with ``own``, the same ``limits``),
+    and the answer of highest ``verdict`` is played, the lower core on a tie.  Its
+    ``core`` tells which core that was.
 
     Raises
     ------
     ValueError
         When the game is over or there is no legal move.
     """
-    if cores < 1:
-        raise ValueError(f"there must be at least one core, not {cores}")
-    c = choose(game, **limits)
-    c.core = 0
-    return c
+    if cores == 1:
+        return choose(game, **limits)
+    best = None
+    for core in range(cores):
+        try:
+            c = choose(game, own=(core, cores), **limits)
+        except ValueError:
+            if game.over:
+                raise
+            continue                                # no candidate on this core's squares
+        c.core = core
+        if best is None or c.verdict > best.verdict:
+            best = c
+    if best is None:
+        raise ValueError("no legal move")
+    return best
