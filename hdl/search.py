@@ -473,14 +473,23 @@ class Searcher(wiring.Component):
 
             send("NODE_CMD", then="NODE_RES")
 
+            def next_node():
+                """On to the level's next placement: straight to its command (the scan
+                registers are set this cycle), unless the budget is spent (``NODE``)."""
+                m.d.sync += [op.eq(Op.PLACE), use_c.eq(1)]
+                with m.If(stop):
+                    m.next = "NODE"
+                with m.Else():
+                    m.next = "NODE_CMD"
+
             with result("NODE_RES"):
                 down = Signal()
                 with m.If(~ok):
                     with m.If(trying_k):
                         m.d.sync += [*first(c, r, t), trying_k.eq(0)]
-                        m.next = "NODE"
+                        next_node()
                     with m.Else():
-                        m.next = "NODE"
+                        next_node()
                         advance(c, r, t, w, h, square, "END")
                 with m.Elif(~odd & ~ph):                    # counting the replies
                     with m.If(mover_wins):
@@ -533,11 +542,11 @@ class Searcher(wiring.Component):
             with result("STEP_UNDO_RES"):
                 with m.Switch(then):
                     with m.Case(NEXT):
-                        m.next = "NODE"
+                        next_node()
                         advance(c, r, t, w, h, Const(0), "END")
                     with m.Case(RESTART):
                         m.d.sync += [*first(c, r, t), trying_k.eq(0)]
-                        m.next = "NODE"
+                        next_node()
                     with m.Case(FAIL):
                         conclude(0)
                     with m.Case(SUCCEED):
