@@ -6,26 +6,28 @@ To their host (the protocol sequencer) they look like one engine and one searche
 * every engine command is **broadcast** to all the engines, which therefore stay equal (a
   search or a count leaves each engine's position exactly as it found it); the host reads
   core 0's results and squares;
-* a search starts every searcher at once; each takes only the candidates on its own squares
+* a search starts every searcher at once; each takes only its share of the candidates
   (dealt round the cores in scan order) and answers with its best, ranked by its
-  ``verdict``; the **combiner** waits for all of them and passes on the answer of highest
-  verdict, the lower core on a tie, so the answer depends only on the position, the seed
-  and the budget.  When a core answers with a win (at once or by force) the others are
-  stopped: their answers cannot rank above it unless they have a win too;
+  ``verdict``; a core that has finished is started again, while the budget lasts, on half
+  of the share of a core still searching; the **combiner** merges the answers as they come
+  and, when every core has finished, passes on the answer of highest verdict, the lower
+  share on a tie, so the answer depends only on the position, the seed and the budget.
+  When a core answers with a win (at once or by force) the others are stopped: their
+  answers cannot rank above it unless they have a win too;
 * a ``:perft`` count starts every perft unit at once, each counting below the first moves
   on its own squares, and the host reads the sum.
 
 With one core this is the engine, the searcher and the perft unit wired as before.
 """
 
-from amaranth.hdl import Array, Cat, Module, Signal
-from amaranth.lib import stream, wiring
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, Value
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine import CellOut, Command, Engine, Result
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .search import MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
-from .search_params import Verdict
+from .search_params import SPLITS, Share, Verdict
 from .share import share_engine
 
 __all__ = ["Cores"]
@@ -54,10 +56,11 @@ class Cores(wiring.Component):
         The engine port: commands go to every engine, results and squares come from core 0.
     ctl : In(SearchRequest)
         The search, as the searcher's; ``win``, ``forced``, ``depth``, ``defence`` and
-        ``candidates`` are the chosen core's, ``core`` tells which core that was, ``nodes``
+        ``candidates`` are the chosen search's, ``core`` tells whose share it searched, ``nodes``
         is the sum over the cores and ``cycles`` the search's time from start to answer;
         ``busy`` is the sum of the cores' own search times (``busy / (n * cycles)``: how
-        much of the cores' time the search used).
+        much of the cores' time the search used) and ``splits`` how many times a share
+        was halved for a core that had finished its own.
     seed : In(16)
         Every searcher's noise seed (they start from the same one).
     perft : In(PerftRequest)
@@ -94,6 +97,7 @@ class Cores(wiring.Component):
             "cycles":     Out(32),
             "nodes":      Out(32),
             "busy":       Out(40),
+            "splits":     Out(16),
             **({"budget_cycles": In(32)} if budget is None else {}),
             **({"perft": In(PerftRequest)} if perft else {}),
         })
@@ -191,66 +195,115 @@ class Cores(wiring.Component):
             m.d.comb += e.cells.ready.eq(self.cells.ready)
 
     def _combine(self, m, searchers):
-        """Start every searcher; when all have answered, pick the answer of highest verdict
-        (one core a cycle; the first core wins a tie) and pass it on."""
+        """Start every searcher on its own share of the candidates.  Each cycle one core
+        (in turn) is looked at: a finished one has its answer merged (the highest verdict
+        so far is kept; the lower share on a tie) and is released.  A released core is
+        started again, while the budget lasts, on half of the share of a core still
+        searching (the largest share left, the lower core first), which keeps the other
+        half.  When every core has finished, the best answer is passed on."""
         n = self.n
-        req = Signal()
-        for s in searchers:
-            m.d.comb += s.ctl.req.eq(req)
-        all_done = Cat(s.ctl.done for s in searchers).all()
-        # a core that found a win stops the others (their answers would rank below it)
-        abort = Signal()
+        limit = self.budget_cycles if self.budget is None else self.budget
+        done = Cat(s.ctl.done for s in searchers)
+        run = Signal(n)                              # each searcher's req
+        helper = Signal(n)                           # started late, on half a share
+        shares = [Signal(Share, name=f"share_{i}") for i in range(n)]
+        stop_all = Signal()                          # a core found a win
+        late = Signal()                              # the budget is spent
+        for i, s in enumerate(searchers):
+            m.d.comb += [s.ctl.req.eq(run[i]), s.share.eq(shares[i]),
+                         s.abort.eq(stop_all | (helper[i] & late))]
         won = Cat(s.ctl.done & (s.verdict.win | s.verdict.forced) for s in searchers).any()
-        for s in searchers:
-            m.d.comb += s.abort.eq(abort)
-        any_done = Cat(s.ctl.done for s in searchers).any()
-        verdicts = Array(s.verdict for s in searchers)
-        i = Signal(range(n))
-        best_v = Signal(Verdict)
-        best_i = Signal(range(n))
-        nodes = Signal(32)
-        busy = Signal(40)
+        m.d.comb += self.seed_used.eq(searchers[0].seed_used)
+
+        # the core to look at this cycle, and what it holds
+        p = Signal(range(n))
+        verdicts = Array(Value.cast(s.verdict) for s in searchers)
         pick = {name: Array(getattr(s, name) for s in searchers)
                 for name in ("win", "forced", "depth", "defence", "candidates")}
         ctl = {name: Array(getattr(s.ctl, name) for s in searchers)
                for name in ("found", "col", "row", "tile")}
         node_counts = Array(s.nodes for s in searchers)
         busy_counts = Array(s.cycles for s in searchers)
-        m.d.comb += self.seed_used.eq(searchers[0].seed_used)
+        bases = Array(sh.base for sh in shares)
+        best_v = Signal(Verdict)
+        best = {name: Signal.like(getattr(self, name)) for name in pick}
+        best_ctl = {name: Signal.like(getattr(self.ctl, name)) for name in ctl}
+        best_core = Signal.like(self.core)
+        merged = Signal()                            # an answer was merged
+        nodes = Signal(32)
+        busy = Signal(40)
+        splits = Signal(16)
+
+        # The share to halve: of the cores still searching, one whose share was halved
+        # the fewest times, the lowest first; registered, and checked again when used.
+        k = Signal(range(n))
+        k_ok = Signal()
+        k_any, k_sel = Signal(), Signal(range(n))
+        for level in reversed(range(SPLITS)):
+            for i in reversed(range(n)):
+                with m.If(run[i] & ~done[i] & (shares[i].level == level)):
+                    m.d.comb += [k_any.eq(1), k_sel.eq(i)]
+        m.d.sync += [k.eq(k_sel), k_ok.eq(k_any)]
+        # a released core to start on it, the lowest first
+        q = Signal(range(n))
+        q_any = Signal()
+        for i in reversed(range(n)):
+            with m.If(~run[i] & ~done[i]):
+                m.d.comb += [q_any.eq(1), q.eq(i)]
+        kshare = data.View(Share, Array(Value.cast(sh) for sh in shares)[k])
 
         with m.FSM(name="combine"):
             with m.State("IDLE"):
                 with m.If(self.ctl.req):
-                    m.d.sync += [req.eq(1), self.cycles.eq(0), self.ctl.done.eq(0),
-                                 abort.eq(0)]
-                    m.next = "WAIT"
-            with m.State("WAIT"):
-                m.d.sync += self.cycles.eq(self.cycles + 1)
+                    m.d.sync += [run.eq((1 << n) - 1), helper.eq(0), self.cycles.eq(0),
+                                 self.ctl.done.eq(0), stop_all.eq(0), late.eq(0),
+                                 merged.eq(0), nodes.eq(0), busy.eq(0), splits.eq(0), p.eq(0),
+                                 *(sh.eq(Share.const({"base": i})) for i, sh in enumerate(shares))]
+                    m.next = "RUN"
+            with m.State("RUN"):
+                m.d.sync += [self.cycles.eq(self.cycles + 1), late.eq(self.cycles >= limit),
+                             p.eq(Mux(p == n - 1, 0, p + 1))]
                 with m.If(won):
-                    m.d.sync += abort.eq(1)
-                with m.If(all_done):
-                    m.d.sync += [i.eq(0), nodes.eq(0), busy.eq(0)]
-                    m.next = "PICK"
-            with m.State("PICK"):
-                v = verdicts[i]
-                m.d.sync += [nodes.eq(nodes + node_counts[i]), busy.eq(busy + busy_counts[i]),
-                             i.eq(i + 1)]
-                with m.If((i == 0) | (v.as_value() > best_v.as_value())):
-                    m.d.sync += [best_v.eq(v), best_i.eq(i)]
-                with m.If(i == n - 1):
+                    m.d.sync += stop_all.eq(1)
+                # merge core p's answer
+                with m.If(run.bit_select(p, 1) & done.bit_select(p, 1)):
+                    v = verdicts[p]
+                    with m.If(~merged | (v > best_v.as_value()) |
+                              ((v == best_v.as_value()) & (bases[p] < best_core))):
+                        m.d.sync += [best_v.eq(v), best_core.eq(bases[p]),
+                                     *(best[name].eq(a[p]) for name, a in pick.items()),
+                                     *(best_ctl[name].eq(a[p]) for name, a in ctl.items())]
+                    m.d.sync += [merged.eq(1), nodes.eq(nodes + node_counts[p]),
+                                 busy.eq(busy + busy_counts[p])]
+                    for i in range(n):
+                        with m.If(p == i):
+                            m.d.sync += run[i].eq(0)
+                # start a released core on half of core k's share
+                with m.If(q_any & k_ok & run.bit_select(k, 1) & ~done.bit_select(k, 1) &
+                          ~stop_all & ~late & ~won):
+                    level = kshare.level
+                    for i in range(n):
+                        with m.If(q == i):
+                            m.d.sync += [
+                                run[i].eq(1), helper[i].eq(1),
+                                shares[i].base.eq(kshare.base),
+                                shares[i].level.eq(level + 1),
+                                shares[i].sub.eq(kshare.sub | (Const(1, SPLITS) << level)),
+                            ]
+                        with m.If(k == i):
+                            m.d.sync += shares[i].level.eq(level + 1)
+                            m.d.comb += searchers[i].split.eq(1)
+                    m.d.sync += splits.eq(splits + 1)
+                with m.If((run == 0) & (done == 0)):
                     m.next = "ANSWER"
             with m.State("ANSWER"):
                 m.d.sync += [self.ctl.done.eq(1), self.nodes.eq(nodes), self.busy.eq(busy),
-                             self.core.eq(best_i),
-                             *(getattr(self, k).eq(a[best_i]) for k, a in pick.items()),
-                             *(getattr(self.ctl, k).eq(a[best_i]) for k, a in ctl.items())]
+                             self.splits.eq(splits), self.core.eq(best_core),
+                             *(getattr(self, name).eq(b) for name, b in best.items()),
+                             *(getattr(self.ctl, name).eq(b) for name, b in best_ctl.items())]
                 m.next = "DONE"
             with m.State("DONE"):
                 with m.If(~self.ctl.req):
-                    m.d.sync += req.eq(0)
-                    m.next = "RELEASE"
-            with m.State("RELEASE"):                # every searcher back to idle
-                with m.If(~any_done):
                     m.d.sync += self.ctl.done.eq(0)
                     m.next = "IDLE"
 

@@ -44,7 +44,7 @@ __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "check_max_depth", "check_
 from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                             EV_NOISE_BITS, EV_NOISE_MAX, EV_ZERO, LFSR_SEED, LFSR_TAPS,
                             MAX_DEFENCE, MAX_DEPTH, OPENING,
-                            THREAT_CAP, Score, Verdict)
+                            SPLITS, THREAT_CAP, Score, Share, Verdict)
 
 
 #: Width of the answer's coordinates on :data:`SearchRequest` (signed; the searcher's own
@@ -136,7 +136,13 @@ class Searcher(wiring.Component):
         The answer's rank among the cores' answers (while ``done``).
     abort : In(1)
         (Many cores only.)  Stop now, as when the budget is spent but even before a
-        candidate is scored: another core has found a win.
+        candidate is scored: another core has found a win, or this core was started late
+        to help another (below) and the cores' budget is spent.
+    share : In(Share)
+        (Many cores only.)  The candidates this search takes, read at its start: core
+        ``core``'s share, or (a core that has finished its own) half of another core's.
+    split : In(1)
+        (Many cores only.)  Halve the share now: another core takes the other half.
     nodes : Out(32)
         Positions the last search visited: the engine's placements that were legal.
     active : Out(1)
@@ -170,7 +176,7 @@ class Searcher(wiring.Component):
             "cycles":     Out(32),
             "nodes":      Out(32),
             "verdict":    Out(Verdict),
-            **({"abort": In(1)} if cores > 1 else {}),
+            **({"abort": In(1), "share": In(Share), "split": In(1)} if cores > 1 else {}),
             "active":     Out(1),
             "cmd":        Out(stream.Signature(Command)),
             "res":        In(stream.Signature(Result)),
@@ -236,9 +242,17 @@ class Searcher(wiring.Component):
         bt = Signal(Shape)
 
         # With many cores the candidates are dealt round them in scan order: ``deal``
-        # counts the legal placements of the candidates' scan modulo ``cores``.
+        # counts the legal placements of the candidates' scan modulo ``cores`` and ``rnd``
+        # the rounds of the deal, which a halved share picks from (``owns``).
         many = self.cores > 1
         deal = Signal(range(self.cores))
+        rnd = Signal(SPLITS)
+        own = Signal(Share)
+        if many:
+            with m.If(self.split & (own.level != SPLITS)):
+                m.d.sync += own.level.eq(own.level + 1)
+            mask = ((Const(1, SPLITS + 1) << own.level) - 1)[:SPLITS]
+            owned = (deal == own.base) & (((rnd ^ own.sub) & mask) == 0)
 
         def advance(col, row, t, w, h, skip_square, at_end):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
@@ -259,7 +273,7 @@ class Searcher(wiring.Component):
 
         def first1():
             """Start the candidates' scan."""
-            return [*first(c1, r1, t1), *([deal.eq(0)] if many else [])]
+            return [*first(c1, r1, t1), *([deal.eq(0), rnd.eq(0)] if many else [])]
 
         def advance1(skip_square):
             """Step the candidates' scan; ``PASS_END`` after its last placement."""
@@ -380,7 +394,7 @@ class Searcher(wiring.Component):
                         self.nodes.eq(0),
                         self.ctl.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
                         best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
-                        ci.eq(0),
+                        ci.eq(0), *([own.eq(self.share)] if many else []),
                         pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
                         dphase.eq(0), sel.eq(0), dfn.eq(0), self.defence.eq(1),
                         # a probe: far out of range, it changes nothing and tells the state
@@ -428,11 +442,16 @@ class Searcher(wiring.Component):
                     if many:
                         with m.If(~dfn):
                             m.d.sync += deal.eq(Mux(deal == self.cores - 1, 0, deal + 1))
+                            with m.If(deal == self.cores - 1):
+                                m.d.sync += rnd.eq(rnd + 1)
                     with m.If(dfn):                         # the answer on test: the
                         m.next = "NODE"                     # opponent's move (level 2)
                     if many:
-                        with m.Elif(deal != self.core):     # another core's candidate
-                            m.d.sync += after_undo.eq(SKIP)
+                        with m.Elif(~owned):                # another share's candidate:
+                            # it steps the noise and the index as if scored, so that a
+                            # candidate scores the same in every share it falls in
+                            m.d.sync += [after_undo.eq(SKIP), lfsr.eq(lfsr_next),
+                                         ci.eq(ci + 1)]
                             m.next = "UNDO_CMD"
                     with m.Elif(deep & ends):               # not a candidate for a deep win
                         m.next = "UNDO_CMD"

@@ -8,7 +8,8 @@ from amaranth.lib import data
 __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX",
            "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "OPENING", "MAX_DEPTH", "MAX_DEFENCE", "Score",
-           "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns"]
+           "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns", "Share",
+           "SPLITS"]
 
 LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
@@ -96,7 +97,25 @@ def pack_verdict(found: bool, win: bool, forced: bool, depth: int, defence: int,
                            "defence": defence, "score": 0 if decided else score})
 
 
-def owns(index: int, core: int, cores: int) -> bool:
-    """Whether search core ``core`` of ``cores`` takes candidate ``index`` (0, 1, ...: the
-    legal placements of the candidates' scan, in scan order): they are dealt round."""
-    return index % cores == core
+#: How many times a core's share of the candidates may be halved for a core that has
+#: finished its own (docs/player.md, "Many cores"): down to an eighth.
+SPLITS = 3
+
+#: A search core's share of the candidates: those dealt to core ``base``, and of them, when
+#: the share was halved ``level`` times, those whose round of the deal agrees with ``sub``
+#: in its low ``level`` bits (:func:`owns`).
+Share = data.StructLayout({
+    "base":  6,
+    "level": range(SPLITS + 1),
+    "sub":   SPLITS,
+})
+
+
+def owns(index: int, core: int, cores: int, level: int = 0, sub: int = 0) -> bool:
+    """Whether the share of core ``core`` of ``cores`` (halved ``level`` times, the half
+    ``sub``: :data:`Share`) takes candidate ``index`` (0, 1, ...: the legal placements of
+    the candidates' scan, in scan order): they are dealt round the cores, and a halved
+    share keeps the rounds of the deal that agree with ``sub`` in their low ``level``
+    bits."""
+    mask = (1 << level) - 1
+    return index % cores == core and (index // cores ^ sub) & mask == 0

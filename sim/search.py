@@ -50,6 +50,7 @@ class SearchHarness(wiring.Component):
             "nodes":      Out(32),
             "core":       Out(range(cores)),
             "busy":       Out(40),
+            "splits":     Out(16),
             **({"budget_cycles": In(32)} if budget is None else {}),
         })
 
@@ -69,6 +70,7 @@ class SearchHarness(wiring.Component):
             self.defence.eq(s.defence), s.seed.eq(self.seed), self.seed_used.eq(s.seed_used),
             self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
             self.nodes.eq(s.nodes), self.core.eq(s.core), self.busy.eq(s.busy),
+            self.splits.eq(s.splits),
         ]
         return m
 
@@ -88,6 +90,7 @@ class SearchResult(NamedTuple):
     nodes: int              # legal engine placements made
     core: int = 0           # the search core whose answer it is
     busy: int = 0           # the cores' own search cycles, summed
+    splits: int = 0         # shares halved for cores that had finished their own
 
 
 def _signed16(v):
@@ -170,7 +173,8 @@ class SearchSim:
         out = SearchResult(format_move(Move(col, row, tile)) if found else None, col, row, tile,
                            win, bool(cx.get("forced")), cx.get("candidates"), cx.get("cycles"),
                            cx.get("depth"), cx.get("defence"), cx.get("seed_used"), cx.get("nodes"),
-                           cx.get("core") if self.harness.cores > 1 else 0, cx.get("busy"))
+                           cx.get("core") if self.harness.cores > 1 else 0, cx.get("busy"),
+                           cx.get("splits"))
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out

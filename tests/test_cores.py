@@ -7,12 +7,13 @@ import random
 
 import pytest
 
-from traxfpga.hdl.search_params import owns
+from traxfpga.hdl.search_params import SPLITS, owns
 from traxfpga.host.reference.ai import choose_move
 from traxfpga.host.reference.corpus import engine_variant, load_corpus
 from traxfpga.host.reference.searcher import choose, choose_cores
 from traxfpga.host.reference.trax import Game, format_move, parse_move
 from traxfpga.sim import cxxrtl
+from traxfpga.sim.bench import search_positions
 
 from search_harness import SEED, _play_both, _replay, needs_cxx
 from test_search import _wins_within
@@ -77,6 +78,13 @@ def test_candidates_are_dealt_round_the_cores():
         assert share == whole[core::CORES]
         shares += share
     assert sorted(shares) == sorted(whole) and len(whole) > CORES
+    # a share halved: its halves take every other candidate of it, and halve again alike
+    for level in range(SPLITS):
+        for sub in range(1 << level):
+            share = [i for i in range(200) if owns(i, 1, CORES, level, sub)]
+            lo = [i for i in range(200) if owns(i, 1, CORES, level + 1, sub)]
+            hi = [i for i in range(200) if owns(i, 1, CORES, level + 1, sub | 1 << level)]
+            assert lo == share[0::2] and hi == share[1::2]
 
 
 def test_twin_cores_choose_among_every_candidate():
@@ -103,14 +111,44 @@ def test_twin_cores_choose_among_every_candidate():
 def test_cores_match_twin_on_recorded_positions(sim):
     rng = random.Random(SEED + 7)
     sample = rng.sample([g for g in load_corpus() if engine_variant(g) == "trax"], 10)
+    splits = 0
     for g in sample:
         cut = rng.randrange(0, max(1, min(len(g["moves"]), 30)))
         game = _replay(sim, g["moves"][:cut])
         if game.over:
             continue
         got = _check(sim, game)
+        splits += got.splits
         # every engine was left as it was: the move plays exactly as on the reference
         _play_both(sim, game, got.move)
+    # cores that finished early took halves of the others' shares, and the answers are
+    # still the twin's (the best of the halves' answers is the whole share's)
+    assert splits > 0
+
+
+@needs_cxx
+@pytest.mark.slow
+def test_cores_budget_with_helpers(sim):
+    """Budgets that end the search while cores started late on halves of others' shares
+    are searching: the answer is some core's, in time, legal, and every engine is left as
+    it was."""
+    game = _replay(sim, search_positions(1, 1)[0])
+    full = sim.search()
+    assert full.splits > 0 and full.cycles < sim.budget
+    reply = 400 + 7 * (game.width + 2) * (game.height + 2)
+    try:
+        for i in range(1, 8):
+            budget = full.cycles * i // 8
+            sim.set_budget(budget)
+            got = sim.search()
+            assert got.move is not None and got.cycles < budget + reply
+            if i == 7:
+                assert got.splits > 0
+            _play_both(sim, game, got.move)         # legal, on engines left as they were
+            sim.undo()
+            game.undo()
+    finally:
+        sim.set_budget(1 << 31)
 
 
 @needs_cxx

@@ -383,9 +383,10 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     max_defence : int
         Test the answer against the opponent's win by force up to this many of its moves
         (1: no tests; see :func:`_defend`).
-    own : (int, int), optional
-        ``(core, cores)``: choose among the candidates of one search core's squares, as
-        that core does (:func:`choose_cores`).
+    own : tuple, optional
+        ``(core, cores)`` or ``(core, cores, level, sub)``: choose among the candidates of
+        one search core's share (:func:`~traxfpga.hdl.search_params.owns`), as that core
+        does (:func:`choose_cores`).
 
     Raises
     ------
@@ -404,7 +405,13 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
     tried = [0]
     cut = False
     safe = []                                       # (score, index, move) of class 2
-    for mv in _placed(g, tried, own):
+    for index, mv in enumerate(_placed(g, tried)):
+        if own is not None and not owns(index, *own):
+            # another share's candidate steps the noise as if scored: a candidate scores
+            # the same in every share it falls in
+            lfsr = lfsr_next(lfsr)
+            g.undo()
+            continue
         if budget is not None and candidates >= budget and best is not None:
             g.undo()
             cut = True
@@ -456,9 +463,11 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
 
 def choose_cores(game: Game, cores: int, **limits) -> Choice:
     """The move of ``cores`` search cores (:mod:`traxfpga.hdl.cores`): each chooses among
-    the candidates on its own squares (:func:`choose` with ``own``, the same ``limits``),
+    the candidates of its own share (:func:`choose` with ``own``, the same ``limits``),
     and the answer of highest ``verdict`` is played, the lower core on a tie.  Its
-    ``core`` tells which core that was.
+    ``core`` tells whose share that was.  The hardware's cores that finish early take
+    halves of the others' shares; when every search runs to its end that changes nothing
+    (docs/player.md, "Many cores"), so this is its answer then.
 
     Raises
     ------
