@@ -80,9 +80,9 @@ def check_max_depth(max_depth):
 
 def check_max_defence(max_defence):
     """Raise ``ValueError`` unless ``max_defence`` is one the searcher takes: 1 (no defence
-    tests) .. 7 of the opponent's moves."""
-    if not 1 <= max_defence <= 7:
-        raise ValueError(f"max_defence must be 1 .. 7, not {max_defence}")
+    tests) .. 15 of the opponent's moves (its ``defence`` output has 4 bits)."""
+    if not 1 <= max_defence <= 15:
+        raise ValueError(f"max_defence must be 1 .. 15, not {max_defence}")
 
 
 class Searcher(wiring.Component):

@@ -277,6 +277,11 @@ def add_arguments(parser):
                              "SPRAM store's) even on a block-RAM board")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
                         help="search: mid-game positions searched (default 20)")
+    parser.add_argument("--max-defence", type=int, choices=range(1, 16), default=None,
+                        metavar="D",
+                        help="search: the searcher's deepest test of its answer against the "
+                             "opponent's win by force, 1 .. 15 of the opponent's moves "
+                             "(default: the device's, 7)")
     parser.add_argument("--depth", type=int, default=5,
                         help="perft: the depth counted from the start (default 5; 6 takes "
                              "minutes)")

@@ -43,10 +43,10 @@ def add_arguments(parser):
                         help="device: the player's deepest search for a win by force, in its "
                              f"moves, 2 .. 7 (default {MAX_DEPTH}: {2 * MAX_DEPTH - 1} plies; 2 turns the deepening "
                              "off; deeper passes run only while the time budget lasts)")
-    parser.add_argument("--max-defence", type=int, choices=range(1, 8), default=None,
+    parser.add_argument("--max-defence", type=int, choices=range(1, 16), default=None,
                         metavar="D",
                         help="device: the player's deepest test of its answer against the "
-                             "opponent's win by force, in the opponent's moves, 1 .. 7 "
+                             "opponent's win by force, in the opponent's moves, 1 .. 15 "
                              f"(default {MAX_DEFENCE}; 1 turns the tests off; deeper tests run only while "
                              "the time budget lasts)")
     parser.add_argument("--perft", action=argparse.BooleanOptionalAction, default=None,

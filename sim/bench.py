@@ -192,7 +192,9 @@ def bench_search(args, progress=None):
     ``args.clock_mhz``) by ``args.cores`` search cores (their engines on a dual-port store
     with ``args.dual``) in compiled simulation: nodes (legal
     placements) per second at that clock, cycles per node per core, how much of the cores'
-    time the searches used (``busy``), and the depths reached."""
+    time the searches used (``busy``), the shares halved for cores that had finished their
+    own (``splits``), and the depths reached; ``args.max_defence`` (None: the device's
+    default) is the searcher's deepest defence test."""
     from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
     from .search import SearchSim
 
@@ -204,8 +206,9 @@ def bench_search(args, progress=None):
              "search cores (cached after the first run) ...")
     rows = []
     dual = getattr(args, "dual", False)
+    max_defence = getattr(args, "max_defence", None) or MAX_DEFENCE
     with SearchSim(log2n=args.log2n, budget=budget, max_depth=MAX_DEPTH,
-                   max_defence=MAX_DEFENCE, cores=cores, dual=dual) as sim:
+                   max_defence=max_defence, cores=cores, dual=dual) as sim:
         for k, moves in enumerate(positions):
             sim.reset("trax")
             for mv in moves:
@@ -228,4 +231,7 @@ def bench_search(args, progress=None):
         "mean_defence": round(sum(r.defence for r in rows) / len(rows), 2),
         "mean_depth": round(sum(r.depth for r in rows) / len(rows), 2),
         "at_budget": sum(r.cycles >= budget for r in rows),
+        "max_defence": max_defence,
+        # shares halved for cores that had finished their own (docs/player.md)
+        "splits": sum(r.splits for r in rows),
     }
