@@ -121,8 +121,8 @@ def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
         device=f"LFE5U-{size}", package="BG381",
         logic_cells=logic_cells, bram=bram, spram=0,
         # A 64 x 64 store (15 DP16KD a core; 62 columns and rows are more than a game at
-        # one second a move reaches) so that the block RAMs hold many cores: 12 on the
-        # 85F (182 of 208; 48.6 MHz), 3 on the 25F (47 of 56; 57.3 MHz).  docs/hardware.md
+        # one second a move reaches) so that the block RAMs hold many cores: 13 on the
+        # 85F (197 of 208; 48.4 MHz), 3 on the 25F (47 of 56; 57.3 MHz).  docs/hardware.md
         osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
@@ -211,7 +211,7 @@ BOARDS = {
     ),
     # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12),
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=13),
     "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3),
 }
 
