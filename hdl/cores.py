@@ -279,8 +279,9 @@ class Cores(wiring.Component):
                         with m.If(p == i):
                             m.d.sync += run[i].eq(0)
                 # start a released core on half of core k's share
+                # (k was chosen a cycle ago: a split since may have halved it to the end)
                 with m.If(q_any & k_ok & run.bit_select(k, 1) & ~done.bit_select(k, 1) &
-                          ~stop_all & ~late & ~won):
+                          (kshare.level != SPLITS) & ~stop_all & ~late & ~won):
                     level = kshare.level
                     for i in range(n):
                         with m.If(q == i):

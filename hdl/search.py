@@ -100,8 +100,9 @@ class Searcher(wiring.Component):
         main search only; each level costs a stack entry).
     core, cores : int
         This searcher is core ``core`` of ``cores`` (:mod:`.cores`): it takes only the
-        candidates dealt to it (``owns`` in :mod:`.search_params`: the legal placements of
-        the candidates' scan, dealt round the cores in scan order), and the cores'
+        candidates of the share its ``share`` input names at the start of a search (``owns``
+        in :mod:`.search_params`: the legal placements of the candidates' scan, dealt round
+        the cores in scan order; its own share, or half of another core's), and the cores'
         combiner ranks the answers by ``verdict``.
 
     Attributes
