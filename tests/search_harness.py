@@ -29,6 +29,13 @@ def _play_both(sim, game, move):
         (game.moves, move)
 
 
+def _reply_cycles(game):
+    """How far past its budget a search may answer: one reply's work (placing and taking it
+    back, about 70 cycles, and its EVAL: at most about 7 cycles for each square of the area
+    and its ring)."""
+    return 400 + 7 * (game.width + 2) * (game.height + 2)
+
+
 def _position(sim, moves, variant="trax"):
     """A new game of ``moves`` on the simulation and the reference; returns the latter."""
     sim.reset(variant)

@@ -15,7 +15,7 @@ from traxfpga.host.reference.trax import Game, format_move, parse_move
 from traxfpga.sim import cxxrtl
 from traxfpga.sim.bench import search_positions
 
-from search_harness import SEED, _play_both, _replay, needs_cxx
+from search_harness import SEED, _play_both, _replay, _reply_cycles, needs_cxx
 from test_search import _wins_within
 
 CORES = 3
@@ -135,13 +135,12 @@ def test_cores_budget_with_helpers(sim):
     game = _replay(sim, search_positions(1, 1)[0])
     full = sim.search()
     assert full.splits > 0 and full.cycles < sim.budget
-    reply = 400 + 7 * (game.width + 2) * (game.height + 2)
     try:
         for i in range(1, 8):
             budget = full.cycles * i // 8
             sim.set_budget(budget)
             got = sim.search()
-            assert got.move is not None and got.cycles < budget + reply
+            assert got.move is not None and got.cycles < budget + _reply_cycles(game)
             if i == 7:
                 assert got.splits > 0
             _play_both(sim, game, got.move)         # legal, on engines left as they were

@@ -16,7 +16,7 @@ from traxfpga.host.reference.searcher import choose
 from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.sim import cxxrtl
 
-from search_harness import SEED, _check_search, _play_both, _position, needs_cxx
+from search_harness import SEED, _check_search, _play_both, _position, _reply_cycles, needs_cxx
 
 
 def test_twin_wins_at_once_and_stops_threats():
@@ -162,12 +162,9 @@ def _search_within(sim, game, budget):
     many candidates, and leaves the position untouched (its move then plays on both)."""
     sim.set_budget(budget)
     got = _check_search(sim, game)
-    # The budget, give or take one reply's work (placing and taking it back, about 70
-    # cycles, and its EVAL: at most about 7 cycles for each square of the area and its
-    # ring); the first candidate is always scored in full, so a shorter budget is
-    # answered when that is done.
-    reply = 400 + 7 * (game.width + 2) * (game.height + 2)
-    assert got.cycles < max(budget, _first_candidate_cycles(sim, game)) + reply
+    # The budget, give or take one reply's work; the first candidate is always scored in
+    # full, so a shorter budget is answered when that is done.
+    assert got.cycles < max(budget, _first_candidate_cycles(sim, game)) + _reply_cycles(game)
     sim.set_budget(budget)
     _play_both(sim, game, got.move)
     sim.undo()
