@@ -250,7 +250,7 @@ class Searcher(wiring.Component):
         rnd = Signal(SPLITS)
         own = Signal(Share)
         if many:
-            with m.If(self.split & (own.level != SPLITS)):
+            with m.If(self.split):              # never past SPLITS: the cores' unit checks
                 m.d.sync += own.level.eq(own.level + 1)
             mask = ((Const(1, SPLITS + 1) << own.level) - 1)[:SPLITS]
             owned = (deal == own.base) & (((rnd ^ own.sub) & mask) == 0)
