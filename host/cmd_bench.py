@@ -166,6 +166,7 @@ def bench_player(args):
     search completed."""
     from collections import Counter
 
+    from .players import split_specs
     from .referee import run_match
     from .reference.searcher import MAX_DEFENCE, MAX_DEPTH
 
@@ -182,7 +183,7 @@ def bench_player(args):
         from ..sim.device import DEFAULT_CLK
         clk = DEFAULT_CLK
         figures["clock_mhz"] = clk / 1e6
-    for opponent in args.opponents.split(","):
+    for opponent in split_specs(args.opponents):
         depths, defences, nodes = Counter(), Counter(), []
         done = []
 
@@ -252,7 +253,8 @@ def add_arguments(parser):
     parser.add_argument("--games", type=int, default=50,
                         help="player: games against each opponent (default 50)")
     parser.add_argument("--opponents", default="random,ref",
-                        help="player: comma-separated opponent specs (default random,ref)")
+                        help="player: comma-separated opponent specs (default random,ref); a spec's own "
+                             "options stay with it, e.g. random,cmd,per-game,cwd=DIR:./trax")
     parser.add_argument("--player", default="sim",
                         help="player: the spec measured (default sim, the simulated board; "
                              "model is its software twin)")

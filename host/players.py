@@ -73,7 +73,7 @@ import subprocess
 import threading
 import time
 
-__all__ = ["PLAYER_KINDS", "open_player", "Player", "ProtocolPlayer", "EnginePlayer",
+__all__ = ["PLAYER_KINDS", "open_player", "split_specs", "Player", "ProtocolPlayer", "EnginePlayer",
            "Fault", "PlayerError", "SpecError", "OpenError",
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
@@ -82,6 +82,23 @@ PLAYER_KINDS = ("ref", "random", "model", "sim[,board=NAME][,cores=N]", "serial:
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
 CMD_OPTIONS = ("per-game", "cwd=DIR")
+#: The names a spec begins with (before its first ``,`` or ``:``).
+KIND_NAMES = ("ref", "random", "model", "sim", "serial", "cmd")
+
+
+def split_specs(text):
+    """The player specs of a comma-separated list, e.g. ``random,cmd,per-game,cwd=DIR:./trax``
+    is ``["random", "cmd,per-game,cwd=DIR:./trax"]``: a part begins a new spec only when it
+    begins with a spec's name (:data:`KIND_NAMES`); the others (a spec's options, commas in
+    a command) belong to the spec before."""
+    specs = []
+    for part in text.split(","):
+        name = part.split(":", 1)[0]
+        if name in KIND_NAMES or not specs:
+            specs.append(part)
+        else:
+            specs[-1] += "," + part
+    return specs
 
 #: Wait this long (in the player's clock) for the answer to ``-T`` when opening a player.
 STARTUP_TIMEOUT = 10.0

@@ -56,6 +56,35 @@ def test_bench_player_progress_table_and_json(capsys):
     assert data["vs_random"]["games"] == 2
 
 
+
+def test_bench_player_against_a_contest_program_in_its_own_folder(tmp_path, capsys):
+    """``--opponents`` keeps a spec's own options (``cmd,per-game,cwd=DIR:``) with it: a
+    contest program that plays one game per run, beside ``random``."""
+    import shlex
+    import sys
+    from pathlib import Path
+
+    client = Path(__file__).parent / "contest_client.py"
+    (tmp_path / "client.py").write_text(
+        "import runpy, sys\n"
+        "sys.argv = ['contest_client.py']\n"
+        f"runpy.run_path({str(client)!r}, run_name='__main__')\n")
+    spec = f"cmd,per-game,cwd={tmp_path}:{shlex.quote(sys.executable)} client.py"
+    argv = ["bench", "player", "--player", "random", "--opponents", f"random,{spec}",
+            "--games", "2", "--time", "10", "--json"]
+    assert cli.main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["vs_random"]["games"] == 2 and data[f"vs_{spec}"]["games"] == 2
+
+
+def test_opponent_specs_keep_their_options():
+    from traxfpga.host.players import split_specs
+    assert split_specs("random,ref") == ["random", "ref"]
+    assert split_specs("sim,board=hx8k,cores=1,cmd,per-game,cwd=/x:./trax --a,b,model") == [
+        "sim,board=hx8k,cores=1", "cmd,per-game,cwd=/x:./trax --a,b", "model"]
+    assert split_specs("serial:/dev/ttyUSB1@19200,sim:cxxrtl") == [
+        "serial:/dev/ttyUSB1@19200", "sim:cxxrtl"]
+
 def test_the_model_reports_its_search():
     from traxfpga.host.players import EnginePlayer
     player = EnginePlayer("model")
