@@ -3,6 +3,9 @@ programs, progress on standard error."""
 
 import json
 import re
+import shlex
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -56,14 +59,9 @@ def test_bench_player_progress_table_and_json(capsys):
     assert data["vs_random"]["games"] == 2
 
 
-
 def test_bench_player_against_a_contest_program_in_its_own_folder(tmp_path, capsys):
     """``--opponents`` keeps a spec's own options (``cmd,per-game,cwd=DIR:``) with it: a
     contest program that plays one game per run, beside ``random``."""
-    import shlex
-    import sys
-    from pathlib import Path
-
     client = Path(__file__).parent / "contest_client.py"
     (tmp_path / "client.py").write_text(
         "import runpy, sys\n"
@@ -84,6 +82,7 @@ def test_opponent_specs_keep_their_options():
         "sim,board=hx8k,cores=1", "cmd,per-game,cwd=/x:./trax --a,b", "model"]
     assert split_specs("serial:/dev/ttyUSB1@19200,sim:cxxrtl") == [
         "serial:/dev/ttyUSB1@19200", "sim:cxxrtl"]
+
 
 def test_the_model_reports_its_search():
     from traxfpga.host.players import EnginePlayer
