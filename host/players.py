@@ -82,19 +82,20 @@ PLAYER_KINDS = ("ref", "random", "model", "sim[,board=NAME][,cores=N]", "serial:
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
 CMD_OPTIONS = ("per-game", "cwd=DIR")
-#: The names a spec begins with (before its first ``,`` or ``:``).
-KIND_NAMES = ("ref", "random", "model", "sim", "serial", "cmd")
+#: The players reached through a transport (:func:`open_player`); the in-process ones are
+#: :attr:`EnginePlayer.IDENTS`.
+TRANSPORT_KINDS = ("sim", "serial", "cmd")
 
 
 def split_specs(text):
     """The player specs of a comma-separated list, e.g. ``random,cmd,per-game,cwd=DIR:./trax``
     is ``["random", "cmd,per-game,cwd=DIR:./trax"]``: a part begins a new spec only when it
-    begins with a spec's name (:data:`KIND_NAMES`); the others (a spec's options, commas in
-    a command) belong to the spec before."""
+    begins with a player's name (:data:`TRANSPORT_KINDS` or :attr:`EnginePlayer.IDENTS`);
+    the others (a spec's options, commas in a command) belong to the spec before."""
     specs = []
     for part in text.split(","):
         name = part.split(":", 1)[0]
-        if name in KIND_NAMES or not specs:
+        if name in TRANSPORT_KINDS or name in EnginePlayer.IDENTS or not specs:
             specs.append(part)
         else:
             specs[-1] += "," + part
