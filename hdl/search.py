@@ -44,7 +44,7 @@ __all__ = ["Searcher", "SearchRequest", "COORD_BITS", "check_max_depth", "check_
 from .search_params import (EV_BITS, EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # noqa: E402
                             EV_NOISE_BITS, EV_NOISE_MAX, EV_ZERO, LFSR_SEED, LFSR_TAPS,
                             MAX_DEFENCE, MAX_DEPTH, OPENING,
-                            SPLITS, THREAT_CAP, Score, Share, Verdict)
+                            SPLITS, THREAT_CAP, Score, Share, Verdict, table_depth)
 
 
 #: Width of the answer's coordinates on :data:`SearchRequest` (signed; the searcher's own
@@ -68,6 +68,12 @@ SearchRequest = wiring.Signature({
 def lfsr_step(v):
     """One step of the 16-bit Galois LFSR (:data:`LFSR_TAPS`) on the value ``v``."""
     return Mux(v[0], (v >> 1) ^ LFSR_TAPS, v >> 1)
+
+
+def lfsr_back(v):
+    """The value the LFSR held one step before ``v`` (the taps include bit 15, which a
+    step sets exactly when it shifts a 1 out)."""
+    return Cat(v[15], (v ^ Mux(v[15], LFSR_TAPS, 0))[:15])
 
 
 def check_max_depth(max_depth):
@@ -229,19 +235,6 @@ class Searcher(wiring.Component):
 
         pass_d = Signal(4)                        # the pass: 2 main, 3.. deepening
         deep = Signal()                           # a deepening pass
-        # Defence, after the passes: the answer is tested at depth defence + 1; when the
-        # opponent wins by force after it, a selection pass (the main search again) finds
-        # the best candidate ranked below it (score, then scan order: the threshold), which
-        # is tested in turn, until one holds (the new answer) or none is left.
-        dphase = Signal()                         # the defence phase has begun
-        sel = Signal()                            # a selection pass
-        ci = Signal(16)                           # the candidate's index in the pass
-        best_i = Signal(16)
-        thr = Signal(Score)                       # the threshold: the answer's rank
-        thr_i = Signal(16)
-        bc, br = Signal(signed(B)), Signal(signed(B))   # the selection's best
-        bt = Signal(Shape)
-
         # With many cores the candidates are dealt round them in scan order: ``deal``
         # counts the legal placements of the candidates' scan modulo ``cores`` and ``rnd``
         # the rounds of the deal, which a halved share picks from (``owns``).
@@ -253,7 +246,34 @@ class Searcher(wiring.Component):
             with m.If(self.split):              # never past SPLITS: the cores' unit checks
                 m.d.sync += own.level.eq(own.level + 1)
             mask = ((Const(1, SPLITS + 1) << own.level) - 1)[:SPLITS]
-            owned = (deal == own.base) & (((rnd ^ own.sub) & mask) == 0)
+
+            def in_share(r):
+                return ((r ^ own.sub) & mask) == 0
+            owned = (deal == own.base) & in_share(rnd)
+
+        # Defence, after the passes: the answer is tested at depth defence + 1; when the
+        # opponent wins by force after it, a scan of the table of safe candidates (written
+        # by the main search, in scan order) finds the best ranked below it (score, then
+        # table order: the threshold); a cut one is evaluated in full and put back, an
+        # exact one is tested in turn, until one holds (the new answer) or none is left.
+        dphase = Signal()                         # the defence phase has begun
+        sel = Signal()                            # a cut candidate evaluated in full
+        Entry = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape, "ev": EV_BITS,
+                                   "mine": 4, "lfsr": 16, "exact": 1,
+                                   **({"rnd": SPLITS} if many else {})})
+        tdepth = table_depth(self.cores)
+        m.submodules.table = table = Memory(shape=Entry, depth=tdepth, init=[])
+        t_put = table.write_port()
+        t_get = table.read_port(domain="sync")
+        n_safe = Signal(range(tdepth + 1))        # entries written
+        full = Signal()                           # a safe candidate found no room
+        skipped = Signal()                        # the candidate's evaluation was cut
+        e_rnd = Signal(SPLITS)                    # the candidate's round of the deal
+        ci = Signal(range(tdepth + 1))            # the table entry read
+        m.d.comb += t_get.addr.eq(ci)
+        best_i = Signal.like(ci)                  # the best's entry
+        thr = Signal(Score)                       # the threshold: the answer's rank
+        thr_i = Signal.like(ci)
 
         def advance(col, row, t, w, h, skip_square, at_end):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
@@ -312,13 +332,12 @@ class Searcher(wiring.Component):
                     score.ev.eq(ev_noisy if with_counts else 0),
                     score.mine.eq(mine if with_counts else 0),
                     score.not_theirs.eq((THREAT_CAP - theirs)[:4] if with_counts else 0),
-                    lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1),
-                    ci.eq(ci + 1)]
+                    lfsr.eq(lfsr_next), self.candidates.eq(self.candidates + 1)]
 
         # The comparisons of the candidate's score, registered: the score is set at least
         # an UNDO (tens of cycles) before COMPARE reads them, and the long carry chains
         # then end at a flip-flop instead of the enables of the best move's registers.
-        # A selection pass ranks only safe candidates below the threshold.
+        # The defence's scans rank only safe candidates below the threshold.
         below, better = Signal(), Signal()
         # The reply evaluations stop once the candidate cannot beat the best so far (a win
         # by force, or a safe candidate when this one is unsafe or already evaluates
@@ -395,7 +414,7 @@ class Searcher(wiring.Component):
                         self.nodes.eq(0),
                         self.ctl.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
                         best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
-                        ci.eq(0), *([own.eq(self.share)] if many else []),
+                        n_safe.eq(0), full.eq(0), *([own.eq(self.share)] if many else []),
                         pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
                         dphase.eq(0), sel.eq(0), dfn.eq(0), self.defence.eq(1),
                         # a probe: far out of range, it changes nothing and tells the state
@@ -438,21 +457,21 @@ class Searcher(wiring.Component):
                 with m.If(ok):
                     m.d.sync += [w.eq(res.width), h.eq(res.height), *first(c, r, t), ph.eq(0),
                                  lv.eq(2), mine.eq(0), theirs.eq(0), ev.eq(EV_MAX),
-                                 op.eq(Op.UNDO),
+                                 skipped.eq(0), op.eq(Op.UNDO),
                                  after_undo.eq(COMPARE)]
                     if many:
-                        with m.If(~dfn):
-                            m.d.sync += deal.eq(Mux(deal == self.cores - 1, 0, deal + 1))
+                        with m.If(~dfn & ~sel):
+                            m.d.sync += [deal.eq(Mux(deal == self.cores - 1, 0, deal + 1)),
+                                         e_rnd.eq(rnd)]
                             with m.If(deal == self.cores - 1):
                                 m.d.sync += rnd.eq(rnd + 1)
-                    with m.If(dfn):                         # the answer on test: the
-                        m.next = "NODE"                     # opponent's move (level 2)
+                    with m.If(dfn | sel):                   # the answer on test, or a cut
+                        m.next = "NODE"                     # candidate: level 2
                     if many:
                         with m.Elif(~owned):                # another share's candidate:
-                            # it steps the noise and the index as if scored, so that a
-                            # candidate scores the same in every share it falls in
-                            m.d.sync += [after_undo.eq(SKIP), lfsr.eq(lfsr_next),
-                                         ci.eq(ci + 1)]
+                            # it steps the noise as if scored, so that a candidate
+                            # scores the same in every share it falls in
+                            m.d.sync += [after_undo.eq(SKIP), lfsr.eq(lfsr_next)]
                             m.next = "UNDO_CMD"
                     with m.Elif(deep & ends):               # not a candidate for a deep win
                         m.next = "UNDO_CMD"
@@ -523,6 +542,7 @@ class Searcher(wiring.Component):
                         m.d.sync += op.eq(Op.EVAL)          # the candidate's evaluation:
                         m.next = "EVAL_CMD"                 # the least after a quiet reply
                     with m.Else():
+                        m.d.sync += skipped.eq(skipped | ((lv == 2) & ~ends & cut))
                         undo_then(NEXT)
                 with m.Elif(~odd):                          # every reply must leave a win
                     with m.If(mover_wins):
@@ -691,42 +711,50 @@ class Searcher(wiring.Component):
                         m.next = "CAND"
                         advance1(Const(0))
 
+            # The main search writes each safe candidate into the table (its score
+            # without the constant fields: the LFSR value holds the noise); a cut one
+            # evaluated in full is written back, exact.
+            m.d.comb += [
+                t_put.addr.eq(Mux(sel, best_i, n_safe)),
+                t_put.data.c.eq(c1), t_put.data.r.eq(r1), t_put.data.t.eq(t1),
+                t_put.data.ev.eq(score.ev), t_put.data.mine.eq(score.mine),
+                t_put.data.lfsr.eq(lfsr), t_put.data.exact.eq(~skipped),
+                *([t_put.data.rnd.eq(e_rnd)] if many else []),
+            ]
             with m.State("COMPARE"):
                 with m.If(sel):
-                    with m.If(below & better):
-                        m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1),
-                                     bc.eq(c1), br.eq(r1), bt.eq(t1)]
-                with m.Elif(~deep & better):
-                    m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1), ans.eq(score),
-                                 self.ctl.col.eq(c1), self.ctl.row.eq(r1), self.ctl.tile.eq(t1)]
-                m.next = "CAND"
-                advance1(Const(0))
+                    m.d.comb += t_put.en.eq(1)
+                    m.next = "SEL"
+                with m.Else():
+                    with m.If(~deep & (score.cls == 2)):
+                        with m.If(n_safe == tdepth):
+                            m.d.sync += full.eq(1)
+                        with m.Else():
+                            m.d.comb += t_put.en.eq(1)
+                            m.d.sync += n_safe.eq(n_safe + 1)
+                    with m.If(~deep & better):
+                        m.d.sync += [best.eq(score), best_i.eq(n_safe), best_ok.eq(1),
+                                     ans.eq(score), self.ctl.col.eq(c1),
+                                     self.ctl.row.eq(r1), self.ctl.tile.eq(t1)]
+                    m.next = "CAND"
+                    advance1(Const(0))
 
             # -- deepen while the budget lasts ---------------------------------------------------
             with m.State("PASS_END"):
-                m.d.sync += [*first1(), ci.eq(0)]
-                with m.If(sel):                         # the next candidate to test
-                    with m.If(best_ok):
-                        m.d.sync += [thr.eq(best), thr_i.eq(best_i),
-                                     c1.eq(bc), r1.eq(br), t1.eq(bt)]
-                        m.next = "TEST"
-                    with m.Else():
-                        m.next = "FINISH"               # every safe candidate loses
+                m.d.sync += [*first1(), self.depth.eq(pass_d)]
+                with m.If(best_forced | ~best_ok):
+                    m.next = "FINISH"
+                with m.Elif(pass_d != self.max_depth):
+                    m.d.sync += [pass_d.eq(pass_d + 1), deep.eq(1),
+                                 deep_lv.eq(deep_lv + 2)]
+                    m.next = "CAND"
+                with m.Elif((self.max_defence > 1) & (best.cls == 2) & ~full):
+                    # the main search's answer goes on test first
+                    m.d.sync += [dphase.eq(1), deep.eq(0), thr.eq(best), thr_i.eq(best_i),
+                                 c1.eq(self.ctl.col), r1.eq(self.ctl.row), t1.eq(self.ctl.tile)]
+                    m.next = "TEST"
                 with m.Else():
-                    m.d.sync += self.depth.eq(pass_d)
-                    with m.If(best_forced | ~best_ok):
-                        m.next = "FINISH"
-                    with m.Elif(pass_d != self.max_depth):
-                        m.d.sync += [pass_d.eq(pass_d + 1), deep.eq(1),
-                                     deep_lv.eq(deep_lv + 2)]
-                        m.next = "CAND"
-                    with m.Elif((self.max_defence > 1) & (best.cls == 2)):
-                        # the main search's answer goes on test first
-                        m.d.sync += [dphase.eq(1), deep.eq(0), thr.eq(best), thr_i.eq(best_i),
-                                     c1.eq(self.ctl.col), r1.eq(self.ctl.row), t1.eq(self.ctl.tile)]
-                        m.next = "TEST"
-                    with m.Else():
-                        m.next = "FINISH"
+                    m.next = "FINISH"
 
             # -- defence: is the candidate c1 safe against a win by force within ------------------
             # defence + 1 of the opponent's moves?
@@ -746,9 +774,56 @@ class Searcher(wiring.Component):
                     with m.Else():
                         m.next = "TEST"             # thr already holds its rank
                 with m.Else():                          # select the next below it
-                    m.d.sync += [sel.eq(1), best_ok.eq(0), lfsr.eq(self.seed_used), ci.eq(0),
-                                 *first1()]
-                    m.next = "CAND"
+                    m.next = "SEL"
+
+            # -- the table's scan for the best safe candidate below the threshold: an entry
+            # a few cycles (its read, its score, the registered comparisons) -------------
+            with m.State("SEL"):
+                m.d.sync += [best_ok.eq(0), ci.eq(0)]
+                m.next = "SCAN"
+
+            with m.State("SCAN"):                       # the entry's address is set
+                with m.If(ci == n_safe):
+                    m.d.sync += ci.eq(best_i)
+                    m.next = "PICK"
+                with m.Else():
+                    m.next = "SCAN_LOAD"
+
+            with m.State("SCAN_LOAD"):
+                e = t_get.data
+                m.d.sync += [score.cls.eq(2), score.ev.eq(e.ev), score.mine.eq(e.mine),
+                             score.not_theirs.eq(THREAT_CAP), score.noise.eq(e.lfsr[:8])]
+                m.next = "SCAN_WAIT"
+
+            with m.State("SCAN_WAIT"):                  # below and better are registered
+                m.next = "SCAN_CMP"
+
+            with m.State("SCAN_CMP"):
+                take = below & better
+                if many:                                # a halved share keeps its half
+                    take = take & in_share(t_get.data.rnd)
+                with m.If(take):
+                    m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1)]
+                m.d.sync += ci.eq(ci + 1)
+                m.next = "SCAN"
+
+            with m.State("PICK"):                       # best_i's entry is being read
+                with m.If(~best_ok):
+                    m.next = "FINISH"                   # every safe candidate loses
+                with m.Else():
+                    m.next = "PICKED"
+
+            with m.State("PICKED"):
+                e = t_get.data
+                m.d.sync += [c1.eq(e.c), r1.eq(e.r), t1.eq(e.t),
+                             *([e_rnd.eq(e.rnd)] if many else [])]
+                with m.If(e.exact):                     # the next candidate to test
+                    m.d.sync += [thr.eq(best), thr_i.eq(best_i)]
+                    m.next = "TEST"
+                with m.Else():                          # evaluated in full (no cut-off:
+                    m.d.sync += [sel.eq(1), best_ok.eq(0),  # best_ok is clear), then
+                                 lfsr.eq(lfsr_back(e.lfsr))]  # written back and scanned
+                    m.next = "CAND"                             # again
 
             with m.State("FINISH"):
                 m.d.sync += [self.active.eq(0), self.ctl.done.eq(1),

@@ -9,7 +9,8 @@ __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX
            "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "OPENING", "MAX_DEPTH", "MAX_DEFENCE", "Score",
            "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns", "Share",
-           "SPLITS"]
+           "SPLITS",
+           "CAND_TABLE", "table_depth"]
 
 LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1
@@ -28,6 +29,18 @@ EV_DOUBLE_BONUS = 100       # ... worth this much; fewer are worth 6 an end
 OPENING = (-1, -1, "/")
 MAX_DEPTH = 3               # the deepest win by force searched, in the mover's moves
 MAX_DEFENCE = 7             # the deepest opponent's win by force the answer is tested against
+#: Entries of the safe candidates' table (docs/player.md, step 9) of a single search core:
+#: the defence ranks its answers from it.  A search with more safe candidates than its
+#: table holds plays the main search's answer untested (no real game comes near).
+CAND_TABLE = 256
+
+
+def table_depth(cores: int) -> int:
+    """Entries of each core's table when the candidates are dealt round ``cores`` search
+    cores: :data:`CAND_TABLE` shared out, rounded up to a power of two, at least 32 (small
+    enough for distributed RAM)."""
+    share = -(-CAND_TABLE // cores)
+    return max(32, 1 << (share - 1).bit_length())
 
 #: A candidate's score, compared as one unsigned number: the class (3 wins by force, 2 safe,
 #: 1 unsafe or drawn, 0 losing) above the evaluation, the mover's threats, fewer opponent

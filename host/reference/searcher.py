@@ -7,8 +7,8 @@ referee's ``model`` player).  docs/player.md describes the algorithm once, for b
 
 What differs from the hardware: the search runs on :class:`~traxfpga.host.reference.trax.Game`
 (:func:`_or` and :func:`_and` are the win-by-force test, :func:`_deepen` the deepening
-passes, :func:`_defend` the defence, which sorts the safe candidates once instead of
-running selection passes); :func:`evaluate` is the model of the engine's ``EVAL``; and the
+passes, :func:`_defend` the defence, which ranks the safe candidates with a heap where the
+hardware scans its table of them); :func:`evaluate` is the model of the engine's ``EVAL``; and the
 budget is counted in candidates (``None``: no limit) instead of cycles, which the tests use
 to check the hardware's early answers.  The score is an integer (:func:`score_of`),
 identical in both.
@@ -33,7 +33,7 @@ from ...hdl.search_params import (EV_DOUBLE_ATTACK, EV_DOUBLE_BONUS, EV_MAX,  # 
                                  EV_NOISE_MAX, OPENING, ev_with_noise,
                                  EV_ZERO, LFSR_SEED, LFSR_TAPS, MAX_DEFENCE, MAX_DEPTH,
                                  THREAT_CAP, Score, owns, pack_score, pack_verdict,
-                                 score_class)
+                                 score_class, table_depth)
 ATT_MAX = 255
 
 
@@ -87,17 +87,19 @@ class Choice:
     got (``depth``: 1 a win at once, 2 the main search, 3.. the deepening passes, 0 cut
     short by the budget in the main search), ``defence`` (the opponent has no win by force
     within that many of its moves after the answer; 1: only its wins at once were looked
-    for), and the work done: ``candidates`` scored (over every pass) and ``trials`` (engine
-    placements tried at the first level of the main search, legal or not)."""
+    for), and the work done: ``candidates`` scored (in the main search, and again each time
+    the defence evaluated a cut candidate in full), ``refuted`` (answers the defence gave
+    up) and ``trials`` (engine placements tried at the first level of the main search,
+    legal or not)."""
 
     __slots__ = ("move", "score", "win", "forced", "candidates", "trials", "depth", "defence",
-                 "answer_score", "core")
+                 "answer_score", "core", "refuted")
 
     def __init__(self, move, score, win, candidates, trials, forced=False, depth=2, defence=1,
-                 answer_score=None):
+                 answer_score=None, refuted=0):
         self.move, self.score, self.win, self.forced = move, score, win, forced
         self.candidates, self.trials, self.depth = candidates, trials, depth
-        self.defence = defence
+        self.defence, self.refuted = defence, refuted
         #: the answer's own score (the main search's best unless the defence replaced it)
         self.answer_score = score if answer_score is None else answer_score
         #: the core that chose it (:func:`choose_cores`)
@@ -201,20 +203,24 @@ def _replies(game: Game, me: int, cut=None):
     opp = 1 - me
     theirs = mine = 0
     quiet = []
-    for q, _, mask, wins in list(game._outcomes()):
+    for q, t, mask, wins in list(game._outcomes()):
         if wins[opp]:
             theirs += 1
         elif wins[me]:
             mine += 1
         else:
-            quiet.append((q, mask))
+            quiet.append((q, t, mask))
+    if cut is not None:
+        # in the hardware's scan order (column, row, tile), which decides where a cut-off
+        # falls and so the upper bound a cut candidate is ranked by
+        quiet.sort(key=lambda e: (e[0] & _XMASK, e[0] >> _SHIFT, TILES.index(e[1])))
     ev = EV_MAX
-    for q, mask in quiet:
-        if cut is not None and cut(theirs, ev):
-            return theirs, mine, ev, False
+    for q, _, mask in quiet:
         game._apply(q, mask, "")
         try:
-            if game.reason is None:
+            if game.reason is None:             # (a drawing reply is not evaluated)
+                if cut is not None and cut(theirs, ev):
+                    return theirs, mine, ev, False
                 ev = min(ev, eval_field(game, me))
         finally:
             game.undo()
@@ -318,11 +324,12 @@ def _deepen(g: Game, me: int, depth: int, own=None):
     return None
 
 
-def _ranked(g: Game, me: int, safe: list):
+def _ranked(g: Game, me: int, safe: list, evals: list):
     """The safe candidates ``(score, index, move, exact, lfsr)`` as ``(score, move)``, best
-    first (score, then scan order), as the hardware's selection passes find them: a candidate whose evaluation was
-    cut off (``exact`` False: its score is an upper bound) is evaluated in full when it
-    comes to the top, and put back."""
+    first (score, then scan order), as the hardware's scans of its table find them: a
+    candidate whose evaluation was cut off (``exact`` False: its score is an upper bound)
+    is evaluated in full when it comes to the top (counted in ``evals[0]``), and put
+    back."""
     heap = [(-score, index, exact, mv, lfsr) for score, index, mv, exact, lfsr in safe]
     heapq.heapify(heap)
     while heap:
@@ -330,6 +337,7 @@ def _ranked(g: Game, me: int, safe: list):
         if exact:
             yield -neg, mv
             continue
+        evals[0] += 1
         g.play(mv)
         try:
             _, _, ev, _ = _replies(g, me)
@@ -342,8 +350,8 @@ def _defend(g: Game, me: int, ranked, max_defence: int):
     """The defence phase: ``ranked`` yields the safe candidates, best first (score, then
     scan order); the first is the main search's answer.  The answer is tested against the
     opponent's win by force at depth 2, 3, ... ``max_defence``; when the opponent wins by
-    force after it, the next candidate in rank is tested at the same depth (the hardware's
-    selection pass).  Returns ``(answer, its score, defence, selection passes)``."""
+    force after it, the next candidate in rank is tested at the same depth.  Returns
+    ``(answer, its score, defence, answers refuted)``."""
     ranked = iter(ranked)
     answer = next(ranked)
     defence, passes, current = 1, 0, answer
@@ -453,10 +461,13 @@ def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
                 return Choice(mv, best[1], False, candidates, trials, forced=True, depth=d)
             depth = d
     defence = 1
-    if not forced and max_defence > 1 and score_class(best[1]) == 2:
-        answer, score, defence, passes = _defend(g, me, _ranked(g, me, safe), max_defence)
-        return Choice(answer, best[1], False, candidates * (1 + passes), trials,
-                      depth=depth, defence=defence, answer_score=score)
+    table = table_depth(1 if own is None else own[1])
+    if not forced and max_defence > 1 and score_class(best[1]) == 2 and len(safe) <= table:
+        evals = [0]
+        answer, score, defence, refuted = _defend(g, me, _ranked(g, me, safe, evals),
+                                                  max_defence)
+        return Choice(answer, best[1], False, candidates + evals[0], trials, depth=depth,
+                      defence=defence, answer_score=score, refuted=refuted)
     return Choice(best[0], best[1], False, candidates, trials, forced=forced, depth=depth,
                   defence=defence)
 
