@@ -10,15 +10,16 @@ force one ply deeper, and scores the others by the least ``EVAL`` after a quiet 
 (stopping those evaluations once the candidate cannot beat the best so far).  While the cycle budget lasts,
 **deepening** passes (up to ``max_depth`` of the mover's moves) look for a win by force
 along forcing moves, and the **defence** tests the answer against the opponent's wins by
-force (up to ``max_defence`` of its moves), giving way to the next best candidate found by
-a selection pass.
+force (up to ``max_defence`` of its moves), giving way to the next best candidate, which a
+scan of the table of safe candidates (in block RAM, written by the main search) finds.
 
 The score is ``class, evaluation, mine, 15 - theirs, noise`` (2, 16, 4, 4 and 8 bits,
 :data:`~traxfpga.hdl.search_params.Score`; counts saturate at :data:`THREAT_CAP`), the
 evaluation offset by :data:`EV_ZERO` and clamped, the noise the low byte of a 16-bit LFSR started from the
 ``seed`` input (:data:`LFSR_SEED` unless driven) and stepped once per scored candidate; the
 best score wins, a tie keeps the earlier candidate.  Below the candidates' own scan the
-levels share one scan register; the levels above it wait on a small stack in block RAM.
+levels share one scan register; the levels above it wait on a small stack, which shares a
+block RAM with the killers and the table of safe candidates.
 Once ``budget`` cycles have gone by (and at least one candidate is scored), whatever is on
 the board is taken back and the best answer so far is given.
 
@@ -212,11 +213,9 @@ class Searcher(wiring.Component):
         # search with the sides swapped: the opponent moves at even levels.
         dfn = Signal()
         odd = lv[0] ^ dfn
+        # The stack, the killers and the table of safe candidates (below) share one memory.
         Level = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape, "ph": 1})
-        m.submodules.stack = stack = Memory(shape=Level, depth=1 << len(lv), init=[])
-        push = stack.write_port()
-        top = stack.read_port(domain="sync")      # the level above (written long before)
-        m.d.comb += [push.addr.eq(lv), push.data.eq(Cat(c, r, t, ph)), top.addr.eq(lv - 1)]
+        push = Signal()                           # push the level (c, r, t, ph) at lv
         succ = Signal()                           # the level's result, on the way up
         i_mine, i_theirs = Signal(), Signal()     # below level 2: the reply scan's verdict
         # Every level where the side seeking the win moves remembers the last win at once
@@ -225,10 +224,8 @@ class Searcher(wiring.Component):
         # a level in a small memory; its valid bit is cleared when the level above starts
         # on a new position.
         Killer = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape})
-        m.submodules.killers = killers = Memory(shape=Killer, depth=1 << len(lv), init=[])
-        k_put = killers.write_port()
-        k_get = killers.read_port(domain="sync")  # the level below's (its address settled
-        m.d.comb += k_get.addr.eq(lv + 1)         # with lv, cycles before it is read)
+        k_put = Signal()                          # write k_new as level lv's killer
+        k_new = Signal(Killer)
         k_ok = Signal(1 << len(lv))
         trying_k = Signal()
         gx, gy = Signal(), Signal()               # the reply above grew the area left / up
@@ -262,18 +259,44 @@ class Searcher(wiring.Component):
                                    "mine": 4, "lfsr": 16, "exact": 1,
                                    **({"rnd": SPLITS} if many else {})})
         tdepth = table_depth(self.cores)
-        m.submodules.table = table = Memory(shape=Entry, depth=tdepth, init=[])
-        t_put = table.write_port()
-        t_get = table.read_port(domain="sync")
+        t_put = Signal()                          # write t_new at t_addr
+        t_new = Signal(Entry)
+        t_addr = Signal(range(tdepth))
         n_safe = Signal(range(tdepth + 1))        # entries written
         full = Signal()                           # a safe candidate found no room
         skipped = Signal()                        # the candidate's evaluation was cut
         e_rnd = Signal(SPLITS)                    # the candidate's round of the deal
         ci = Signal(range(tdepth + 1))            # the table entry read
-        m.d.comb += t_get.addr.eq(ci)
         best_i = Signal.like(ci)                  # the best's entry
         thr = Signal(Score)                       # the threshold: the answer's rank
         thr_i = Signal.like(ci)
+
+        # One memory, one write and one read port, for the three: the table's entries,
+        # then a level stack and a killer an entry a level (a block RAM holds 256 of these
+        # words; apart they took two more).  Their writes never fall in the same cycle, and
+        # the read address is the level above's stack entry while a level goes up (``up``),
+        # a table entry while the table is scanned (``scan``), else the level below's
+        # killer: each is settled at least a cycle before its data is read.
+        levels = 1 << len(lv)
+        STACK, KILLERS = tdepth, tdepth + levels
+        Word = data.UnionLayout({"level": Level, "killer": Killer, "entry": Entry})
+        depth = tdepth + 2 * levels
+        m.submodules.mem = mem = Memory(
+            shape=Word, depth=depth, init=[],
+            # small enough for distributed RAM where the part has it (many cores, ECP5)
+            attrs={"ram_style": "distributed"} if depth <= 64 else None)
+        wr = mem.write_port()
+        rd = mem.read_port(domain="sync")
+        up, scan = Signal(), Signal()
+        m.d.comb += rd.addr.eq(Mux(scan, ci, Mux(up, STACK + lv - 1, KILLERS + lv + 1)))
+        top, k_get, t_get = rd.data.level, rd.data.killer, rd.data.entry
+        m.d.comb += wr.en.eq(push | k_put | t_put)
+        with m.If(push):
+            m.d.comb += [wr.addr.eq(STACK + lv), wr.data.level.eq(Cat(c, r, t, ph))]
+        with m.Elif(k_put):
+            m.d.comb += [wr.addr.eq(KILLERS + lv), wr.data.killer.eq(k_new)]
+        with m.Else():
+            m.d.comb += [wr.addr.eq(t_addr), wr.data.entry.eq(t_new)]
 
         def advance(col, row, t, w, h, skip_square, at_end):
             """Step a scan to its next placement; go to state ``at_end`` when there is none
@@ -414,7 +437,7 @@ class Searcher(wiring.Component):
                         self.nodes.eq(0),
                         self.ctl.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
                         best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
-                        n_safe.eq(0), full.eq(0), *([own.eq(self.share)] if many else []),
+                        n_safe.eq(0), full.eq(0), up.eq(0), scan.eq(0), *([own.eq(self.share)] if many else []),
                         pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
                         dphase.eq(0), sel.eq(0), dfn.eq(0), self.defence.eq(1),
                         # a probe: far out of range, it changes nothing and tells the state
@@ -553,9 +576,8 @@ class Searcher(wiring.Component):
                         m.d.comb += down.eq(1)
                 with m.Elif(~ph):                           # a win at once?
                     with m.If(mover_wins):
-                        m.d.comb += [k_put.addr.eq(lv), k_put.en.eq(1),
-                                     k_put.data.c.eq(c - gx), k_put.data.r.eq(r - gy),
-                                     k_put.data.t.eq(t)]
+                        m.d.comb += [k_put.eq(1), k_new.c.eq(c - gx), k_new.r.eq(r - gy),
+                                     k_new.t.eq(t)]
                         m.d.sync += k_ok.bit_select(lv, 1).eq(1)
                         undo_then(SUCCEED)
                     with m.Else():
@@ -566,15 +588,15 @@ class Searcher(wiring.Component):
                     with m.Else():
                         m.d.comb += down.eq(1)
                 with m.If(down):                            # go down a level
-                    m.d.comb += push.en.eq(1)
+                    m.d.comb += push.eq(1)
                     m.d.sync += [lv.eq(lv + 1), w.eq(res.width), h.eq(res.height), ph.eq(0),
                                  *first(c, r, t), trying_k.eq(0), i_mine.eq(0), i_theirs.eq(0)]
                     with m.If(~odd):
                         m.d.sync += [gx.eq(c == -1), gy.eq(r == -1)]
                         with m.If(k_ok.bit_select(lv + 1, 1)):
-                            m.d.sync += [c.eq(k_get.data.c + (c == -1)),
-                                         r.eq(k_get.data.r + (r == -1)),
-                                         t.eq(k_get.data.t), trying_k.eq(1)]
+                            m.d.sync += [c.eq(k_get.c + (c == -1)),
+                                         r.eq(k_get.r + (r == -1)),
+                                         t.eq(k_get.t), trying_k.eq(1)]
                     m.next = "NODE"
 
             send("STEP_UNDO", then="STEP_UNDO_RES")
@@ -614,14 +636,14 @@ class Searcher(wiring.Component):
                 with m.If(lv == 2):
                     m.next = "ROOT"
                 with m.Else():
-                    m.d.sync += op.eq(Op.UNDO)
+                    m.d.sync += [op.eq(Op.UNDO), up.eq(1)]
                     m.next = "UP_UNDO"
 
             send("UP_UNDO", then="UP_UNDO_RES")
 
             with result("UP_UNDO_RES"):
-                m.d.sync += [lv.eq(lv - 1), c.eq(top.data.c), r.eq(top.data.r),
-                             t.eq(top.data.t), ph.eq(top.data.ph),
+                m.d.sync += [lv.eq(lv - 1), c.eq(top.c), r.eq(top.r),
+                             t.eq(top.t), ph.eq(top.ph), up.eq(0),
                              w.eq(res.width), h.eq(res.height), trying_k.eq(0)]
                 m.next = "UP"
 
@@ -715,22 +737,23 @@ class Searcher(wiring.Component):
             # without the constant fields: the LFSR value holds the noise); a cut one
             # evaluated in full is written back, exact.
             m.d.comb += [
-                t_put.addr.eq(Mux(sel, best_i, n_safe)),
-                t_put.data.c.eq(c1), t_put.data.r.eq(r1), t_put.data.t.eq(t1),
-                t_put.data.ev.eq(score.ev), t_put.data.mine.eq(score.mine),
-                t_put.data.lfsr.eq(lfsr), t_put.data.exact.eq(~skipped),
-                *([t_put.data.rnd.eq(e_rnd)] if many else []),
+                t_addr.eq(Mux(sel, best_i, n_safe)),
+                t_new.c.eq(c1), t_new.r.eq(r1), t_new.t.eq(t1),
+                t_new.ev.eq(score.ev), t_new.mine.eq(score.mine),
+                t_new.lfsr.eq(lfsr), t_new.exact.eq(~skipped),
+                *([t_new.rnd.eq(e_rnd)] if many else []),
             ]
             with m.State("COMPARE"):
                 with m.If(sel):
-                    m.d.comb += t_put.en.eq(1)
+                    m.d.comb += t_put.eq(1)
+                    m.d.sync += scan.eq(1)
                     m.next = "SEL"
                 with m.Else():
                     with m.If(~deep & (score.cls == 2)):
                         with m.If(n_safe == tdepth):
                             m.d.sync += full.eq(1)
                         with m.Else():
-                            m.d.comb += t_put.en.eq(1)
+                            m.d.comb += t_put.eq(1)
                             m.d.sync += n_safe.eq(n_safe + 1)
                     with m.If(~deep & better):
                         m.d.sync += [best.eq(score), best_i.eq(n_safe), best_ok.eq(1),
@@ -774,6 +797,7 @@ class Searcher(wiring.Component):
                     with m.Else():
                         m.next = "TEST"             # thr already holds its rank
                 with m.Else():                          # select the next below it
+                    m.d.sync += scan.eq(1)
                     m.next = "SEL"
 
             # -- the table's scan for the best safe candidate below the threshold: an entry
@@ -790,7 +814,7 @@ class Searcher(wiring.Component):
                     m.next = "SCAN_LOAD"
 
             with m.State("SCAN_LOAD"):
-                e = t_get.data
+                e = t_get
                 m.d.sync += [score.cls.eq(2), score.ev.eq(e.ev), score.mine.eq(e.mine),
                              score.not_theirs.eq(THREAT_CAP), score.noise.eq(e.lfsr[:8])]
                 m.next = "SCAN_WAIT"
@@ -801,7 +825,7 @@ class Searcher(wiring.Component):
             with m.State("SCAN_CMP"):
                 take = below & better
                 if many:                                # a halved share keeps its half
-                    take = take & in_share(t_get.data.rnd)
+                    take = take & in_share(t_get.rnd)
                 with m.If(take):
                     m.d.sync += [best.eq(score), best_i.eq(ci), best_ok.eq(1)]
                 m.d.sync += ci.eq(ci + 1)
@@ -814,8 +838,8 @@ class Searcher(wiring.Component):
                     m.next = "PICKED"
 
             with m.State("PICKED"):
-                e = t_get.data
-                m.d.sync += [c1.eq(e.c), r1.eq(e.r), t1.eq(e.t),
+                e = t_get
+                m.d.sync += [c1.eq(e.c), r1.eq(e.r), t1.eq(e.t), scan.eq(0),
                              *([e_rnd.eq(e.rnd)] if many else [])]
                 with m.If(e.exact):                     # the next candidate to test
                     m.d.sync += [thr.eq(best), thr_i.eq(best_i)]

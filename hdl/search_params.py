@@ -31,14 +31,17 @@ MAX_DEPTH = 3               # the deepest win by force searched, in the mover's 
 MAX_DEFENCE = 7             # the deepest opponent's win by force the answer is tested against
 #: Entries of the safe candidates' table (docs/player.md, step 9) of a single search core:
 #: the defence ranks its answers from it.  A search with more safe candidates than its
-#: table holds plays the main search's answer untested (no real game comes near).
-CAND_TABLE = 256
+#: table holds plays the main search's answer untested (no real game comes near).  224: a
+#: block RAM's 256 words less the searcher's level stack and killers, which share them.
+CAND_TABLE = 224
 
 
 def table_depth(cores: int) -> int:
     """Entries of each core's table when the candidates are dealt round ``cores`` search
-    cores: :data:`CAND_TABLE` shared out, rounded up to a power of two, at least 32 (small
-    enough for distributed RAM)."""
+    cores: :data:`CAND_TABLE` for one, else shared out, rounded up to a power of two, at
+    least 32 (small enough, with the stack and killers, for distributed RAM)."""
+    if cores == 1:
+        return CAND_TABLE
     share = -(-CAND_TABLE // cores)
     return max(32, 1 << (share - 1).bit_length())
 

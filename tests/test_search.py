@@ -343,7 +343,7 @@ def test_twin_and_hardware_share_their_constants():
 
 # Positions of games against a contest program where the main search's answer lets the
 # opponent win by force within three of its moves, and the defence finds one that holds
-# (after one selection pass, and after eight).
+# (after one answer refuted, and after several).
 DEFENCE_POSITIONS = [
     ["@0+", "B1+", "C1\\", "@1/", "@1\\", "C0\\"],
     ["@0+", "B1+", "C1\\", "@1/", "@1\\", "B0/", "@2\\", "B3+"],
