@@ -221,8 +221,8 @@ class Searcher(wiring.Component):
         # Every level where the side seeking the win moves remembers the last win at once
         # it found (in the area of the level above) and tries it first after the next
         # reply: most replies do not stop the threat, so they leave it winning.  One entry
-        # a level in a small memory; its valid bit is cleared when the level above starts
-        # on a new position.
+        # a level in the searcher's memory (below); its valid bit is cleared when the level
+        # above starts on a new position.
         Killer = data.StructLayout({"c": signed(B), "r": signed(B), "t": Shape})
         k_put = Signal()                          # write k_new as level lv's killer
         k_new = Signal(Killer)
@@ -272,8 +272,9 @@ class Searcher(wiring.Component):
         thr_i = Signal.like(ci)
 
         # One memory, one write and one read port, for the three: the table's entries,
-        # then a level stack and a killer an entry a level (a block RAM holds 256 of these
-        # words; apart they took two more).  Their writes never fall in the same cycle, and
+        # then a level stack and a killer an entry a level.  On the iCE40 that is 256 words,
+        # four block RAMs: the stack and the killers apart took as many, so the table costs
+        # none.  Their writes never fall in the same cycle, and
         # the read address is the level above's stack entry while a level goes up (``up``),
         # a table entry while the table is scanned (``scan``), else the level below's
         # killer: each is settled at least a cycle before its data is read.
