@@ -438,7 +438,8 @@ class Searcher(wiring.Component):
                         self.nodes.eq(0),
                         self.ctl.found.eq(0), self.win.eq(0), self.forced.eq(0), self.depth.eq(0),
                         best_ok.eq(0), lfsr.eq(self.seed), self.seed_used.eq(self.seed),
-                        n_safe.eq(0), full.eq(0), up.eq(0), scan.eq(0), *([own.eq(self.share)] if many else []),
+                        n_safe.eq(0), full.eq(0), up.eq(0), scan.eq(0),
+                        *([own.eq(self.share)] if many else []),
                         pass_d.eq(2), deep.eq(0), deep_lv.eq(3),
                         dphase.eq(0), sel.eq(0), dfn.eq(0), self.defence.eq(1),
                         # a probe: far out of range, it changes nothing and tells the state
