@@ -9,8 +9,7 @@ __all__ = ["LFSR_SEED", "LFSR_TAPS", "THREAT_CAP", "EV_BITS", "EV_ZERO", "EV_MAX
            "EV_NOISE_BITS", "EV_NOISE_MAX", "ev_with_noise",
            "EV_DOUBLE_ATTACK", "EV_DOUBLE_BONUS", "OPENING", "MAX_DEPTH", "MAX_DEFENCE", "Score",
            "SCORE_BITS", "pack_score", "score_class", "Verdict", "pack_verdict", "owns", "Share",
-           "SPLITS",
-           "CAND_TABLE", "table_depth"]
+           "SPLITS", "CAND_TABLE", "table_depth"]
 
 LFSR_SEED = 0xACE1          # the noise generator's default start (never 0)
 LFSR_TAPS = 0xB400          # Galois form: x^16 + x^14 + x^13 + x^11 + 1

@@ -354,7 +354,7 @@ def _defend(g: Game, me: int, ranked, max_defence: int):
     ``(answer, its score, defence, answers refuted)``."""
     ranked = iter(ranked)
     answer = next(ranked)
-    defence, passes, current = 1, 0, answer
+    defence, refuted, current = 1, 0, answer
     while defence < max_defence:
         while current is not None:
             g.play(current[1])
@@ -365,11 +365,11 @@ def _defend(g: Game, me: int, ranked, max_defence: int):
             if not lost:
                 break
             current = next(ranked, None)
-            passes += 1
+            refuted += 1
         if current is None:
             break
         answer, defence = current, defence + 1
-    return answer[1], answer[0], defence, passes
+    return answer[1], answer[0], defence, refuted
 
 
 def choose(game: Game, *, budget: int | None = None, seed: int = LFSR_SEED,
