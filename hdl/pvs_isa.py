@@ -1,0 +1,188 @@
+"""The search sequencer's instruction set: one source for the hardware
+(:mod:`traxfpga.hdl.pvs`), its program (:mod:`traxfpga.hdl.pvs_program`) and the software
+twin that runs the same program (:mod:`traxfpga.host.reference.pvs`).  docs/player.md ("The
+search sequencer") describes the machine and the program.
+
+The machine has an accumulator ``acc`` (16 bits, signed), a level ``lv``, a scan register
+(``col``, ``row``, ``tile``), the area's width and height from the engine's last result,
+compare flags, and a **frame** of eight 16-bit registers for every level, in one block RAM.
+An instruction names a frame register by :data:`Operand`: its number and whose frame
+(this level's, the child's, the parent's, or level 0's, the globals).
+
+Every instruction is a guarded action: ``if cond xor neg: do op`` (a jump goes to ``x``),
+else go on with the next one.
+"""
+
+import enum
+
+from amaranth.lib import data
+
+__all__ = ["Op", "Cond", "Rel", "Operand", "Insn", "INSN_BITS", "MoveWord", "FRAME_REGS",
+           "LEVELS", "WORD_BITS", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP", "ATT_PENALTY",
+           "pack_move", "unpack_move", "leaf_value", "term_value", "to_signed", "Asm"]
+
+WORD_BITS = 16          # acc and frame registers
+FRAME_REGS = 8          # registers a level
+LEVELS = 16             # frames: level 0 (globals), the root at 1, children below
+
+#: Values, for the side to move.  A finished game: ``WIN - lv`` for the winner (a nearer
+#: win is worth more), ``-(WIN - lv)`` for the loser, 0 for a draw.  ``INF`` bounds every
+#: value (so that negating it stays in range).
+WIN = 30000
+INF = 32000
+#: A leaf where the side to move has a loop attack (it completes the loop next move), or
+#: where the opponent has two (only one can be stopped).
+LEAF_WIN = 20000
+LEAF_CLAMP = 15000      # other leaves: the potential difference, clamped to this
+ATT_PENALTY = 6         # ... less this much for each of the opponent's attack ends
+
+
+class Op(enum.IntEnum):
+    JMP = 0         # go to x
+    LDI = 1         # acc = x
+    LD = 2          # acc = F[a]
+    ST = 3          # F[a] = acc
+    ADD = 4         # acc += F[a]
+    ADDI = 5        # acc += x
+    NEG = 6         # acc = -acc
+    CMP = 7         # flags = compare(acc, F[a]), signed
+    CMPI = 8        # flags = compare(acc, x)
+    SCAN0 = 9       # col = row = -1, tile = +: the first placement of the scan
+    NEXT = 10       # the next placement in scan order (the square's next tile, or, after
+                    # a refusal for the square or the last tile, the next square)
+    SAVE = 11       # F[a] = the scan register (MoveWord)
+    REST = 12       # the scan register = F[a]
+    PLACE = 13      # engine PLACE of the scan register; flags OK, ENDED, the square's
+                    # refusal; counts a node when legal
+    UNDO = 14       # engine UNDO
+    EVAL = 15       # engine EVAL; acc = leaf_value for the side to move
+    TERM = 16       # acc = term_value of the last PLACE, for its mover
+    PROBE = 17      # engine PLACE out of range: the area, and whether the game is over
+    UP = 18         # lv += 1
+    DOWN = 19       # lv -= 1
+    ARM = 20        # from now on OUT may hold (the first iteration always completes)
+    ANSWER = 21     # the answer = F[a] (a MoveWord), found
+    DEPTH = 22      # the depth output = acc
+    VALUE = 23      # the value output = acc
+    FINISH = 24     # the search is done: raise done, wait for the next request
+
+
+class Cond(enum.IntEnum):
+    ALWAYS = 0
+    GT = 1          # acc > the operand of the last compare
+    EQ = 2          # acc == ...
+    LT = 3          # acc < ...
+    OK = 4          # the last PLACE was legal
+    ENDED = 5       # ... and ended the game (a win, a loss or a draw)
+    DONE = 6        # the scan is past its last placement (col > width)
+    ROOT = 7        # lv == 1
+    OUT = 8         # armed, and the cycle budget or the node limit is spent
+    ZERO = 9        # acc == 0
+    OVER = 10       # the probe found the game over
+    EMPTY = 11      # the area is empty (the game's first move)
+
+
+class Rel(enum.IntEnum):
+    """Whose frame an operand names."""
+    SELF = 0
+    CHILD = 1       # lv + 1
+    PARENT = 2      # lv - 1
+    GLOBAL = 3      # level 0
+
+
+Operand = data.StructLayout({"reg": range(FRAME_REGS), "rel": 2})
+
+Insn = data.StructLayout({
+    "x":    WORD_BITS,  # the immediate, or the jump target
+    "a":    Operand,
+    "op":   5,
+    "cond": 4,
+    "neg":  1,
+})
+INSN_BITS = Insn.size
+
+#: A placement in a frame register: notation coordinates (column -1 is ``@``) in 7 signed
+#: bits each, so the board's capacity is at most 64.
+MoveWord = data.StructLayout({"tile": 2, "row": 7, "col": 7})
+assert MoveWord.size == WORD_BITS
+
+
+def to_signed(v: int, bits: int = WORD_BITS) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def pack_move(col: int, row: int, tile: int) -> int:
+    return (tile & 3) | (row & 0x7F) << 2 | (col & 0x7F) << 9
+
+
+def unpack_move(word: int):
+    return to_signed(word >> 9, 7), to_signed(word >> 2, 7), word & 3
+
+
+def leaf_value(pot, att, stm: int) -> int:
+    """A quiet position's value for the side to move ``stm`` (0 white, 1 black), from the
+    engine's ``EVAL`` (``pot``, ``att``: per colour)."""
+    s, o = stm, 1 - stm
+    if att[s]:
+        return LEAF_WIN
+    if att[o] >= 4:
+        return -LEAF_WIN
+    v = pot[s] - pot[o] - ATT_PENALTY * att[o]
+    return max(-LEAF_CLAMP, min(LEAF_CLAMP, v))
+
+
+def term_value(mover_won: bool, mover_lost: bool, lv: int) -> int:
+    """A finished game's value for the player who just moved, at level ``lv``."""
+    if mover_won:
+        return WIN - lv
+    if mover_lost:
+        return -(WIN - lv)
+    return 0
+
+
+class Asm:
+    """Assembles a program: ``i(op, a=(reg, rel), x=..., cond=..., neg=...)``; a jump's ``x``
+    is a label."""
+
+    def __init__(self):
+        self.code = []
+        self.labels = {}
+
+    def label(self, name):
+        assert name not in self.labels, name
+        self.labels[name] = len(self.code)
+
+    def i(self, op, a=(0, Rel.SELF), x=0, cond=Cond.ALWAYS, neg=False):
+        reg, rel = a if isinstance(a, tuple) else (a, Rel.SELF)
+        self.code.append(dict(op=op, reg=reg, rel=rel, x=x, cond=cond, neg=neg))
+
+    def jmp(self, to, cond=Cond.ALWAYS, neg=False):
+        self.i(Op.JMP, x=to, cond=cond, neg=neg)
+
+    def words(self):
+        """The program as a list of dicts of integer fields (``x`` resolved)."""
+        out = []
+        for ins in self.code:
+            x = ins["x"]
+            if isinstance(x, str):
+                x = self.labels[x]
+            if not -(1 << 15) <= x < 1 << WORD_BITS:
+                raise ValueError(f"{ins['op'].name}: {x} does not fit 16 bits")
+            out.append(dict(ins, x=x & 0xFFFF))
+        return out
+
+    def assemble(self):
+        """The program as integers of :data:`Insn`."""
+        words = []
+        for f in self.words():
+            w = (f["x"] | f["reg"] << 16 | int(f["rel"]) << 19 | int(f["op"]) << 21
+                 | int(f["cond"]) << 26 | int(f["neg"]) << 30)
+            words.append(w)
+        return words
+
+
+# The assembler's packing must agree with the layout the hardware decodes.
+assert (Insn["x"].offset, Insn["a"].offset, Insn["op"].offset, Insn["cond"].offset,
+        Insn["neg"].offset) == (0, 16, 21, 26, 30)
+assert Operand["rel"].offset == 3

@@ -1,0 +1,151 @@
+"""The search sequencer in software: runs the sequencer's program
+(:mod:`traxfpga.hdl.pvs_program`) instruction for instruction on the reference engine, so
+that the hardware (:mod:`traxfpga.hdl.pvs`) can be checked against it: the same move, value
+and depth, the same number of nodes and of instructions.  The machine and the program are
+described once, in docs/player.md ("The search sequencer").
+
+The budget here is ``node_limit`` (legal placements); the hardware also takes a cycle
+budget, which the twin cannot count.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ...hdl.pvs_isa import (FRAME_REGS, LEVELS, WORD_BITS, Cond, Op, Rel, leaf_value,
+                            pack_move, term_value, to_signed, unpack_move)
+from ...hdl.pvs_program import program
+from .searcher import evaluate
+from .trax import Game, Illegal, Move
+
+__all__ = ["PVSChoice", "run"]
+
+TILES = ("+", "/", "\\")
+_MASK = (1 << WORD_BITS) - 1
+_SAME_SQUARE = ("mismatch", "three-tracks")     # refusals that leave the square's other tiles
+
+
+class PVSChoice(NamedTuple):
+    move: Move | None       # None: the game is over
+    depth: int              # the deepest iteration completed, in plies (0: the opening)
+    value: int              # its value for the side to move
+    nodes: int              # legal placements
+    insns: int              # instructions executed
+
+
+_PROGRAM = None
+
+
+def _code():
+    global _PROGRAM
+    if _PROGRAM is None:
+        _PROGRAM = program().words()
+    return _PROGRAM
+
+
+def run(game: Game, node_limit: int = 0, max_insns: int = 1 << 40) -> PVSChoice:
+    """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none."""
+    code = _code()
+    g = game
+    frames = [0] * (LEVELS * FRAME_REGS)
+    pc, lv, acc = 0, 0, 0
+    col = row = tile = 0
+    gt = eq = lt = False
+    ok = ended = square = won = lost = over = False
+    armed = False
+    nodes = insns = 0
+    answer, depth, value = None, 0, 0
+    depth_in = 0                    # tiles the program has placed (to check it undoes them)
+
+    def addr(f):
+        level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.PARENT: lv - 1, Rel.GLOBAL: 0}[f["rel"]]
+        assert 0 <= level < LEVELS, level
+        return level * FRAME_REGS + f["reg"]
+
+    while True:
+        insns += 1
+        if insns > max_insns:
+            raise RuntimeError("the program ran too long")
+        f = code[pc]
+        op, x = f["op"], f["x"]
+        c = Cond(f["cond"])
+        held = {Cond.ALWAYS: True, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
+                Cond.ENDED: ended, Cond.DONE: col > g.width, Cond.ROOT: lv == 1,
+                Cond.OUT: armed and node_limit and nodes >= node_limit,
+                Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: g.width == 0}[c]
+        pc += 1
+        if bool(held) == bool(f["neg"]):
+            continue
+        if op == Op.JMP:
+            pc = x
+        elif op == Op.LDI:
+            acc = to_signed(x)
+        elif op == Op.LD:
+            acc = to_signed(frames[addr(f)])
+        elif op == Op.ST:
+            frames[addr(f)] = acc & _MASK
+        elif op == Op.ADD:
+            acc = to_signed(acc + frames[addr(f)])
+        elif op == Op.ADDI:
+            acc = to_signed(acc + x)
+        elif op == Op.NEG:
+            acc = to_signed(-acc)
+        elif op in (Op.CMP, Op.CMPI):
+            other = to_signed(frames[addr(f)] if op == Op.CMP else x)
+            gt, eq, lt = acc > other, acc == other, acc < other
+        elif op == Op.SCAN0:
+            col, row, tile = -1, -1, 0
+        elif op == Op.NEXT:
+            if square or tile == 2:
+                tile, row = 0, row + 1
+                if row > g.height:
+                    row, col = -1, col + 1
+            else:
+                tile += 1
+            square = False
+        elif op == Op.SAVE:
+            frames[addr(f)] = pack_move(col, row, tile)
+        elif op == Op.REST:
+            col, row, tile = unpack_move(frames[addr(f)])
+        elif op == Op.PLACE:
+            mover = g.to_move
+            try:
+                g.play(Move(col, row, TILES[tile]))
+            except Illegal as exc:
+                ok, ended, square = False, False, exc.code not in _SAME_SQUARE
+            else:
+                nodes += 1
+                depth_in += 1
+                ok, square = True, False
+                ended = g.winner is not None or g.reason is not None
+                won = g.winner == mover
+                lost = g.winner is not None and not won
+        elif op == Op.UNDO:
+            g.undo()
+            depth_in -= 1
+            square = False
+        elif op == Op.EVAL:
+            pot, att = evaluate(g)
+            acc = leaf_value(pot, att, g.ply & 1)
+        elif op == Op.TERM:
+            acc = term_value(won, lost, lv)
+        elif op == Op.PROBE:
+            over = g.over
+        elif op == Op.UP:
+            lv += 1
+        elif op == Op.DOWN:
+            lv -= 1
+        elif op == Op.ARM:
+            armed = True
+        elif op == Op.ANSWER:
+            c_, r_, t_ = unpack_move(frames[addr(f)])
+            answer = Move(c_, r_, TILES[t_])
+        elif op == Op.DEPTH:
+            depth = acc & 0xF
+        elif op == Op.VALUE:
+            value = acc
+        elif op == Op.FINISH:
+            assert depth_in == 0, "the program left tiles on the board"
+            return PVSChoice(answer, depth, value, nodes, insns)
+        else:
+            raise AssertionError(f"unknown op {op}")
