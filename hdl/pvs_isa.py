@@ -57,7 +57,8 @@ class Op(enum.IntEnum):
     UNDO = 14       # engine UNDO
     EVAL = 15       # engine EVAL; acc = leaf_value for the side to move
     TERM = 16       # acc = term_value of the last PLACE, for its mover
-    PROBE = 17      # engine PLACE out of range: the area, and whether the game is over
+    PROBE = 17      # engine PLACE out of range: the area, whether the game is over (OVER)
+                    # or not begun (EMPTY)
     UP = 18         # lv += 1
     DOWN = 19       # lv -= 1
     ARM = 20        # from now on OUT may hold (the first iteration always completes)
@@ -79,7 +80,7 @@ class Cond(enum.IntEnum):
     OUT = 8         # armed, and the cycle budget or the node limit is spent
     ZERO = 9        # acc == 0
     OVER = 10       # the probe found the game over
-    EMPTY = 11      # the area is empty (the game's first move)
+    EMPTY = 11      # the probe found the board empty (the game's first move)
 
 
 class Rel(enum.IntEnum):

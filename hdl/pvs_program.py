@@ -85,6 +85,7 @@ def program() -> Asm:
     I(Op.ST, Gl(G.BM))
     I(Op.LDI, x=0)
     I(Op.ST, Gl(G.DONE))
+    I(Op.ST, Gl(G.BV))
     a.label("answer")
     I(Op.LD, Gl(G.DONE))
     I(Op.DEPTH)

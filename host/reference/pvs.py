@@ -51,7 +51,7 @@ def run(game: Game, node_limit: int = 0, max_insns: int = 1 << 40) -> PVSChoice:
     pc, lv, acc = 0, 0, 0
     col = row = tile = 0
     gt = eq = lt = False
-    ok = ended = square = won = lost = over = False
+    ok = ended = square = won = lost = over = empty = False
     armed = False
     nodes = insns = 0
     answer, depth, value = None, 0, 0
@@ -72,7 +72,7 @@ def run(game: Game, node_limit: int = 0, max_insns: int = 1 << 40) -> PVSChoice:
         held = {Cond.ALWAYS: True, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
                 Cond.ENDED: ended, Cond.DONE: col > g.width, Cond.ROOT: lv == 1,
                 Cond.OUT: armed and node_limit and nodes >= node_limit,
-                Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: g.width == 0}[c]
+                Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: empty}[c]
         pc += 1
         if bool(held) == bool(f["neg"]):
             continue
@@ -130,7 +130,7 @@ def run(game: Game, node_limit: int = 0, max_insns: int = 1 << 40) -> PVSChoice:
         elif op == Op.TERM:
             acc = term_value(won, lost, lv)
         elif op == Op.PROBE:
-            over = g.over
+            over, empty = g.over, g.ply == 0
         elif op == Op.UP:
             lv += 1
         elif op == Op.DOWN:
