@@ -21,7 +21,7 @@ from amaranth.hdl import Cat, Module, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import Out
 
-__all__ = ["synth_engine", "StimulusHarness"]
+__all__ = ["synth_engine", "synth_part", "StimulusHarness"]
 
 UP5K_LOGIC_CELLS = 5280
 
@@ -86,6 +86,20 @@ def _run(design, workdir, freq_mhz):
     }
 
 
+def synth_part(make, *, freq_mhz=24, workdir=None):
+    """Synthesize, place and route the component ``make()`` alone, in the harness, for
+    the iCE40UP5K: ``logic_cells`` (the harness's subtracted), ``bram``, ``spram`` and
+    ``fmax_mhz``."""
+    with tempfile.TemporaryDirectory(prefix="trax-part-") as tmp:
+        root = Path(workdir or tmp)
+        (root / "part").mkdir(parents=True, exist_ok=True)
+        (root / "harness").mkdir(parents=True, exist_ok=True)
+        full = _run(StimulusHarness(make()), root / "part", freq_mhz)
+        bare = _run(StimulusHarness(None), root / "harness", freq_mhz)
+    return dict(full, logic_cells=full["logic_cells"] - bare["logic_cells"],
+                harness_cells=bare["logic_cells"])
+
+
 def synth_engine(*, log2n=7, freq_mhz=24, workdir=None):
     """Synthesize, place and route the engine (with SPRAM) for the iCE40UP5K.
 
@@ -93,18 +107,6 @@ def synth_engine(*, log2n=7, freq_mhz=24, workdir=None):
     ``logic_cells_total``, ``harness_cells``, ``bram``, ``spram`` and ``fmax_mhz``.
     """
     from ..hdl.engine import Engine
-    with tempfile.TemporaryDirectory(prefix="trax-engine-") as tmp:
-        root = Path(workdir or tmp)
-        (root / "engine").mkdir(parents=True, exist_ok=True)
-        (root / "harness").mkdir(parents=True, exist_ok=True)
-        full = _run(StimulusHarness(Engine(log2n=log2n, spram=True)), root / "engine", freq_mhz)
-        bare = _run(StimulusHarness(None), root / "harness", freq_mhz)
-    return {
-        "capacity": 1 << log2n,
-        "logic_cells": full["logic_cells"] - bare["logic_cells"],
-        "logic_cells_total": UP5K_LOGIC_CELLS,
-        "harness_cells": bare["logic_cells"],
-        "bram": full["bram"],
-        "spram": full["spram"],
-        "fmax_mhz": full["fmax_mhz"],
-    }
+    part = synth_part(lambda: Engine(log2n=log2n, spram=True), freq_mhz=freq_mhz,
+                      workdir=workdir)
+    return dict(part, capacity=1 << log2n, logic_cells_total=UP5K_LOGIC_CELLS)

@@ -40,6 +40,8 @@ class PVSCore(wiring.Component):
         Its value for the side to move.
     nodes, insns, cycles : Out(32)
         Legal placements, instructions run and cycles of the last search.
+    engine_cycles : Out(32)
+        Of those cycles, the ones spent waiting for the engine (the rest is the program's).
     active : Out(1)
     cmd : Out(stream.Signature(Command))
     res : In(stream.Signature(Result))
@@ -56,6 +58,7 @@ class PVSCore(wiring.Component):
             "nodes":         Out(32),
             "insns":         Out(32),
             "cycles":        Out(32),
+            "engine_cycles": Out(32),
             "active":        Out(1),
             "cmd":           Out(stream.Signature(Command)),
             "res":           In(stream.Signature(Result)),
@@ -162,6 +165,7 @@ class PVSCore(wiring.Component):
                         square.eq(0), won.eq(0), lost.eq(0), over.eq(0), empty.eq(0),
                         self.ctl.found.eq(0), self.depth.eq(0), self.value.eq(0),
                         self.nodes.eq(0), self.insns.eq(0), self.cycles.eq(0),
+                        self.engine_cycles.eq(0),
                         self.active.eq(1),
                     ]
                     m.next = "RUN"
@@ -251,6 +255,7 @@ class PVSCore(wiring.Component):
                                         m.d.sync += [ans.eq(fr.data), self.ctl.found.eq(1)]
                         # Engine commands: offered until taken, then the result.
                         with m.Case(Op.PLACE, Op.UNDO, Op.EVAL, Op.PROBE):
+                            m.d.sync += self.engine_cycles.eq(self.engine_cycles + 1)
                             with m.If(~phase):
                                 m.d.comb += self.cmd.valid.eq(1)
                                 with m.If(self.cmd.ready):

@@ -3,7 +3,7 @@ run by the hardware (:mod:`traxfpga.hdl.pvs`) and by its twin
 (:mod:`traxfpga.host.reference.pvs`).  docs/player.md ("The search sequencer") describes it.
 """
 
-from .pvs_isa import INF, WIN, Asm, Cond, Op, Rel, pack_move
+from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
 from .search_params import OPENING
 from .tiles import SHAPE_CHARS
 
@@ -33,7 +33,10 @@ def _opening_word():
     return pack_move(col, row, shape)
 
 
-def program() -> Asm:
+def program(max_iter: int = MAX_ITER) -> Asm:
+    """The program; ``max_iter`` is its deepest iteration (tests use shallow ones)."""
+    if not 1 <= max_iter <= LEVELS - 3:
+        raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     a = Asm()
     I, J = a.i, a.jmp
     S = lambda r: (r, Rel.SELF)             # noqa: E731
@@ -74,7 +77,7 @@ def program() -> Asm:
     I(Op.CMPI, x=-(WIN - 64))
     J("answer", Cond.LT)
     I(Op.LD, Gl(G.ITER))
-    I(Op.CMPI, x=MAX_ITER)
+    I(Op.CMPI, x=max_iter)
     J("answer", Cond.EQ)
     I(Op.ADDI, x=1)
     I(Op.ST, Gl(G.ITER))

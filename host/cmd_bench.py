@@ -160,6 +160,39 @@ register_target("search", bench_search,
                 "with the device's budget at a board's clock")
 
 
+def bench_pvs(args):
+    """The search sequencer prototype: node rate on the positions of ``bench search`` (see
+    :mod:`traxfpga.sim.bench`), then its size and Fmax alone on the iCE40UP5K beside the
+    hand-wired searcher's, unless ``--no-synth``."""
+    from ..sim.bench import bench_pvs as run_bench
+
+    def progress(text):
+        note("trax-fpga bench pvs", text)
+
+    if args.positions < 1:
+        raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
+    board = _board(args, "pvs")
+    args.clock_mhz = board.clock_mhz
+    figures = run_bench(args, progress=progress)
+    figures["board"] = board.name
+    if not args.no_synth:
+        from ..boards.engine_synth import synth_part
+        from ..hdl.pvs import PVSCore
+        from ..hdl.search import Searcher
+        for name, make in (("sequencer", PVSCore),
+                           ("searcher", lambda: Searcher(coord_bits=10))):
+            progress(f"the {name} alone: synthesis, place and route for the iCE40UP5K "
+                     "(a few minutes) ...")
+            part = synth_part(make)
+            figures[f"{name}_size"] = {k: part[k] for k in ("logic_cells", "bram", "fmax_mhz")}
+    return figures
+
+
+register_target("pvs", bench_pvs,
+                "the search sequencer prototype (PVS with iterative deepening): nodes per "
+                "second, cycles a node and its size beside the hand-wired searcher's")
+
+
 def bench_player(args):
     """Strength of the board's player: seeded matches against ``random`` and ``ref`` through
     the contest referee, with the simulated board's cycles per answer and the depth each
@@ -247,7 +280,7 @@ def add_arguments(parser):
                             f"{k}: {h}" for k, (_, h) in sorted(TARGETS.items())))
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--no-synth", action="store_true",
-                        help="engine: skip synthesis, place and route (cycles only)")
+                        help="engine, pvs: skip synthesis, place and route (cycles only)")
     parser.add_argument("--log2n", type=int, default=7,
                         help="engine, search: board store of 2**LOG2N squares a side (default 7: 128)")
     parser.add_argument("--games", type=int, default=50,

@@ -2,14 +2,15 @@
 over the recorded games (``bench engine``; its size and speed on the iCE40UP5K are added by
 the command, :mod:`traxfpga.host.cmd_bench`), simulated cycles per second of the whole
 device on every backend (``bench sim``), the device's ``:perft`` against the reference
-(``bench perft``), and the searcher's node rate on one or many cores (``bench search``).  Progress goes to a ``progress(text)`` callback."""
+(``bench perft``), the searcher's node rate on one or many cores (``bench search``), and the
+search sequencer prototype's (``bench pvs``).  Progress goes to a ``progress(text)`` callback."""
 
 import time
 
 from ..hdl.tiles import Status
 
-__all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_search", "search_positions",
-           "percentile"]
+__all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_search", "bench_pvs",
+           "search_positions", "percentile"]
 
 
 def percentile(values, q):
@@ -234,4 +235,49 @@ def bench_search(args, progress=None):
         "max_defence": max_defence,
         # shares halved for cores that had finished their own (docs/player.md)
         "splits": sum(r.splits for r in rows),
+    }
+
+
+def bench_pvs(args, progress=None):
+    """The search sequencer (the prototype, :mod:`traxfpga.hdl.pvs`) on the positions of
+    :func:`bench_search`, each searched once with the device's budget (0.8 s of
+    ``args.clock_mhz``) on the one-port engine: nodes per second, cycles a node, the share
+    of the cycles the program itself takes (the rest waits for the engine), instructions
+    a node and the iterations completed."""
+    from .pvs import PVSSim
+
+    progress = progress or (lambda text: None)
+    clock = args.clock_mhz
+    budget = int(0.8 * clock * 1e6)
+    positions = search_positions(args.positions, args.seed)
+    progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
+             "engine (cached after the first run) ...")
+    rows = []
+    with PVSSim(log2n=6) as sim:
+        sim.limits(cycles=budget)
+        for k, moves in enumerate(positions):
+            sim.reset("trax")
+            for mv in moves:
+                sim.play(mv)
+            got = sim.search()
+            rows.append(got)
+            progress(f"position {k + 1}/{len(positions)} (ply {len(moves)}): {got.move}, "
+                     f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles")
+    cycles = sum(r.cycles for r in rows)
+    nodes = sum(r.nodes for r in rows)
+    own = cycles - sum(r.engine_cycles for r in rows)
+    depths = {}
+    for r in rows:
+        depths[str(r.depth)] = depths.get(str(r.depth), 0) + 1
+    return {
+        "target": "pvs", "clock_mhz": clock, "budget_cycles": budget, "store": "one-port",
+        "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,
+        "nodes_per_second": round(nodes * clock * 1e6 / cycles),
+        "cycles_per_node": round(cycles / max(nodes, 1), 1),
+        # the program's own cycles (not waiting for PLACE, UNDO or EVAL), a node
+        "program_cycles_per_node": round(own / max(nodes, 1), 1),
+        "program_pct": round(100 * own / cycles, 1),
+        "instructions_per_node": round(sum(r.insns for r in rows) / max(nodes, 1), 1),
+        "depth_reached": dict(sorted(depths.items())),
+        "at_budget": sum(r.cycles >= budget for r in rows),
     }

@@ -40,6 +40,7 @@ class PVSHarness(wiring.Component):
             "nodes":         Out(32),
             "insns":         Out(32),
             "cycles":        Out(32),
+            "engine_cycles": Out(32),
         })
 
     def elaborate(self, platform):
@@ -53,6 +54,7 @@ class PVSHarness(wiring.Component):
             pvs.budget_cycles.eq(self.budget_cycles), pvs.node_limit.eq(self.node_limit),
             self.depth.eq(pvs.depth), self.value.eq(pvs.value), self.nodes.eq(pvs.nodes),
             self.insns.eq(pvs.insns), self.cycles.eq(pvs.cycles),
+            self.engine_cycles.eq(pvs.engine_cycles),
         ]
         return m
 
@@ -64,6 +66,7 @@ class PVSResult(NamedTuple):
     nodes: int
     insns: int
     cycles: int
+    engine_cycles: int      # of the cycles, those waiting for the engine
 
 
 class PVSSim(SearchSim):
@@ -93,7 +96,7 @@ class PVSSim(SearchSim):
         found = bool(cx.get("ctl__found"))
         out = PVSResult(format_move(Move(col, row, tile)) if found else None, cx.get("depth"),
                         _signed16(cx.get("value")), cx.get("nodes"), cx.get("insns"),
-                        cx.get("cycles"))
+                        cx.get("cycles"), cx.get("engine_cycles"))
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out

@@ -43,9 +43,11 @@ def _code():
     return _PROGRAM
 
 
-def run(game: Game, node_limit: int = 0, max_insns: int = 1 << 40) -> PVSChoice:
-    """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none."""
-    code = _code()
+def run(game: Game, node_limit: int = 0, *, max_iter: int | None = None,
+        max_insns: int = 1 << 40) -> PVSChoice:
+    """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
+    ``max_iter``: the program's deepest iteration (None: the device's)."""
+    code = _code() if max_iter is None else program(max_iter).words()
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
     pc, lv, acc = 0, 0, 0

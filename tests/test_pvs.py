@@ -1,0 +1,176 @@
+"""The search sequencer prototype: its program (PVS with iterative deepening) against a
+plain minimax, and the hardware (hdl/pvs.py) against the twin that runs the same program
+(host/reference/pvs.py): the same move, value, depth, nodes and instructions."""
+
+import random
+
+import pytest
+
+from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Op, leaf_value, pack_move, term_value,
+                                  unpack_move)
+from traxfpga.hdl.pvs_program import MAX_ITER, program
+from traxfpga.host.reference.corpus import load_corpus
+from traxfpga.host.reference.pvs import run
+from traxfpga.host.reference.searcher import evaluate
+from traxfpga.host.reference.trax import Game, Move, format_move
+
+from search_harness import SEED, _play_both, _reply_cycles, needs_cxx
+
+
+def _positions(count, seed=SEED, low=4, high=16):
+    rng = random.Random(seed)
+    games = [g for g in load_corpus() if g["variant"] == "trax"]
+    out = []
+    while len(out) < count:
+        g = rng.choice(games)
+        game = Game()
+        for mv in g["moves"][:rng.randrange(low, high)]:
+            game.play(mv)
+        if not game.over:
+            out.append(list(game.moves))
+    return out
+
+
+def _minimax(g, depth, lv=1):
+    """The value of ``g`` for the side to move, full width to ``depth`` plies, with the
+    program's leaf and end values: what the program's alpha-beta must find."""
+    if depth == 0:
+        pot, att = evaluate(g)
+        return leaf_value(pot, att, g.ply & 1)
+    best = None
+    for mv in g.legal_moves():
+        mover = g.to_move
+        g.play(mv)
+        if g.over:
+            v = term_value(g.winner == mover, g.winner not in (None, mover), lv)
+        else:
+            v = -_minimax(g, depth - 1, lv + 1)
+        g.undo()
+        best = v if best is None else max(best, v)
+    return 0 if best is None else best
+
+
+def test_move_word_round_trips():
+    for col, row, tile in [(-1, -1, 0), (62, 62, 2), (0, 5, 1), (-1, 40, 2)]:
+        assert unpack_move(pack_move(col, row, tile)) == (col, row, tile)
+
+
+def test_assembler_refuses_what_does_not_fit():
+    a = Asm()
+    a.i(Op.LDI, x=1 << 16)
+    with pytest.raises(ValueError):
+        a.assemble()
+    with pytest.raises(ValueError):
+        program(max_iter=LEVELS - 2)
+    assert len(program().assemble()) <= 256
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_program_finds_the_minimax_value(depth):
+    for moves in _positions(5):
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        before = game.board_rows()
+        got = run(game, max_iter=depth)
+        assert game.board_rows() == before and game.ply == len(moves)
+        assert got.depth == depth and got.value == _minimax(game, depth), moves
+        after = game.copy()
+        after.play(got.move)            # legal, and its value is the best
+        mover = game.to_move
+        if after.over:
+            value = term_value(after.winner == mover, after.winner not in (None, mover), 1)
+        else:
+            value = -_minimax(after, depth - 1, 2)
+        assert value == got.value, moves
+
+
+def test_program_plays_a_win_at_once_and_the_opening():
+    assert run(Game()).move == Move(-1, -1, "/")
+    rng = random.Random(SEED)
+    seen = 0
+    for g in rng.sample([g for g in load_corpus() if g["variant"] == "trax"], 60):
+        game = Game()
+        for mv in g["moves"]:
+            if game.winning_moves():
+                break
+            game.play(mv)
+        if game.over or not game.winning_moves():
+            continue
+        got = run(game, node_limit=2000)
+        after = game.copy()
+        after.play(got.move)
+        assert after.winner == game.to_move, game.moves
+        seen += 1
+    assert seen >= 5
+
+
+@pytest.fixture(scope="module")
+def sim():
+    from traxfpga.sim.pvs import PVSSim
+    with PVSSim(log2n=6) as s:
+        yield s
+
+
+def _setup(sim, moves):
+    sim.reset("trax")
+    game = Game()
+    for mv in moves:
+        _play_both(sim, game, mv)
+    return game
+
+
+@needs_cxx
+def test_hardware_runs_the_program_as_the_twin(sim):
+    for k, moves in enumerate(_positions(8, seed=SEED + 1, high=24)):
+        game = _setup(sim, moves)
+        for limit in (300, 2500 + 500 * k):
+            sim.limits(nodes=limit)
+            got = sim.search()
+            want = run(game, node_limit=limit)
+            assert (got.move, got.depth, got.value, got.nodes, got.insns) == \
+                (format_move(want.move), want.depth, want.value, want.nodes, want.insns), moves
+            assert got.engine_cycles < got.cycles
+        # the position is as it was: the engine and the reference agree on a move
+        _play_both(sim, game, format_move(want.move))
+
+
+@needs_cxx
+def test_hardware_opening_and_game_over(sim):
+    sim.reset("trax")
+    sim.limits()
+    got = sim.search()
+    assert (got.move, got.depth, got.nodes) == ("@0/", 0, 0)
+    rng = random.Random(SEED)
+    for g in rng.sample([g for g in load_corpus() if g["variant"] == "trax"], 40):
+        game = Game()
+        for mv in g["moves"]:
+            game.play(mv)
+            if game.over:
+                break
+        if game.over:
+            break
+    sim.reset("trax")
+    for mv in game.moves:
+        sim.play(mv)
+    got = sim.search()
+    assert got.move is None and got.nodes == 0
+
+
+@needs_cxx
+def test_hardware_answers_within_its_cycle_budget(sim):
+    for moves in _positions(4, seed=SEED + 2, low=10, high=26):
+        game = _setup(sim, moves)
+        sim.limits(cycles=1)                    # the first iteration always completes
+        first = sim.search()
+        assert first.depth == 1
+        budget = first.cycles + 400_000
+        sim.limits(cycles=budget)
+        got = sim.search()
+        # past the budget: the node being entered, and the tiles of at most MAX_ITER
+        # levels taken back
+        assert got.cycles <= budget + _reply_cycles(game) + 60 * (MAX_ITER + 1), moves
+        # an iteration cut short changes nothing: the answer is the last one completed
+        want = run(game, max_iter=got.depth)
+        assert (format_move(want.move), want.value) == (got.move, got.value), moves
+        _play_both(sim, game, got.move)
