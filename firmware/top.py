@@ -12,7 +12,7 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.cores import Cores
+from ..hdl.cores import Cores, check_player
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
 from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, check_max_defence,
@@ -59,6 +59,9 @@ class Device(wiring.Component):
     cores : int
         Search cores (:class:`~traxfpga.hdl.cores.Cores`): each an engine, a searcher and
         (with ``perft``) a perft unit, sharing the work of every answer and count.
+    player : str
+        ``"search"`` (the hand-wired searcher) or ``"pvs"`` (the search sequencer
+        prototype, one core; docs/player.md).
 
     Attributes
     ----------
@@ -89,7 +92,7 @@ class Device(wiring.Component):
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True, cores=1):
+                 max_defence=MAX_DEFENCE, perft=True, cores=1, player="search"):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
@@ -110,6 +113,8 @@ class Device(wiring.Component):
         if cores < 1:
             raise ValueError(f"cores must be at least 1, not {cores}")
         self.cores = cores
+        check_player(player, cores, capacity)
+        self.player = player
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -134,7 +139,7 @@ class Device(wiring.Component):
                                            max_depth=self.max_depth,
                                            max_defence=self.max_defence, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
-                                           dual=self.dual)
+                                           dual=self.dual, player=self.player)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,

@@ -25,12 +25,29 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine import CellOut, Command, Engine, Result
+from .pvs import PVSCore
+from .pvs_isa import MAX_CAPACITY
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .search import MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
 from .search_params import SPLITS, Share, Verdict
 from .share import share_engine
 
-__all__ = ["Cores"]
+__all__ = ["Cores", "PLAYERS", "check_player"]
+
+#: The players a device may have: the hand-wired searcher, or the search sequencer.
+PLAYERS = ("search", "pvs")
+
+
+def check_player(player, cores, capacity):
+    """Raise ``ValueError`` unless ``player`` is one of :data:`PLAYERS` that these many
+    ``cores`` and this ``capacity`` take (the sequencer: one core, at most 128)."""
+    if player not in PLAYERS:
+        raise ValueError(f"player must be one of {', '.join(PLAYERS)}, not {player!r}")
+    if player == "pvs" and cores != 1:
+        raise ValueError("the search sequencer (player pvs) runs on one core")
+    if player == "pvs" and capacity > MAX_CAPACITY:
+        raise ValueError(f"the search sequencer (player pvs) takes a capacity of at most "
+                         f"{MAX_CAPACITY}, not {capacity}")
 
 
 class Cores(wiring.Component):
@@ -49,6 +66,10 @@ class Cores(wiring.Component):
         Include the perft units and the ``perft`` port.
     clear_on_start, spram, dual :
         The engines' (:class:`~traxfpga.hdl.engine.Engine`).
+    player : str
+        ``"search"``: the hand-wired searcher; ``"pvs"`` (one core only): the search
+        sequencer running its program (:class:`~traxfpga.hdl.pvs.PVSCore`), whose ``win``,
+        ``forced``, ``defence`` and ``candidates`` are 0.
 
     Attributes
     ----------
@@ -69,9 +90,11 @@ class Cores(wiring.Component):
 
     def __init__(self, *, n=1, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
                  max_defence=MAX_DEFENCE, perft=False, clear_on_start=False, spram=False,
-                 dual=False):
+                 dual=False, player="search"):
         if n < 1:
             raise ValueError(f"there must be at least one core, not {n}")
+        check_player(player, n, 1 << log2n)
+        self.player = player
         self.n = n
         self.log2n = log2n
         self.budget = budget
@@ -109,18 +132,25 @@ class Cores(wiring.Component):
         for i in range(n):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
                             spram=self.spram, dual=self.dual)
-            searcher = Searcher(coord_bits=self.log2n + 3, budget=self.budget,
-                                max_depth=self.max_depth, max_defence=self.max_defence,
-                                core=i, cores=n)
+            if self.player == "pvs":
+                searcher = PVSCore()
+            else:
+                searcher = Searcher(coord_bits=self.log2n + 3, budget=self.budget,
+                                    max_depth=self.max_depth, max_defence=self.max_defence,
+                                    core=i, cores=n)
             # one core keeps the names it had before there were many
             suffix = "" if n == 1 else f"_{i}"
             m.submodules[f"engine{suffix}"] = engine
             m.submodules[f"searcher{suffix}"] = searcher
             engines.append(engine)
             searchers.append(searcher)
-            m.d.comb += searcher.seed.eq(self.seed)
-            if self.budget is None:
-                m.d.comb += searcher.budget_cycles.eq(self.budget_cycles)
+            if self.player == "pvs":
+                m.d.comb += searcher.budget_cycles.eq(
+                    self.budget_cycles if self.budget is None else self.budget)
+            else:
+                m.d.comb += searcher.seed.eq(self.seed)
+                if self.budget is None:
+                    m.d.comb += searcher.budget_cycles.eq(self.budget_cycles)
             clients = [searcher]
             if self.has_perft:
                 unit = Perft(log2n=self.log2n, core=i, cores=n)
@@ -146,14 +176,19 @@ class Cores(wiring.Component):
     def _one(self, m, engine, s, perfts):
         wiring.connect(m, engine.cells, wiring.flipped(self.cells))
         wiring.connect(m, wiring.flipped(self.ctl), s.ctl)
+        if perfts:
+            wiring.connect(m, wiring.flipped(self.perft), perfts[0].ctl)
+        if self.player == "pvs":
+            m.d.comb += [self.depth.eq(s.depth), self.cycles.eq(s.cycles),
+                         self.nodes.eq(s.nodes), self.busy.eq(s.cycles),
+                         self.seed_used.eq(self.seed)]
+            return
         m.d.comb += [
             self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),
             self.defence.eq(s.defence), self.seed_used.eq(s.seed_used),
             self.candidates.eq(s.candidates), self.cycles.eq(s.cycles),
             self.nodes.eq(s.nodes), self.busy.eq(s.cycles),
         ]
-        if perfts:
-            wiring.connect(m, wiring.flipped(self.perft), perfts[0].ctl)
 
     def _broadcast(self, m, engines, hosts):
         """Every host command to every engine at once; a result passes when every engine

@@ -186,7 +186,7 @@ class PVSCore(wiring.Component):
                             m.d.comb += [advance.eq(1), fw.data.eq(acc), fw.en.eq(1)]
                         with m.Case(Op.SAVE):
                             m.d.comb += [advance.eq(1), fw.en.eq(1),
-                                         fw.data.eq(Cat(tile, row[:7], col[:7]))]
+                                         fw.data.eq(Cat(tile, (row + 1)[:7], (col + 1)[:7]))]
                         with m.Case(Op.ADDI):
                             m.d.comb += advance.eq(1)
                             m.d.sync += acc.eq(acc + x)
@@ -248,8 +248,8 @@ class PVSCore(wiring.Component):
                                                      lt.eq(acc < operand)]
                                     with m.Case(Op.REST):
                                         word = data.View(MoveWord, fr.data)
-                                        m.d.sync += [col.eq(word.col.as_signed()),
-                                                     row.eq(word.row.as_signed()),
+                                        m.d.sync += [col.eq(word.col - 1),
+                                                     row.eq(word.row - 1),
                                                      tile.eq(word.tile)]
                                     with m.Case(Op.ANSWER):
                                         m.d.sync += [ans.eq(fr.data), self.ctl.found.eq(1)]
@@ -295,8 +295,8 @@ class PVSCore(wiring.Component):
                     m.next = "IDLE"
 
         m.d.comb += [
-            self.ctl.col.eq(ans.col.as_signed()),
-            self.ctl.row.eq(ans.row.as_signed()),
+            self.ctl.col.eq(ans.col - 1),
+            self.ctl.row.eq(ans.row - 1),
             self.ctl.tile.eq(ans.tile),
         ]
         return m

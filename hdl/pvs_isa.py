@@ -18,7 +18,7 @@ import enum
 from amaranth.lib import data
 
 __all__ = ["Op", "Cond", "Rel", "Operand", "Insn", "INSN_BITS", "MoveWord", "FRAME_REGS",
-           "LEVELS", "WORD_BITS", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP", "ATT_PENALTY",
+           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP", "ATT_PENALTY",
            "pack_move", "unpack_move", "leaf_value", "term_value", "to_signed", "Asm"]
 
 WORD_BITS = 16          # acc and frame registers
@@ -102,9 +102,10 @@ Insn = data.StructLayout({
 })
 INSN_BITS = Insn.size
 
-#: A placement in a frame register: notation coordinates (column -1 is ``@``) in 7 signed
-#: bits each, so the board's capacity is at most 64.
+#: A placement in a frame register: notation coordinates plus one (column -1, ``@``, is 0)
+#: in 7 bits each, so the area may be 126 squares wide: a capacity of up to 128.
 MoveWord = data.StructLayout({"tile": 2, "row": 7, "col": 7})
+MAX_CAPACITY = 128
 assert MoveWord.size == WORD_BITS
 
 
@@ -114,11 +115,12 @@ def to_signed(v: int, bits: int = WORD_BITS) -> int:
 
 
 def pack_move(col: int, row: int, tile: int) -> int:
-    return (tile & 3) | (row & 0x7F) << 2 | (col & 0x7F) << 9
+    assert -1 <= col < MAX_CAPACITY - 1 and -1 <= row < MAX_CAPACITY - 1, (col, row)
+    return tile | (row + 1) << 2 | (col + 1) << 9
 
 
 def unpack_move(word: int):
-    return to_signed(word >> 9, 7), to_signed(word >> 2, 7), word & 3
+    return (word >> 9 & 0x7F) - 1, (word >> 2 & 0x7F) - 1, word & 3
 
 
 def leaf_value(pot, att, stm: int) -> int:

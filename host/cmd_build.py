@@ -56,6 +56,10 @@ def add_arguments(parser):
                         help="device: search cores, each an engine and its searcher (and "
                              "perft unit) sharing every answer (default: the board's, as many "
                              "as fit: 1 on the iCE40 boards)")
+    parser.add_argument("--player", choices=("search", "pvs"), default=None,
+                        help="device: the player: search, the hand-wired searcher (default), "
+                             "or pvs, the search sequencer prototype running principal "
+                             "variation search with iterative deepening (one core)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",
@@ -72,7 +76,7 @@ def run(args):
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
                        clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
                        max_depth=args.max_depth, max_defence=args.max_defence,
-                       perft=args.perft, cores=args.cores)
+                       perft=args.perft, cores=args.cores, player=args.player)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

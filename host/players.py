@@ -811,16 +811,23 @@ def _parse_sim_options(spec, options):
     """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the
     option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit,
     search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N`` sets the search
-    cores (after ``board=``, it overrides the board's)."""
+    cores (after ``board=``, it overrides the board's); ``player=pvs`` gives the device the
+    search sequencer prototype instead of the searcher (one core)."""
     from ..boards.platforms import BOARDS
+    from ..hdl.cores import PLAYERS
     sim_args = {}
     seen = set()
     for option in options:
         name, eq, value = option.partition("=")
-        if name not in ("board", "cores") or not eq or name in seen:
+        if name not in ("board", "cores", "player") or not eq or name in seen:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
-                            "(expected board=NAME, cores=N)")
+                            "(expected board=NAME, cores=N, player=search|pvs)")
         seen.add(name)
+        if name == "player":
+            if value not in PLAYERS:
+                raise SpecError(f"player= needs one of {', '.join(PLAYERS)} in {spec!r}")
+            sim_args["player"] = value
+            continue
         if name == "cores":
             if not value.isdigit() or not 1 <= int(value) <= 64:
                 raise SpecError(f"cores= needs a number of search cores, 1 .. 64, in {spec!r}")
@@ -833,7 +840,14 @@ def _parse_sim_options(spec, options):
                             f"(expected one of: {', '.join(fits)})")
         sim_args = {"clk_freq": round(board.clock_mhz * 1e6), "capacity": board.capacity,
                     "perft": board.perft, "cores": sim_args.get("cores", board.cores),
-                    "dual": not board.store_in_spram()}
+                    "dual": not board.store_in_spram(),
+                    **({"player": sim_args["player"]} if "player" in sim_args else {})}
+    if sim_args.get("player") == "pvs":
+        from ..hdl.cores import check_player
+        try:
+            check_player("pvs", sim_args.get("cores", 1), sim_args.get("capacity", 128))
+        except ValueError as e:
+            raise SpecError(f"{e} ({spec!r})") from None
     return sim_args
 
 

@@ -253,7 +253,7 @@ def bench_pvs(args, progress=None):
     progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
              "engine (cached after the first run) ...")
     rows = []
-    with PVSSim(log2n=6) as sim:
+    with PVSSim(log2n=7) as sim:
         sim.limits(cycles=budget)
         for k, moves in enumerate(positions):
             sim.reset("trax")

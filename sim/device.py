@@ -209,11 +209,13 @@ class DeviceSim:
     cores, dual :
         Search cores, and the engines' schedule on a dual-port store (see :class:`Device`:
         a block-RAM board's device, not the iCEBreaker's).
+    player : str
+        The device's player, ``"search"`` or ``"pvs"`` (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True, cores=1, dual=False):
+                 max_defence=MAX_DEFENCE, perft=True, cores=1, dual=False, player="search"):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -223,7 +225,8 @@ class DeviceSim:
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
                              player_id=player_id, think_time=think_time, max_depth=max_depth,
-                             max_defence=max_defence, perft=perft, cores=cores, dual=dual)
+                             max_defence=max_defence, perft=perft, cores=cores, dual=dual,
+                             player=player)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq

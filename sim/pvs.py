@@ -27,7 +27,7 @@ class PVSHarness(wiring.Component):
     """One engine and the search sequencer, the host's commands going to the engine while
     the sequencer is idle."""
 
-    def __init__(self, *, log2n=6, dual=False):
+    def __init__(self, *, log2n=7, dual=False):
         self.log2n, self.dual = log2n, dual
         super().__init__({
             "cmd":           In(stream.Signature(Command)),
@@ -72,7 +72,7 @@ class PVSResult(NamedTuple):
 class PVSSim(SearchSim):
     """Engine plus search sequencer in compiled simulation (needs a C++ compiler)."""
 
-    def __init__(self, *, log2n=6, dual=False):
+    def __init__(self, *, log2n=7, dual=False):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         self.harness = PVSHarness(log2n=log2n, dual=dual)

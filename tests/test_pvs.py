@@ -51,7 +51,7 @@ def _minimax(g, depth, lv=1):
 
 
 def test_move_word_round_trips():
-    for col, row, tile in [(-1, -1, 0), (62, 62, 2), (0, 5, 1), (-1, 40, 2)]:
+    for col, row, tile in [(-1, -1, 0), (126, 126, 2), (0, 5, 1), (-1, 40, 2)]:
         assert unpack_move(pack_move(col, row, tile)) == (col, row, tile)
 
 
@@ -108,7 +108,7 @@ def test_program_plays_a_win_at_once_and_the_opening():
 @pytest.fixture(scope="module")
 def sim():
     from traxfpga.sim.pvs import PVSSim
-    with PVSSim(log2n=6) as s:
+    with PVSSim(log2n=7) as s:
         yield s
 
 
@@ -174,3 +174,31 @@ def test_hardware_answers_within_its_cycle_budget(sim):
         want = run(game, max_iter=got.depth)
         assert (format_move(want.move), want.value) == (got.move, got.value), moves
         _play_both(sim, game, got.move)
+
+
+@needs_cxx
+@pytest.mark.parametrize("baud", [115200, 19200])
+def test_device_with_the_sequencer_answers_legally_in_time(baud):
+    """The whole device with the sequencer as its player (``player="pvs"``), on a clock so
+    slow that the budget cuts its searches: every answer is legal and within the second,
+    timed as the opponent's clock sees it."""
+    from traxfpga.host.reference.ai import choose_move
+    from traxfpga.sim.device import DeviceSim
+
+    clk = 921_600                       # both line speeds divide it
+    rng = random.Random(SEED)
+    game, times = Game(), []
+    with DeviceSim(capacity=128, clk_freq=clk, baud=baud, player="pvs", perft=False) as dev:
+        line = "-W"
+        while len(times) < 10 and not game.over:
+            start = dev.cycles
+            answer = dev.run(line.encode() + b"\n", stop=ord("\n"), limit=2 * clk)
+            times.append((dev.cycles - start) / clk)
+            game.play(answer.decode().strip())          # legal, or Illegal is raised
+            if game.over:
+                break
+            line = format_move(choose_move(game, rng))
+            game.play(line)
+        assert dev.framing_errors == 0
+    assert max(times) <= 1.0, times
+    assert sum(t >= dev.device.think_time for t in times) >= 3, times

@@ -119,7 +119,10 @@ def test_engine_player_interface():
                                   "serial:", "serial:@9600", "sim:fast", "sim,clock=50",
                                   "sim,board=", "sim,board=icestick", "sim,board=nowhere",
                                   "sim,board=hx8k,board=hx8k", "sim,cores=0", "sim,cores=x",
-                                  "sim,cores=", "sim,cores=2,cores=3", "sim,cores=65"])
+                                  "sim,cores=", "sim,cores=2,cores=3", "sim,cores=65",
+                                  "sim,player=", "sim,player=alphabeta",
+                                  "sim,player=pvs,player=pvs", "sim,player=pvs,cores=2",
+                                  "sim,player=pvs,board=ulx3s-85f"])
 def test_bad_specs(spec):
     with pytest.raises(SpecError):
         open_player(spec)
