@@ -144,13 +144,12 @@ class Cores(wiring.Component):
             m.submodules[f"searcher{suffix}"] = searcher
             engines.append(engine)
             searchers.append(searcher)
+            m.d.comb += searcher.seed.eq(self.seed)
             if self.player == "pvs":
                 m.d.comb += searcher.budget_cycles.eq(
                     self.budget_cycles if self.budget is None else self.budget)
-            else:
-                m.d.comb += searcher.seed.eq(self.seed)
-                if self.budget is None:
-                    m.d.comb += searcher.budget_cycles.eq(self.budget_cycles)
+            elif self.budget is None:
+                m.d.comb += searcher.budget_cycles.eq(self.budget_cycles)
             clients = [searcher]
             if self.has_perft:
                 unit = Perft(log2n=self.log2n, core=i, cores=n)
@@ -181,7 +180,7 @@ class Cores(wiring.Component):
         if self.player == "pvs":
             m.d.comb += [self.depth.eq(s.depth), self.cycles.eq(s.cycles),
                          self.nodes.eq(s.nodes), self.busy.eq(s.cycles),
-                         self.seed_used.eq(self.seed)]
+                         self.seed_used.eq(s.seed_used)]
             return
         m.d.comb += [
             self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),

@@ -15,10 +15,10 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op as EngineOp, Result
-from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, WIN,
-                      WORD_BITS, Cond, Insn, MoveWord, Op, Rel)
+from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, NOISE_MAX,
+                      WIN, WORD_BITS, Cond, Insn, MoveWord, Op, Rel)
 from .pvs_program import program
-from .search import SearchRequest
+from .search import LFSR_SEED, SearchRequest, lfsr_step
 from .tiles import Reason, Shape, Status, Winner
 
 __all__ = ["PVSCore"]
@@ -31,6 +31,10 @@ class PVSCore(wiring.Component):
     Attributes
     ----------
     ctl : In(SearchRequest)
+    seed : In(16)
+        The noise generator's start, read when a search starts (never 0).
+    seed_used : Out(16)
+        The ``seed`` the last search started from (the twin's ``seed``).
     budget_cycles, node_limit : In(32)
         The search stops after this many cycles or legal placements (0: no limit), once its
         first iteration is complete; the twin takes ``node_limit`` only.
@@ -51,6 +55,8 @@ class PVSCore(wiring.Component):
         self.code = program().assemble() if code is None else code
         super().__init__({
             "ctl":           In(SearchRequest),
+            "seed":          In(16, init=LFSR_SEED),
+            "seed_used":     Out(16),
             "budget_cycles": In(32),
             "node_limit":    In(32),
             "depth":         Out(4),
@@ -90,6 +96,7 @@ class PVSCore(wiring.Component):
         ok, ended, square, won, lost = Signal(), Signal(), Signal(), Signal(), Signal()
         over, empty, armed = Signal(), Signal(), Signal()
         ans = Signal(MoveWord)
+        lfsr = Signal(16)
 
         # The operand's frame register.
         level = Signal(range(LEVELS))
@@ -143,7 +150,8 @@ class PVSCore(wiring.Component):
         leaf = Mux(att_s != 0, LEAF_WIN,
                    Mux(att_o >= 4, -LEAF_WIN,
                        Mux(diff > LEAF_CLAMP, LEAF_CLAMP,
-                           Mux(diff < -LEAF_CLAMP, -LEAF_CLAMP, diff))))
+                           Mux(diff < -LEAF_CLAMP, -LEAF_CLAMP, diff)))) + lfsr[:3]
+        assert NOISE_MAX == 7
         # PLACE's outcome for the player who moved (after the move, an odd ply: White).
         mover = Mux(res.ply[0], Winner.WHITE.value, Winner.BLACK.value)
         refused_square = ((res.status != Status.OK) & (res.status != Status.MISMATCH)
@@ -166,6 +174,7 @@ class PVSCore(wiring.Component):
                         self.ctl.found.eq(0), self.depth.eq(0), self.value.eq(0),
                         self.nodes.eq(0), self.insns.eq(0), self.cycles.eq(0),
                         self.engine_cycles.eq(0),
+                        lfsr.eq(self.seed), self.seed_used.eq(self.seed),
                         self.active.eq(1),
                     ]
                     m.next = "RUN"
@@ -283,7 +292,7 @@ class PVSCore(wiring.Component):
                                         with m.Case(Op.UNDO):
                                             m.d.sync += square.eq(0)
                                         with m.Case(Op.EVAL):
-                                            m.d.sync += acc.eq(leaf)
+                                            m.d.sync += [acc.eq(leaf), lfsr.eq(lfsr_step(lfsr))]
                                         with m.Case(Op.PROBE):
                                             m.d.sync += [over.eq(res.reason != Reason.NONE),
                                                          empty.eq(res.ply == 0)]

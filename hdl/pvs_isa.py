@@ -18,8 +18,9 @@ import enum
 from amaranth.lib import data
 
 __all__ = ["Op", "Cond", "Rel", "Operand", "Insn", "INSN_BITS", "MoveWord", "FRAME_REGS",
-           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP", "ATT_PENALTY",
-           "pack_move", "unpack_move", "leaf_value", "term_value", "to_signed", "Asm"]
+           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
+           "ATT_PENALTY", "NOISE_MAX", "noise", "pack_move", "unpack_move", "leaf_value",
+           "term_value", "to_signed", "Asm"]
 
 WORD_BITS = 16          # acc and frame registers
 FRAME_REGS = 8          # registers a level
@@ -35,6 +36,7 @@ INF = 32000
 LEAF_WIN = 20000
 LEAF_CLAMP = 15000      # other leaves: the potential difference, clamped to this
 ATT_PENALTY = 6         # ... less this much for each of the opponent's attack ends
+NOISE_MAX = 7           # a leaf's noise: 0 .. 7 (noise())
 
 
 class Op(enum.IntEnum):
@@ -55,7 +57,8 @@ class Op(enum.IntEnum):
     PLACE = 13      # engine PLACE of the scan register; flags OK, ENDED, the square's
                     # refusal; counts a node when legal
     UNDO = 14       # engine UNDO
-    EVAL = 15       # engine EVAL; acc = leaf_value for the side to move
+    EVAL = 15       # engine EVAL; acc = leaf_value for the side to move, plus noise from
+                    # the LFSR, which then steps
     TERM = 16       # acc = term_value of the last PLACE, for its mover
     PROBE = 17      # engine PLACE out of range: the area, whether the game is over (OVER)
                     # or not begun (EMPTY)
@@ -123,16 +126,23 @@ def unpack_move(word: int):
     return (word >> 9 & 0x7F) - 1, (word >> 2 & 0x7F) - 1, word & 3
 
 
-def leaf_value(pot, att, stm: int) -> int:
+def leaf_value(pot, att, stm: int, lfsr: int = 0) -> int:
     """A quiet position's value for the side to move ``stm`` (0 white, 1 black), from the
-    engine's ``EVAL`` (``pot``, ``att``: per colour)."""
+    engine's ``EVAL`` (``pot``, ``att``: per colour), plus :func:`noise` of ``lfsr``."""
     s, o = stm, 1 - stm
     if att[s]:
-        return LEAF_WIN
-    if att[o] >= 4:
-        return -LEAF_WIN
-    v = pot[s] - pot[o] - ATT_PENALTY * att[o]
-    return max(-LEAF_CLAMP, min(LEAF_CLAMP, v))
+        v = LEAF_WIN
+    elif att[o] >= 4:
+        v = -LEAF_WIN
+    else:
+        v = max(-LEAF_CLAMP, min(LEAF_CLAMP, pot[s] - pot[o] - ATT_PENALTY * att[o]))
+    return v + noise(lfsr)
+
+
+def noise(lfsr: int) -> int:
+    """The noise a leaf gets from the LFSR's value (its low bits: 0 .. :data:`NOISE_MAX`),
+    so that near-equal moves vary with the search's seed."""
+    return lfsr & NOISE_MAX
 
 
 def term_value(mover_won: bool, mover_lost: bool, lv: int) -> int:

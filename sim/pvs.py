@@ -13,7 +13,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..hdl.engine import Command, Engine, Result
 from ..hdl.pvs import PVSCore
-from ..hdl.search import SearchRequest
+from ..hdl.search import LFSR_SEED, SearchRequest
 from ..hdl.share import share_engine
 from ..hdl.tiles import SHAPE_CHARS, Shape
 from . import cxxrtl, verilator
@@ -33,6 +33,7 @@ class PVSHarness(wiring.Component):
             "cmd":           In(stream.Signature(Command)),
             "res":           Out(stream.Signature(Result)),
             "ctl":           In(SearchRequest),
+            "seed":          In(16),
             "budget_cycles": In(32),
             "node_limit":    In(32),
             "depth":         Out(4),
@@ -51,6 +52,7 @@ class PVSHarness(wiring.Component):
         share_engine(m, engine, wiring.flipped(self.cmd), wiring.flipped(self.res), pvs)
         wiring.connect(m, wiring.flipped(self.ctl), pvs.ctl)
         m.d.comb += [
+            pvs.seed.eq(self.seed),
             pvs.budget_cycles.eq(self.budget_cycles), pvs.node_limit.eq(self.node_limit),
             self.depth.eq(pvs.depth), self.value.eq(pvs.value), self.nodes.eq(pvs.nodes),
             self.insns.eq(pvs.insns), self.cycles.eq(pvs.cycles),
@@ -80,6 +82,7 @@ class PVSSim(SearchSim):
         self._cx = compiled[default_backend()](self.harness, name="pvs")
         self._cx.set("res__ready", 1)
         self.limits(0, 0)
+        self.set_seed(LFSR_SEED)
 
     def limits(self, cycles=0, nodes=0):
         """The next searches' cycle budget and node limit (0: none)."""

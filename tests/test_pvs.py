@@ -72,7 +72,7 @@ def test_program_finds_the_minimax_value(depth):
         for mv in moves:
             game.play(mv)
         before = game.board_rows()
-        got = run(game, max_iter=depth)
+        got = run(game, max_iter=depth, seed=None)
         assert game.board_rows() == before and game.ply == len(moves)
         assert got.depth == depth and got.value == _minimax(game, depth), moves
         after = game.copy()
@@ -124,10 +124,11 @@ def _setup(sim, moves):
 def test_hardware_runs_the_program_as_the_twin(sim):
     for k, moves in enumerate(_positions(8, seed=SEED + 1, high=24)):
         game = _setup(sim, moves)
-        for limit in (300, 2500 + 500 * k):
+        for limit, seed in ((300, 0xACE1), (2500 + 500 * k, 1 + 7919 * k)):
             sim.limits(nodes=limit)
+            sim.set_seed(seed)
             got = sim.search()
-            want = run(game, node_limit=limit)
+            want = run(game, node_limit=limit, seed=seed)
             assert (got.move, got.depth, got.value, got.nodes, got.insns) == \
                 (format_move(want.move), want.depth, want.value, want.nodes, want.insns), moves
             assert got.engine_cycles < got.cycles
@@ -171,7 +172,7 @@ def test_hardware_answers_within_its_cycle_budget(sim):
         # levels taken back
         assert got.cycles <= budget + _reply_cycles(game) + 60 * (MAX_ITER + 1), moves
         # an iteration cut short changes nothing: the answer is the last one completed
-        want = run(game, max_iter=got.depth)
+        want = run(game, max_iter=got.depth, seed=sim.seed)
         assert (format_move(want.move), want.value) == (got.move, got.value), moves
         _play_both(sim, game, got.move)
 

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ...hdl.pvs_isa import (FRAME_REGS, LEVELS, WORD_BITS, Cond, Op, Rel, leaf_value,
                             pack_move, term_value, to_signed, unpack_move)
 from ...hdl.pvs_program import program
-from .searcher import evaluate
+from .searcher import LFSR_SEED, evaluate, lfsr_next
 from .trax import Game, Illegal, Move
 
 __all__ = ["PVSChoice", "run"]
@@ -43,10 +43,11 @@ def _code():
     return _PROGRAM
 
 
-def run(game: Game, node_limit: int = 0, *, max_iter: int | None = None,
-        max_insns: int = 1 << 40) -> PVSChoice:
+def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
+        max_iter: int | None = None, max_insns: int = 1 << 40) -> PVSChoice:
     """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
-    ``max_iter``: the program's deepest iteration (None: the device's)."""
+    ``seed``: the noise generator's start (None: no noise, for comparing values with a
+    plain minimax); ``max_iter``: the program's deepest iteration (None: the device's)."""
     code = _code() if max_iter is None else program(max_iter).words()
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
@@ -58,6 +59,7 @@ def run(game: Game, node_limit: int = 0, *, max_iter: int | None = None,
     nodes = insns = 0
     answer, depth, value = None, 0, 0
     depth_in = 0                    # tiles the program has placed (to check it undoes them)
+    lfsr = LFSR_SEED if seed is None else seed
 
     def addr(f):
         level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.PARENT: lv - 1, Rel.GLOBAL: 0}[f["rel"]]
@@ -128,7 +130,8 @@ def run(game: Game, node_limit: int = 0, *, max_iter: int | None = None,
             square = False
         elif op == Op.EVAL:
             pot, att = evaluate(g)
-            acc = leaf_value(pot, att, g.ply & 1)
+            acc = leaf_value(pot, att, g.ply & 1, 0 if seed is None else lfsr)
+            lfsr = lfsr_next(lfsr)
         elif op == Op.TERM:
             acc = term_value(won, lost, lv)
         elif op == Op.PROBE:
