@@ -112,8 +112,12 @@ class PVSCore(wiring.Component):
         m.d.comb += [fr.addr.eq(Cat(ins.a.reg, level)), fw.addr.eq(Cat(ins.a.reg, level))]
         operand = fr.data.as_signed()
 
-        spent = (((self.budget_cycles != 0) & (self.cycles >= self.budget_cycles))
-                 | ((self.node_limit != 0) & (self.nodes >= self.node_limit)))
+        # Registered: two 32-bit comparisons in front of the guard missed 24 MHz on the
+        # UP5K; the counters are a cycle old when a node's entry reads it (no count changes
+        # within the cycles before one).
+        spent = Signal()
+        m.d.sync += spent.eq(((self.budget_cycles != 0) & (self.cycles >= self.budget_cycles))
+                             | ((self.node_limit != 0) & (self.nodes >= self.node_limit)))
         conds = {
             Cond.ALWAYS: 1, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
             Cond.ENDED: ended, Cond.DONE: col > w,
