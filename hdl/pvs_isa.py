@@ -5,7 +5,7 @@ search sequencer") describes the machine and the program.
 
 The machine has an accumulator ``acc`` (16 bits, signed), a level ``lv``, a scan register
 (``col``, ``row``, ``tile``), the area's width and height from the engine's last result,
-compare flags, and a **frame** of eight 16-bit registers for every level, in one block RAM.
+compare flags, and a **frame** of 16 registers of 16 bits for every level, in one block RAM.
 An instruction names a frame register by :data:`Operand`: its number and whose frame
 (this level's, the child's, the parent's, or level 0's, the globals).
 
@@ -23,7 +23,7 @@ __all__ = ["Op", "Cond", "Rel", "Operand", "Insn", "INSN_BITS", "MoveWord", "FRA
            "term_value", "to_signed", "Asm"]
 
 WORD_BITS = 16          # acc and frame registers
-FRAME_REGS = 8          # registers a level
+FRAME_REGS = 16         # registers a level
 LEVELS = 16             # frames: level 0 (globals), the root at 1, children below
 
 #: Values, for the side to move.  A finished game: ``WIN - lv`` for the winner (a nearer
@@ -186,16 +186,15 @@ class Asm:
         return out
 
     def assemble(self):
-        """The program as integers of :data:`Insn`."""
+        """The program as integers of :data:`Insn`, packed by its layout."""
         words = []
         for f in self.words():
-            w = (f["x"] | f["reg"] << 16 | int(f["rel"]) << 19 | int(f["op"]) << 21
-                 | int(f["cond"]) << 26 | int(f["neg"]) << 30)
+            fields = {"x": f["x"], "op": int(f["op"]), "cond": int(f["cond"]),
+                      "neg": int(f["neg"])}
+            a = f["reg"] << Operand["reg"].offset | int(f["rel"]) << Operand["rel"].offset
+            w = a << Insn["a"].offset
+            for name, v in fields.items():
+                assert 0 <= v < 1 << Insn[name].width, (name, v)
+                w |= v << Insn[name].offset
             words.append(w)
         return words
-
-
-# The assembler's packing must agree with the layout the hardware decodes.
-assert (Insn["x"].offset, Insn["a"].offset, Insn["op"].offset, Insn["cond"].offset,
-        Insn["neg"].offset) == (0, 16, 21, 26, 30)
-assert Operand["rel"].offset == 3

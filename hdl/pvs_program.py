@@ -15,12 +15,13 @@ MAX_ITER = 12
 
 class F:
     """A level's frame registers."""
-    ALPHA, BETA, BEST, MOVE, DEPTH, STATE, VAL, BMOVE = range(8)
+    (ALPHA, BETA, BEST, MOVE, DEPTH, STATE, VAL, BMOVE,
+     KILLER, KVALID, KSKIP, KFIRST) = range(12)
 
 
 class G:
     """The globals, in level 0's frame."""
-    ITER, BM, BV, DONE, BMFIRST = range(5)
+    ITER, BM, BV, DONE, CNT = range(5)
 
 
 # STATE: how the child now searched was asked.
@@ -48,13 +49,25 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     I(Op.PROBE)
     J("finish", Cond.OVER)                  # no move: found stays low
     J("opening", Cond.EMPTY)
+    I(Op.LDI, x=LEVELS - 2)                 # forget the killers of levels 1 .. LEVELS - 2
+    I(Op.ST, Gl(G.CNT))
+    a.label("clear")
+    I(Op.LDI, x=0)
+    I(Op.ST, C(F.KVALID))
+    I(Op.UP)
+    I(Op.LD, Gl(G.CNT))
+    I(Op.ADDI, x=-1)
+    I(Op.ST, Gl(G.CNT))
+    J("clear", Cond.ZERO, neg=True)
+    a.label("down")
+    I(Op.DOWN)
+    J("down", Cond.ROOT, neg=True)
+    I(Op.DOWN)                              # lv = 0
     I(Op.LDI, x=0)
     I(Op.ST, Gl(G.DONE))
     I(Op.LDI, x=1)
     I(Op.ST, Gl(G.ITER))
     a.label("iter")                         # lv = 0
-    I(Op.LD, Gl(G.DONE))                    # the last iteration's move first (not in the first)
-    I(Op.ST, Gl(G.BMFIRST))
     I(Op.LDI, x=-INF)
     I(Op.ST, C(F.ALPHA))
     I(Op.LDI, x=INF)
@@ -118,22 +131,28 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     I(Op.ST, S(F.BEST))
     I(Op.LDI, x=FULL)
     I(Op.ST, S(F.STATE))
-    I(Op.SCAN0)
-    J("loop", Cond.ROOT, neg=True)
-    I(Op.LD, Gl(G.BMFIRST))                 # the root: the last iteration's best first
-    J("loop", Cond.ZERO)
-    I(Op.REST, Gl(G.BM))
-    I(Op.PLACE)                             # (legal: it was the last iteration's answer)
+    I(Op.LDI, x=0)
+    I(Op.ST, S(F.KSKIP))
+    I(Op.ST, S(F.KFIRST))
+    I(Op.LD, S(F.KVALID))                   # the level's killer first, if legal here (at
+    J("scan", Cond.ZERO)                    # the root: the last iteration's best move)
+    I(Op.REST, S(F.KILLER))
+    I(Op.PLACE)
+    J("scan", Cond.OK, neg=True)
+    I(Op.LDI, x=1)
+    I(Op.ST, S(F.KSKIP))
+    I(Op.ST, S(F.KFIRST))
     J("visit")
+    a.label("scan")
+    I(Op.SCAN0)
     a.label("loop")
     I(Op.PLACE)
     J("next", Cond.OK, neg=True)
-    J("visit", Cond.ROOT, neg=True)
-    I(Op.LD, Gl(G.DONE))                    # the root skips the move it searched first
+    I(Op.LD, S(F.KSKIP))                    # the scan skips the killer searched first
     J("visit", Cond.ZERO)
     I(Op.SAVE, S(F.VAL))
     I(Op.LD, S(F.VAL))
-    I(Op.CMP, Gl(G.BM))
+    I(Op.CMP, S(F.KILLER))
     J("visit", Cond.EQ, neg=True)
     I(Op.UNDO)
     J("next")
@@ -208,20 +227,25 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     I(Op.CMP, S(F.BETA))
     J("done", Cond.LT, neg=True)            # a cut-off: the parent will not take this line
     a.label("next")
-    J("advance", Cond.ROOT, neg=True)
-    I(Op.LD, Gl(G.BMFIRST))                 # after the root's first move: scan from the start
+    I(Op.LD, S(F.KFIRST))                   # after the killer: the scan from its start
     J("advance", Cond.ZERO)
     I(Op.LDI, x=0)
-    I(Op.ST, Gl(G.BMFIRST))
-    I(Op.SCAN0)
-    J("loop")
+    I(Op.ST, S(F.KFIRST))
+    J("scan")
     a.label("advance")
     I(Op.NEXT)
     J("loop", Cond.DONE, neg=True)
     a.label("done")
     I(Op.LD, S(F.BEST))
     I(Op.CMPI, x=-INF)                      # no legal move (a full 8x8 board): a draw
-    J("ret", Cond.EQ, neg=True)
+    J("draw", Cond.EQ)
+    I(Op.REST, S(F.BMOVE))                  # the best move is the level's killer
+    I(Op.SAVE, S(F.KILLER))
+    I(Op.LDI, x=1)
+    I(Op.ST, S(F.KVALID))
+    I(Op.LD, S(F.BEST))
+    J("ret")
+    a.label("draw")
     I(Op.LDI, x=0)
     J("ret")
     return a
