@@ -203,3 +203,20 @@ def test_device_with_the_sequencer_answers_legally_in_time(baud):
         assert dev.framing_errors == 0
     assert max(times) <= 1.0, times
     assert sum(t >= dev.device.think_time for t in times) >= 3, times
+
+
+def test_device_takes_the_sequencer_on_one_core_only():
+    from traxfpga.firmware.top import Device
+    Device(clk_freq=24e6, capacity=128, player="pvs")
+    for kwargs in ({"cores": 2}, {"capacity": 256}, {"player": "minimax"}):
+        args = {"clk_freq": 24e6, "capacity": 128, "player": "pvs", **kwargs}
+        with pytest.raises(ValueError):
+            Device(**args)
+
+
+def test_build_refuses_the_sequencer_on_many_cores(tmp_path):
+    from traxfpga.boards.build import BuildError, build
+    with pytest.raises(BuildError, match="one core"):
+        build("ulx3s-25f", player="pvs", cores=2, out_dir=tmp_path)
+    with pytest.raises(BuildError, match="--player is a setting of the device"):
+        build("icebreaker", design="selftest", player="pvs", out_dir=tmp_path)
