@@ -203,6 +203,8 @@ def bench_player(args):
     from .referee import run_match
     from .reference.searcher import MAX_DEFENCE, MAX_DEPTH
 
+    from ..hdl.pvs_program import MAX_ITER
+    pvs = "player=pvs" in args.player.split(",")
     figures = {"target": "player", "player": args.player, "seed": args.seed,
                # every candidate is answered by every reply; safe candidates with threats
                # are searched a ply deeper for a win by force; then, while the budget
@@ -211,6 +213,9 @@ def bench_player(args):
                "search_depth": {"full_width": 2, "threats": 3,
                                 "deepening_plies": 2 * MAX_DEPTH - 1,
                                 "defence_moves": MAX_DEFENCE}}
+    if pvs:
+        # the search sequencer: full-width iterations of 1, 2, ... plies while the budget lasts
+        figures["search_depth"] = {"pvs_iterations_max": MAX_ITER}
     clk = None
     if args.player.startswith("sim"):
         from ..sim.device import DEFAULT_CLK
@@ -258,12 +263,13 @@ def bench_player(args):
         if nodes and times:
             # positions visited (legal placements) per second of thinking
             fig["nodes_per_second"] = round(sum(nodes) / sum(times))
-        if defences:
+        if defences and not pvs:
             # how deep each answer was proven safe against the opponent's win by force
             fig["defence_reached"] = {str(d): n for d, n in sorted(defences.items())}
         if depths:
             # 1 a win at once; 2 the main search; 3.. a deepening pass completed (or found
-            # a win by force); 0 out of time within the main search
+            # a win by force); 0 out of time within the main search (pvs: the plies of the
+            # last iteration completed; 0 the opening)
             fig["depth_reached"] = {str(d): n for d, n in sorted(depths.items())}
         figures[f"vs_{opponent}"] = fig
     return figures
