@@ -85,7 +85,7 @@ class PVSCore(wiring.Component):
         npc = Signal(range(depth))
         phase = Signal()                          # 1: the operand or the result is here
         ins = data.View(Insn, rd.data)
-        m.d.comb += [rd.addr.eq(npc), npc.eq(pc)]
+        m.d.comb += rd.addr.eq(npc)              # the next instruction, read a cycle ahead
 
         lv = Signal(range(LEVELS))
         acc = Signal(signed(WORD_BITS))
