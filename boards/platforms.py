@@ -122,7 +122,7 @@ def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
         logic_cells=logic_cells, bram=bram, spram=0,
         # A 64 x 64 store (15 DP16KD a core; 62 columns and rows are more than a game at
         # one second a move reaches) so that the block RAMs hold many cores: 13 on the
-        # 85F (197 of 208; 50.1 MHz), 3 on the 25F (47 of 56; 54.9 MHz).  docs/hardware.md
+        # 85F (197 of 208; 48.2 MHz), 3 on the 25F (53 of 56; 55.6 MHz).  docs/hardware.md
         osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
