@@ -105,8 +105,6 @@ class PVSCore(wiring.Component):
                 m.d.comb += level.eq(lv)
             with m.Case(Rel.CHILD):
                 m.d.comb += level.eq(lv + 1)
-            with m.Case(Rel.PARENT):
-                m.d.comb += level.eq(lv - 1)
             with m.Default():
                 m.d.comb += level.eq(0)
         m.d.comb += [fr.addr.eq(Cat(ins.a.reg, level)), fw.addr.eq(Cat(ins.a.reg, level))]
@@ -245,7 +243,7 @@ class PVSCore(wiring.Component):
                             m.d.sync += self.insns.eq(self.insns + 1)
                             m.next = "DONE"
                         # Two cycles: the frame register is read, then used.
-                        with m.Case(Op.LD, Op.ADD, Op.CMP, Op.REST, Op.ANSWER):
+                        with m.Case(Op.LD, Op.CMP, Op.REST, Op.ANSWER):
                             with m.If(~phase):
                                 m.d.sync += phase.eq(1)
                             with m.Else():
@@ -253,8 +251,6 @@ class PVSCore(wiring.Component):
                                 with m.Switch(ins.op):
                                     with m.Case(Op.LD):
                                         m.d.sync += acc.eq(operand)
-                                    with m.Case(Op.ADD):
-                                        m.d.sync += acc.eq(acc + operand)
                                     with m.Case(Op.CMP):
                                         m.d.sync += [gt.eq(acc > operand),
                                                      eq.eq(acc == operand),

@@ -7,7 +7,7 @@ The machine has an accumulator ``acc`` (16 bits, signed), a level ``lv``, a scan
 (``col``, ``row``, ``tile``), the area's width and height from the engine's last result,
 compare flags, and a **frame** of 16 registers of 16 bits for every level, in one block RAM.
 An instruction names a frame register by :data:`Operand`: its number and whose frame
-(this level's, the child's, the parent's, or level 0's, the globals).
+(this level's, the child's, or level 0's, the globals).
 
 Every instruction is a guarded action: ``if cond xor neg: do op`` (a jump goes to ``x``),
 else go on with the next one.
@@ -44,7 +44,6 @@ class Op(enum.IntEnum):
     LDI = 1         # acc = x
     LD = 2          # acc = F[a]
     ST = 3          # F[a] = acc
-    ADD = 4         # acc += F[a]
     ADDI = 5        # acc += x
     NEG = 6         # acc = -acc
     CMP = 7         # flags = compare(acc, F[a]), signed
@@ -90,7 +89,6 @@ class Rel(enum.IntEnum):
     """Whose frame an operand names."""
     SELF = 0
     CHILD = 1       # lv + 1
-    PARENT = 2      # lv - 1
     GLOBAL = 3      # level 0
 
 

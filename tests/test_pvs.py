@@ -1,3 +1,4 @@
+# amaranth: UnusedElaboratable=no
 """The search sequencer prototype: its program (PVS with iterative deepening) against a
 plain minimax, and the hardware (hdl/pvs.py) against the twin that runs the same program
 (host/reference/pvs.py): the same move, value, depth, nodes and instructions."""

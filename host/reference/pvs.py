@@ -62,7 +62,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     lfsr = LFSR_SEED if seed is None else seed
 
     def addr(f):
-        level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.PARENT: lv - 1, Rel.GLOBAL: 0}[f["rel"]]
+        level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.GLOBAL: 0}[f["rel"]]
         assert 0 <= level < LEVELS, level
         return level * FRAME_REGS + f["reg"]
 
@@ -88,8 +88,6 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             acc = to_signed(frames[addr(f)])
         elif op == Op.ST:
             frames[addr(f)] = acc & _MASK
-        elif op == Op.ADD:
-            acc = to_signed(acc + frames[addr(f)])
         elif op == Op.ADDI:
             acc = to_signed(acc + x)
         elif op == Op.NEG:
