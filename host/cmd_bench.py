@@ -169,10 +169,17 @@ def bench_pvs(args):
     def progress(text):
         note("trax-fpga bench pvs", text)
 
+    from ..hdl.pvs_isa import MAX_CAPACITY
     if args.positions < 1:
         raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
+    if not 3 <= args.log2n or 1 << args.log2n > MAX_CAPACITY:
+        raise SystemExit(f"trax-fpga bench pvs: --log2n must be 3 .. "
+                         f"{MAX_CAPACITY.bit_length() - 1} (the sequencer's capacity is at "
+                         f"most {MAX_CAPACITY})")
     board = _board(args, "pvs")
     args.clock_mhz = board.clock_mhz
+    # The engine's schedule is the board's, as in bench search.
+    args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
@@ -288,7 +295,7 @@ def add_arguments(parser):
     parser.add_argument("--no-synth", action="store_true",
                         help="engine, pvs: skip synthesis, place and route (cycles only)")
     parser.add_argument("--log2n", type=int, default=7,
-                        help="engine, search: board store of 2**LOG2N squares a side (default 7: 128)")
+                        help="engine, search, pvs: board store of 2**LOG2N squares a side (default 7: 128)")
     parser.add_argument("--games", type=int, default=50,
                         help="player: games against each opponent (default 50)")
     parser.add_argument("--opponents", default="random,ref",
@@ -297,7 +304,7 @@ def add_arguments(parser):
     parser.add_argument("--player", default="sim",
                         help="player: the spec measured (default sim, the simulated board; "
                              "model is its software twin)")
-    parser.add_argument("--seed", type=int, default=1, help="player: match seed; search: positions' seed (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="player: match seed; search, pvs: positions' seed (default 1)")
     parser.add_argument("--time", type=float, default=1.0,
                         help="player: seconds per answer (default 1.0, the contest's; the "
                              "twin 'model' is timed by the wall clock, so give it more)")
@@ -310,14 +317,14 @@ def add_arguments(parser):
                         help="perft, search: search cores (perft: each counts below its share "
                              "of the first moves; default 1)")
     parser.add_argument("--board", default="icebreaker",
-                        help="perft, search: the board whose device is simulated: its clock "
+                        help="perft, search, pvs: the board whose device is simulated: its clock "
                              "(the search's budget), its store's schedule and (perft) its "
                              "capacity (default icebreaker)")
     parser.add_argument("--one-port", action="store_true",
-                        help="perft, search: the engines' one-port schedule (the iCEBreaker's "
+                        help="perft, search, pvs: the engines' one-port schedule (the iCEBreaker's "
                              "SPRAM store's) even on a block-RAM board")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
-                        help="search: mid-game positions searched (default 20)")
+                        help="search, pvs: mid-game positions searched (default 20)")
     parser.add_argument("--max-defence", type=int, choices=range(1, 16), default=None,
                         metavar="D",
                         help="search: the searcher's deepest test of its answer against the "

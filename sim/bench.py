@@ -241,9 +241,10 @@ def bench_search(args, progress=None):
 def bench_pvs(args, progress=None):
     """The search sequencer (the prototype, :mod:`traxfpga.hdl.pvs`) on the positions of
     :func:`bench_search`, each searched once with the device's budget (0.8 s of
-    ``args.clock_mhz``) on the one-port engine: nodes per second, cycles a node, the share
+    ``args.clock_mhz``): nodes per second, cycles a node, the share
     of the cycles the program itself takes (the rest waits for the engine), instructions
-    a node and the iterations completed."""
+    a node and the iterations completed; the engine's store is ``2**args.log2n`` squares a
+    side, on the dual-port schedule with ``args.dual``."""
     from .pvs import PVSSim
 
     progress = progress or (lambda text: None)
@@ -253,7 +254,7 @@ def bench_pvs(args, progress=None):
     progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
              "engine (cached after the first run) ...")
     rows = []
-    with PVSSim(log2n=7) as sim:
+    with PVSSim(log2n=args.log2n, dual=args.dual) as sim:
         sim.limits(cycles=budget)
         for k, moves in enumerate(positions):
             sim.reset("trax")
@@ -270,7 +271,8 @@ def bench_pvs(args, progress=None):
     for r in rows:
         depths[str(r.depth)] = depths.get(str(r.depth), 0) + 1
     return {
-        "target": "pvs", "clock_mhz": clock, "budget_cycles": budget, "store": "one-port",
+        "target": "pvs", "clock_mhz": clock, "budget_cycles": budget,
+        "store": "dual-port" if args.dual else "one-port", "capacity": 1 << args.log2n,
         "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,
         "nodes_per_second": round(nodes * clock * 1e6 / cycles),
         "cycles_per_node": round(cycles / max(nodes, 1), 1),

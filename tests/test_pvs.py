@@ -221,3 +221,13 @@ def test_build_refuses_the_sequencer_on_many_cores(tmp_path):
         build("ulx3s-25f", player="pvs", cores=2, out_dir=tmp_path)
     with pytest.raises(BuildError, match="--player is a setting of the device"):
         build("icebreaker", design="selftest", player="pvs", out_dir=tmp_path)
+
+
+def test_bench_pvs_refuses_a_capacity_the_sequencer_cannot_take():
+    import argparse
+
+    from traxfpga.host.cmd_bench import bench_pvs
+    args = argparse.Namespace(positions=1, log2n=8, board="icebreaker", one_port=False,
+                              no_synth=True, seed=1)
+    with pytest.raises(SystemExit, match="at most 128"):
+        bench_pvs(args)
