@@ -152,8 +152,8 @@ class PVSCore(wiring.Component):
         leaf = Mux(att_s != 0, LEAF_WIN,
                    Mux(att_o >= 4, -LEAF_WIN,
                        Mux(diff > LEAF_CLAMP, LEAF_CLAMP,
-                           Mux(diff < -LEAF_CLAMP, -LEAF_CLAMP, diff)))) + lfsr[:3]
-        assert NOISE_MAX == 7
+                           Mux(diff < -LEAF_CLAMP, -LEAF_CLAMP, diff)))) \
+            + lfsr[:NOISE_MAX.bit_length()]
         # PLACE's outcome for the player who moved (after the move, an odd ply: White).
         mover = Mux(res.ply[0], Winner.WHITE.value, Winner.BLACK.value)
         refused_square = ((res.status != Status.OK) & (res.status != Status.MISMATCH)

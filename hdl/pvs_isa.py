@@ -37,6 +37,7 @@ LEAF_WIN = 20000
 LEAF_CLAMP = 15000      # other leaves: the potential difference, clamped to this
 ATT_PENALTY = 6         # ... less this much for each of the opponent's attack ends
 NOISE_MAX = 7           # a leaf's noise: 0 .. 7 (noise())
+assert NOISE_MAX & (NOISE_MAX + 1) == 0     # the low bits of the LFSR, in hardware
 
 
 class Op(enum.IntEnum):
