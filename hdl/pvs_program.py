@@ -44,6 +44,18 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     C = lambda r: (r, Rel.CHILD)            # noqa: E731
     Gl = lambda r: (r, Rel.GLOBAL)          # noqa: E731
 
+    def full_window(upper):
+        """Search the child with the window (-beta, -``upper``): ``upper`` is alpha, or
+        a null-window value v that is to be searched again."""
+        I(Op.LD, S(F.BETA))
+        I(Op.NEG)
+        I(Op.ST, C(F.ALPHA))
+        I(Op.LD, S(upper))
+        I(Op.NEG)
+        I(Op.ST, C(F.BETA))
+        I(Op.UP)
+        J("node")
+
     # -- the driver: iterative deepening at level 0 ----------------------------------------
     a.label("start")
     I(Op.PROBE)
@@ -165,14 +177,7 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     I(Op.LD, S(F.STATE))
     J("null", Cond.ZERO, neg=True)
     a.label("full")                         # the first child: window (-beta, -alpha)
-    I(Op.LD, S(F.BETA))
-    I(Op.NEG)
-    I(Op.ST, C(F.ALPHA))
-    I(Op.LD, S(F.ALPHA))
-    I(Op.NEG)
-    I(Op.ST, C(F.BETA))
-    I(Op.UP)
-    J("node")
+    full_window(F.ALPHA)
     a.label("null")                         # the others: window (-alpha - 1, -alpha)
     I(Op.LD, S(F.ALPHA))
     I(Op.NEG)
@@ -202,14 +207,7 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     J("back", Cond.LT, neg=True)
     I(Op.LDI, x=FULL)
     I(Op.ST, S(F.STATE))
-    I(Op.LD, S(F.BETA))
-    I(Op.NEG)
-    I(Op.ST, C(F.ALPHA))
-    I(Op.LD, S(F.VAL))
-    I(Op.NEG)
-    I(Op.ST, C(F.BETA))
-    I(Op.UP)
-    J("node")
+    full_window(F.VAL)
     a.label("back")
     I(Op.LDI, x=NULL)                       # the next children: null windows
     I(Op.ST, S(F.STATE))
