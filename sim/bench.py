@@ -187,6 +187,21 @@ def search_positions(count, seed):
     return out
 
 
+def _search_each(sim, positions, progress, describe):
+    """Set up each of ``positions`` (moves) on ``sim`` and search it once; the results, in
+    order.  ``describe(result)`` is the end of each position's progress line."""
+    rows = []
+    for k, moves in enumerate(positions):
+        sim.reset("trax")
+        for mv in moves:
+            sim.play(mv)
+        got = sim.search()
+        rows.append(got)
+        progress(f"position {k + 1}/{len(positions)} (ply {len(moves)}): {got.move}, "
+                 f"{describe(got)}")
+    return rows
+
+
 def bench_search(args, progress=None):
     """The searcher's node rate on ``args.positions`` seeded mid-game positions
     (:func:`search_positions`), each searched once with the device's budget (0.8 s of
@@ -205,19 +220,12 @@ def bench_search(args, progress=None):
     positions = search_positions(args.positions, args.seed)
     progress(f"{cores} core(s), budget {budget:,} cycles ({clock:g} MHz): building the "
              "search cores (cached after the first run) ...")
-    rows = []
     dual = getattr(args, "dual", False)
     max_defence = getattr(args, "max_defence", None) or MAX_DEFENCE
     with SearchSim(log2n=args.log2n, budget=budget, max_depth=MAX_DEPTH,
                    max_defence=max_defence, cores=cores, dual=dual) as sim:
-        for k, moves in enumerate(positions):
-            sim.reset("trax")
-            for mv in moves:
-                sim.play(mv)
-            got = sim.search()
-            rows.append(got)
-            progress(f"position {k + 1}/{len(positions)} (ply {len(moves)}): {got.move}, "
-                     f"{got.nodes:,} nodes in {got.cycles:,} cycles, defence {got.defence}")
+        rows = _search_each(sim, positions, progress, lambda got: (
+            f"{got.nodes:,} nodes in {got.cycles:,} cycles, defence {got.defence}"))
     cycles = sum(r.cycles for r in rows)
     nodes = sum(r.nodes for r in rows)
     busy = sum(r.busy for r in rows)
@@ -253,17 +261,10 @@ def bench_pvs(args, progress=None):
     positions = search_positions(args.positions, args.seed)
     progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
              "engine (cached after the first run) ...")
-    rows = []
     with PVSSim(log2n=args.log2n, dual=args.dual) as sim:
         sim.limits(cycles=budget)
-        for k, moves in enumerate(positions):
-            sim.reset("trax")
-            for mv in moves:
-                sim.play(mv)
-            got = sim.search()
-            rows.append(got)
-            progress(f"position {k + 1}/{len(positions)} (ply {len(moves)}): {got.move}, "
-                     f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles")
+        rows = _search_each(sim, positions, progress, lambda got: (
+            f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"))
     cycles = sum(r.cycles for r in rows)
     nodes = sum(r.nodes for r in rows)
     own = cycles - sum(r.engine_cycles for r in rows)
