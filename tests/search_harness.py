@@ -95,3 +95,27 @@ def _check_search(sim, game):
 
 
 # -- the twin's promises (software, fast) -------------------------------------------------------
+
+
+def timed_answers(dev, clk, seed, enough):
+    """The board plays White on the simulated device ``dev`` against the reference AI
+    (seeded with ``seed``) until ``enough(times)`` or the game's end; every answer is played
+    on the reference (an illegal one raises ``Illegal``).  Returns each answer's time, from
+    the first bit of the line sent to the last bit of the answer, in seconds of ``clk``."""
+    import random
+
+    from traxfpga.host.reference.ai import choose_move
+
+    rng = random.Random(seed)
+    game, times = Game(), []
+    line = "-W"
+    while not enough(times) and not game.over:
+        start = dev.cycles
+        answer = dev.run(line.encode() + b"\n", stop=ord("\n"), limit=2 * clk)
+        times.append((dev.cycles - start) / clk)
+        game.play(answer.decode().strip())
+        if game.over:
+            break
+        line = format_move(choose_move(game, rng))
+        game.play(line)
+    return times

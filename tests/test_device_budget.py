@@ -3,13 +3,11 @@
 budget, and each answer is timed from the first bit of the opponent's move to the last bit
 of the board's, as the opponent's clock sees it."""
 
-import random
-
 import pytest
 
-from traxfpga.host.reference.ai import choose_move
-from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.sim.device import DeviceSim
+
+from search_harness import timed_answers
 
 #: 115200 * 8: both line speeds divide it exactly, and it is slow enough that the budget
 #: (0.8 s of it) cuts most searches of a game.
@@ -19,21 +17,9 @@ SEED = 20161109
 
 @pytest.mark.parametrize("baud", [115200, 19200])
 def test_answers_in_time_when_the_budget_cuts_the_search(baud):
-    rng = random.Random(SEED)
-    game, times = Game(), []
     with DeviceSim(capacity=128, clk_freq=CLK, baud=baud) as dev:
-        line = "-W"
-        while (sum(t >= dev.device.think_time for t in times) < 3 and len(times) < 16
-               and not game.over):
-            start = dev.cycles
-            answer = dev.run(line.encode() + b"\n", stop=ord("\n"), limit=2 * CLK)
-            times.append((dev.cycles - start) / CLK)
-            move = answer.decode().strip()
-            game.play(move)                                 # legal, or Illegal is raised
-            if game.over:
-                break
-            line = format_move(choose_move(game, rng))
-            game.play(line)
+        times = timed_answers(dev, CLK, SEED, lambda times: len(times) >= 16 or sum(
+            t >= dev.device.think_time for t in times) >= 3)
         assert dev.framing_errors == 0
     assert max(times) <= 1.0, times
     # The budget (0.8 s of the clock) cut searches short: the test is about that case.

@@ -15,7 +15,7 @@ from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.searcher import evaluate
 from traxfpga.host.reference.trax import Game, Move, format_move
 
-from search_harness import SEED, _play_both, _reply_cycles, needs_cxx
+from search_harness import SEED, _play_both, _reply_cycles, needs_cxx, timed_answers
 
 
 def _positions(count, seed=SEED, low=4, high=16):
@@ -184,23 +184,11 @@ def test_device_with_the_sequencer_answers_legally_in_time(baud):
     """The whole device with the sequencer as its player (``player="pvs"``), on a clock so
     slow that the budget cuts its searches: every answer is legal and within the second,
     timed as the opponent's clock sees it."""
-    from traxfpga.host.reference.ai import choose_move
     from traxfpga.sim.device import DeviceSim
 
     clk = 921_600                       # both line speeds divide it
-    rng = random.Random(SEED)
-    game, times = Game(), []
     with DeviceSim(capacity=128, clk_freq=clk, baud=baud, player="pvs", perft=False) as dev:
-        line = "-W"
-        while len(times) < 10 and not game.over:
-            start = dev.cycles
-            answer = dev.run(line.encode() + b"\n", stop=ord("\n"), limit=2 * clk)
-            times.append((dev.cycles - start) / clk)
-            game.play(answer.decode().strip())          # legal, or Illegal is raised
-            if game.over:
-                break
-            line = format_move(choose_move(game, rng))
-            game.play(line)
+        times = timed_answers(dev, clk, SEED, lambda times: len(times) >= 10)
         assert dev.framing_errors == 0
     assert max(times) <= 1.0, times
     assert sum(t >= dev.device.think_time for t in times) >= 3, times
