@@ -16,8 +16,6 @@ from ..hdl.pvs import PVSCore
 from ..hdl.search import LFSR_SEED, SearchRequest
 from ..hdl.share import share_engine
 from ..hdl.tiles import SHAPE_CHARS, Shape
-from . import cxxrtl, verilator
-from .device import default_backend
 from .search import SearchSim, _signed16
 
 __all__ = ["PVSHarness", "PVSSim", "PVSResult"]
@@ -75,12 +73,7 @@ class PVSSim(SearchSim):
     """Engine plus search sequencer in compiled simulation (needs a C++ compiler)."""
 
     def __init__(self, *, log2n=7, dual=False):
-        if not cxxrtl.available():
-            raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
-        self.harness = PVSHarness(log2n=log2n, dual=dual)
-        compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
-        self._cx = compiled[default_backend()](self.harness, name="pvs")
-        self._cx.set("res__ready", 1)
+        self._compile(PVSHarness(log2n=log2n, dual=dual), "pvs")
         self.limits(0, 0)
         self.set_seed(LFSR_SEED)
 

@@ -109,20 +109,26 @@ class SearchSim:
 
     def __init__(self, *, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
                  max_defence=MAX_DEFENCE, cores=1, dual=False):
-        if not cxxrtl.available():
-            raise RuntimeError("SearchSim needs a C++ compiler for the compiled simulation")
-        self.harness = SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth,
-                                     max_defence=max_defence, cores=cores, dual=dual)
-        # The fastest compiled backend, as the device picks it (a C++ compiler is there).
-        compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
-        self._cx = compiled[default_backend()](self.harness, name="search")
-        self._cx.set("res__ready", 1)
+        self._compile(SearchHarness(log2n=log2n, budget=budget, max_depth=max_depth,
+                                    max_defence=max_defence, cores=cores, dual=dual), "search")
         self.budget = budget
         self.max_depth = max_depth
         self.max_defence = max_defence
         self.set_seed(LFSR_SEED)
         if budget is None:
             self.set_budget(1 << 24)
+
+    def _compile(self, harness, name):
+        """Start ``harness`` (engine and player) in compiled simulation, its results taken
+        as they come."""
+        if not cxxrtl.available():
+            raise RuntimeError(f"{type(self).__name__} needs a C++ compiler for the compiled "
+                               "simulation")
+        self.harness = harness
+        # The fastest compiled backend, as the device picks it (a C++ compiler is there).
+        compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
+        self._cx = compiled[default_backend()](harness, name=name)
+        self._cx.set("res__ready", 1)
 
     def set_seed(self, seed):
         """The noise generator's start value for the next searches (not 0)."""
