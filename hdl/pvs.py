@@ -105,6 +105,8 @@ class PVSCore(wiring.Component):
                 m.d.comb += level.eq(lv)
             with m.Case(Rel.CHILD):
                 m.d.comb += level.eq(lv + 1)
+            with m.Case(Rel.LIST):
+                m.d.comb += level.eq(LEVELS - 1)
             with m.Default():
                 m.d.comb += level.eq(0)
         m.d.comb += [fr.addr.eq(Cat(ins.a.reg, level)), fw.addr.eq(Cat(ins.a.reg, level))]
@@ -120,7 +122,7 @@ class PVSCore(wiring.Component):
             Cond.ALWAYS: 1, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
             Cond.ENDED: ended, Cond.DONE: col > w,
             Cond.ROOT: lv == 1, Cond.OUT: armed & spent, Cond.ZERO: acc == 0,
-            Cond.OVER: over, Cond.EMPTY: empty,
+            Cond.OVER: over, Cond.EMPTY: empty, Cond.WON: won, Cond.LOST: lost,
         }
         held = Signal()
         with m.Switch(ins.cond):
@@ -189,6 +191,10 @@ class PVSCore(wiring.Component):
                         with m.Case(Op.JMP):
                             m.d.comb += npc.eq(ins.x)
                             m.d.sync += [pc.eq(ins.x), phase.eq(0),
+                                         self.insns.eq(self.insns + 1)]
+                        with m.Case(Op.JA):
+                            m.d.comb += npc.eq(acc)
+                            m.d.sync += [pc.eq(acc), phase.eq(0),
                                          self.insns.eq(self.insns + 1)]
                         with m.Case(Op.LDI):
                             m.d.comb += advance.eq(1)

@@ -7,7 +7,7 @@ The machine has an accumulator ``acc`` (16 bits, signed), a level ``lv``, a scan
 (``col``, ``row``, ``tile``), the area's width and height from the engine's last result,
 compare flags, and a **frame** of 16 registers of 16 bits for every level, in one block RAM.
 An instruction names a frame register by :data:`Operand`: its number and whose frame
-(this level's, the child's, or level 0's, the globals).
+(this level's, the child's, level 0's (the globals), or the last level's (the list)).
 
 Every instruction is a guarded action: ``if cond xor neg: do op`` (a jump goes to ``x``),
 else go on with the next one.
@@ -69,6 +69,7 @@ class Op(enum.IntEnum):
     DEPTH = 22      # the depth output = acc
     VALUE = 23      # the value output = acc
     FINISH = 24     # the search is done: raise done, wait for the next request
+    JA = 25         # go to acc (a return address a caller left in its frame)
 
 
 class Cond(enum.IntEnum):
@@ -84,12 +85,15 @@ class Cond(enum.IntEnum):
     ZERO = 9        # acc == 0
     OVER = 10       # the probe found the game over
     EMPTY = 11      # the probe found the board empty (the game's first move)
+    WON = 12        # the last PLACE was legal and won for its mover
+    LOST = 13       # ... and lost for its mover (it completed only the opponent's)
 
 
 class Rel(enum.IntEnum):
     """Whose frame an operand names."""
     SELF = 0
     CHILD = 1       # lv + 1
+    LIST = 2        # level LEVELS - 1, which no search reaches
     GLOBAL = 3      # level 0
 
 

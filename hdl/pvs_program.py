@@ -16,16 +16,37 @@ MAX_ITER = 12
 class F:
     """A level's frame registers."""
     (ALPHA, BETA, BEST, MOVE, DEPTH, STATE, VAL, BMOVE,
-     KILLER, KVALID, KSKIP, KFIRST) = range(12)
+     KILLER, KVALID, KSKIP, KFIRST, WKILL, THR, RET, WV) = range(16)
 
 
 class G:
-    """The globals, in level 0's frame."""
-    ITER, BM, BV, DONE, CNT = range(5)
+    """The globals, in level 0's frame (registers RET and WV are the driver's own)."""
+    ITER, BM, BV, DONE, CNT, DD, PD, TOG, RV = range(9)
 
 
 # STATE: how the child now searched was asked.
 FULL, NULL = 0, 1
+
+#: The threat search's deepest test, in the attacker's moves: the opponent's moves at the
+#: levels 2, 4, .. 2 * MAX_DEFENCE, ours between, so that level LEVELS - 1 stays the list.
+MAX_DEFENCE = 7
+#: Our own win by force is looked for while the iteration's depth is at most this.
+MAX_ATTACK = 4
+#: Root moves the opponent was found to win by force after, skipped by later iterations
+#: (the list's registers; the oldest is forgotten).
+EXCLUDED = 8
+#: A root move's value once the opponent wins by force after it: below every move that
+#: held, above a loss the search itself saw.
+REFUTED = -(WIN - 32)
+DECIDED = WIN - 64          # a value beyond this is a decided game
+NO_MOVE = 0xFFFF            # an empty entry of the list: tile 3, no placement's word
+
+
+def schedule(i: int):
+    """Iteration ``i``'s (PVS depth in plies, threat-search depth in moves): the first
+    iteration searches one ply without threats; then the threat search deepens with every
+    iteration and the PVS with every other."""
+    return (1, 0) if i == 1 else (i // 2 + 1, min(i, MAX_DEFENCE))
 
 
 def _opening_word():
@@ -34,8 +55,10 @@ def _opening_word():
     return pack_move(col, row, shape)
 
 
-def program(max_iter: int = MAX_ITER) -> Asm:
-    """The program; ``max_iter`` is its deepest iteration (tests use shallow ones)."""
+def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
+    """The program; ``max_iter`` is its deepest iteration (tests use shallow ones);
+    ``threats`` False leaves out the threat search (a plain PVS, which tests compare with
+    a minimax)."""
     if not 1 <= max_iter <= LEVELS - 3:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     a = Asm()
@@ -43,6 +66,7 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     S = lambda r: (r, Rel.SELF)             # noqa: E731
     C = lambda r: (r, Rel.CHILD)            # noqa: E731
     Gl = lambda r: (r, Rel.GLOBAL)          # noqa: E731
+    L = lambda r: (r, Rel.LIST)             # noqa: E731
 
     def full_window(upper):
         """Search the child with the window (-beta, -``upper``): ``upper`` is alpha, or
@@ -56,6 +80,15 @@ def program(max_iter: int = MAX_ITER) -> Asm:
         I(Op.UP)
         J("node")
 
+    def call_threat_test(back):
+        """The child level's test (acc: its depth in moves); the verdict comes back at
+        ``back``, in WV of this level."""
+        I(Op.ST, C(F.DEPTH))
+        I(Op.LDI, x=back)
+        I(Op.ST, S(F.RET))
+        I(Op.UP)
+        J("or_node")
+
     # -- the driver: iterative deepening at level 0 ----------------------------------------
     a.label("start")
     I(Op.PROBE)
@@ -66,6 +99,7 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     a.label("clear")
     I(Op.LDI, x=0)
     I(Op.ST, C(F.KVALID))
+    I(Op.ST, C(F.WKILL))
     I(Op.UP)
     I(Op.LD, Gl(G.CNT))
     I(Op.ADDI, x=-1)
@@ -75,37 +109,81 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     I(Op.DOWN)
     J("down", Cond.ROOT, neg=True)
     I(Op.DOWN)                              # lv = 0
+    I(Op.LDI, x=NO_MOVE)                    # and the refuted root moves
+    for k in range(EXCLUDED):
+        I(Op.ST, L(k))
     I(Op.LDI, x=0)
     I(Op.ST, Gl(G.DONE))
+    I(Op.ST, Gl(G.DD))
+    I(Op.ST, Gl(G.TOG))
     I(Op.LDI, x=1)
     I(Op.ST, Gl(G.ITER))
+    I(Op.ST, Gl(G.PD))
     a.label("iter")                         # lv = 0
+    if threats:
+        I(Op.LD, Gl(G.DD))                  # our own win by force first
+        J("pvs", Cond.ZERO)
+        I(Op.CMPI, x=MAX_ATTACK)
+        J("pvs", Cond.GT)
+        call_threat_test("attack_back")
+        a.label("attack_back")
+        I(Op.LD, S(F.WV))
+        J("pvs", Cond.ZERO)
+        I(Op.LD, C(F.MOVE))                 # the root's test left its move there
+        I(Op.ST, Gl(G.BM))
+        I(Op.LDI, x=DECIDED + 1)
+        I(Op.ST, Gl(G.BV))
+        I(Op.LD, Gl(G.ITER))
+        I(Op.ST, Gl(G.DONE))
+        J("answer")
+    a.label("pvs")
     I(Op.LDI, x=-INF)
     I(Op.ST, C(F.ALPHA))
     I(Op.LDI, x=INF)
     I(Op.ST, C(F.BETA))
-    I(Op.LD, Gl(G.ITER))
+    I(Op.LD, Gl(G.PD))
     I(Op.ST, C(F.DEPTH))
     I(Op.UP)
     J("node")
     a.label("root_done")                    # lv = 1, acc = the root's value
+    I(Op.ST, Gl(G.RV))
+    I(Op.DOWN)
+    I(Op.ARM)
+    I(Op.CMPI, x=-DECIDED)                  # every move loses: keep the last answer,
+    J("take", Cond.LT, neg=True)            # which held one move less deep
+    I(Op.LD, Gl(G.ITER))
+    I(Op.CMPI, x=1)
+    J("answer", Cond.EQ, neg=True)
+    a.label("take")
+    I(Op.LD, Gl(G.RV))
     I(Op.ST, Gl(G.BV))
-    I(Op.LD, S(F.BMOVE))
+    I(Op.LD, C(F.BMOVE))
     I(Op.ST, Gl(G.BM))
     I(Op.LD, Gl(G.ITER))
     I(Op.ST, Gl(G.DONE))
-    I(Op.DOWN)
-    I(Op.ARM)
     I(Op.LD, Gl(G.BV))                      # a decided game: no deeper iteration changes it
-    I(Op.CMPI, x=WIN - 64)
+    I(Op.CMPI, x=DECIDED)
     J("answer", Cond.GT)
-    I(Op.CMPI, x=-(WIN - 64))
+    I(Op.CMPI, x=-DECIDED)
     J("answer", Cond.LT)
     I(Op.LD, Gl(G.ITER))
     I(Op.CMPI, x=max_iter)
     J("answer", Cond.EQ)
-    I(Op.ADDI, x=1)
+    I(Op.ADDI, x=1)                         # the next iteration (schedule())
     I(Op.ST, Gl(G.ITER))
+    if threats:
+        I(Op.CMPI, x=MAX_DEFENCE)
+        J("deeper", Cond.GT)
+        I(Op.ST, Gl(G.DD))
+        a.label("deeper")
+        I(Op.LD, Gl(G.TOG))                 # the PVS one ply deeper every other time
+        I(Op.NEG)
+        I(Op.ADDI, x=1)
+        I(Op.ST, Gl(G.TOG))
+        J("iter", Cond.ZERO, neg=True)
+    I(Op.LD, Gl(G.PD))
+    I(Op.ADDI, x=1)
+    I(Op.ST, Gl(G.PD))
     J("iter")
 
     a.label("opening")
@@ -166,11 +244,19 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     I(Op.LD, S(F.VAL))
     I(Op.CMP, S(F.KILLER))
     J("visit", Cond.EQ, neg=True)
+    a.label("skip")
     I(Op.UNDO)
     J("next")
     a.label("visit")                        # a legal placement is on the board
     J("term", Cond.ENDED)
     I(Op.SAVE, S(F.MOVE))
+    if threats:                             # the root skips the refuted moves
+        J("visit_on", Cond.ROOT, neg=True)
+        I(Op.LD, S(F.MOVE))
+        for k in range(EXCLUDED):
+            I(Op.CMP, L(k))
+            J("skip", Cond.EQ)
+        a.label("visit_on")
     I(Op.LD, S(F.DEPTH))
     I(Op.ADDI, x=-1)
     I(Op.ST, C(F.DEPTH))
@@ -211,6 +297,32 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     a.label("back")
     I(Op.LDI, x=NULL)                       # the next children: null windows
     I(Op.ST, S(F.STATE))
+    if threats:
+        # a root move about to be the best, its game undecided: does the opponent win by
+        # force after it, within the iteration's depth?
+        J("taken_back", Cond.ROOT, neg=True)
+        I(Op.LD, Gl(G.DD))
+        J("taken_back", Cond.ZERO)
+        I(Op.LD, S(F.VAL))
+        I(Op.CMP, S(F.BEST))
+        J("taken_back", Cond.GT, neg=True)
+        I(Op.CMPI, x=DECIDED)
+        J("taken_back", Cond.GT)
+        I(Op.CMPI, x=-DECIDED)
+        J("taken_back", Cond.LT)
+        I(Op.LD, Gl(G.DD))
+        call_threat_test("defence_back")
+        a.label("defence_back")
+        I(Op.LD, S(F.WV))
+        J("taken_back", Cond.ZERO)
+        I(Op.LDI, x=REFUTED)                # it does: a loss, and on the list
+        I(Op.ST, S(F.VAL))
+        for k in range(EXCLUDED - 1, 0, -1):
+            I(Op.LD, L(k - 1))
+            I(Op.ST, L(k))
+        I(Op.LD, S(F.MOVE))
+        I(Op.ST, L(0))
+        a.label("taken_back")
     I(Op.REST, S(F.MOVE))
     I(Op.UNDO)
     I(Op.LD, S(F.VAL))
@@ -246,4 +358,130 @@ def program(max_iter: int = MAX_ITER) -> Asm:
     a.label("draw")
     I(Op.LDI, x=0)
     J("ret")
+
+    if threats:
+        _threat_search(a)
     return a
+
+
+def _threat_search(a: Asm):
+    """The win-by-force test along threats (docs/player.md): an OR node (the attacker to
+    move, DEPTH its moves left) and an AND node (the defender to move, DEPTH the attacker's
+    moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
+    acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE."""
+    I, J = a.i, a.jmp
+    S = lambda r: (r, Rel.SELF)             # noqa: E731
+    C = lambda r: (r, Rel.CHILD)            # noqa: E731
+
+    a.label("wret")                         # acc = the verdict of level lv: in the
+    I(Op.DOWN)                              # parent's WV, and on to the parent's RET
+    I(Op.ST, S(F.WV))
+    I(Op.LD, S(F.RET))
+    I(Op.JA)
+
+    # OR: a win at once (the level's last winning move first), else a safe threatening
+    # move after which every reply leaves a win within DEPTH - 1.
+    a.label("or_node")
+    J("abort", Cond.OUT)
+    I(Op.REST, S(F.WKILL))
+    I(Op.PLACE)
+    J("or_scan", Cond.OK, neg=True)
+    J("or_won", Cond.WON)
+    I(Op.UNDO)
+    a.label("or_scan")
+    I(Op.SCAN0)
+    a.label("or_win")
+    J("abort", Cond.OUT)                    # (a long scan: no tile of this level is out)
+    I(Op.PLACE)
+    J("or_win_next", Cond.OK, neg=True)
+    J("or_won_new", Cond.WON)
+    I(Op.UNDO)
+    a.label("or_win_next")
+    I(Op.NEXT)
+    J("or_win", Cond.DONE, neg=True)
+    I(Op.LD, S(F.DEPTH))
+    I(Op.ADDI, x=-1)
+    J("false", Cond.ZERO)
+    I(Op.ST, C(F.DEPTH))
+    I(Op.LDI, x="or_back")
+    I(Op.ST, S(F.RET))
+    I(Op.SCAN0)
+    a.label("or_try")
+    I(Op.PLACE)
+    J("or_try_next", Cond.OK, neg=True)
+    J("or_try_undo", Cond.ENDED)            # it lost or drew: not a threat
+    I(Op.SAVE, S(F.MOVE))
+    I(Op.UP)
+    J("and_node")
+    a.label("or_back")                      # WV = the AND node's verdict
+    I(Op.LD, S(F.WV))
+    I(Op.REST, S(F.MOVE))
+    I(Op.UNDO)
+    J("true", Cond.ZERO, neg=True)
+    J("or_try_next")
+    a.label("or_try_undo")
+    I(Op.UNDO)
+    a.label("or_try_next")
+    I(Op.NEXT)
+    J("or_try", Cond.DONE, neg=True)
+    a.label("false")
+    I(Op.LDI, x=0)
+    J("wret")
+    a.label("or_won_new")
+    I(Op.SAVE, S(F.WKILL))
+    a.label("or_won")
+    I(Op.UNDO)
+    I(Op.SAVE, S(F.MOVE))
+    a.label("true")
+    I(Op.LDI, x=1)
+    J("wret")
+
+    # AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
+    # after every other reply the attacker wins within DEPTH (an OR node one level down).
+    a.label("and_node")
+    J("abort", Cond.OUT)
+    I(Op.LDI, x=0)
+    I(Op.ST, S(F.THR))
+    I(Op.SCAN0)
+    a.label("and_see")
+    J("abort", Cond.OUT)
+    I(Op.PLACE)
+    J("and_see_next", Cond.OK, neg=True)
+    J("and_see_undo", Cond.ENDED, neg=True)
+    J("and_refuted", Cond.LOST, neg=True)   # it won or drew
+    I(Op.LDI, x=1)
+    I(Op.ST, S(F.THR))
+    a.label("and_see_undo")
+    I(Op.UNDO)
+    a.label("and_see_next")
+    I(Op.NEXT)
+    J("and_see", Cond.DONE, neg=True)
+    I(Op.LD, S(F.THR))
+    J("false", Cond.ZERO)                   # no threat: not a forcing move
+    I(Op.LD, S(F.DEPTH))
+    I(Op.ST, C(F.DEPTH))
+    I(Op.LDI, x="and_back")
+    I(Op.ST, S(F.RET))
+    I(Op.SCAN0)
+    a.label("and_try")
+    I(Op.PLACE)
+    J("and_try_next", Cond.OK, neg=True)
+    J("and_try_undo", Cond.ENDED)           # it lost at once
+    I(Op.SAVE, S(F.MOVE))
+    I(Op.UP)
+    J("or_node")
+    a.label("and_back")                     # WV = the OR node's verdict
+    I(Op.LD, S(F.WV))
+    I(Op.REST, S(F.MOVE))
+    I(Op.UNDO)
+    J("false", Cond.ZERO)                   # the reply holds
+    J("and_try_next")
+    a.label("and_try_undo")
+    I(Op.UNDO)
+    a.label("and_try_next")
+    I(Op.NEXT)
+    J("and_try", Cond.DONE, neg=True)
+    J("true")
+    a.label("and_refuted")
+    I(Op.UNDO)
+    J("false")

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from ...hdl.pvs_isa import (FRAME_REGS, LEVELS, WORD_BITS, Cond, Op, Rel, leaf_value,
                             pack_move, term_value, to_signed, unpack_move)
-from ...hdl.pvs_program import program
+from ...hdl.pvs_program import MAX_ITER, program
 from .searcher import LFSR_SEED, evaluate, lfsr_next
 from .trax import Game, Illegal, Move
 
@@ -44,11 +44,15 @@ def _code():
 
 
 def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
-        max_iter: int | None = None, max_insns: int = 1 << 40) -> PVSChoice:
+        max_iter: int | None = None, threats: bool = True, code=None,
+        max_insns: int = 1 << 40) -> PVSChoice:
     """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
     ``seed``: the noise generator's start (None: no noise, for comparing values with a
-    plain minimax); ``max_iter``: the program's deepest iteration (None: the device's)."""
-    code = _code() if max_iter is None else program(max_iter).words()
+    plain minimax); ``max_iter``, ``threats``: :func:`~traxfpga.hdl.pvs_program.program`'s
+    (None: the device's program); ``code``: another program (``Asm.words()``)."""
+    if code is None:
+        code = (_code() if max_iter is None and threats
+                else program(max_iter or MAX_ITER, threats).words())
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
     pc, lv, acc = 0, 0, 0
@@ -62,7 +66,8 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     lfsr = LFSR_SEED if seed is None else seed
 
     def addr(f):
-        level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.GLOBAL: 0}[f["rel"]]
+        level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.LIST: LEVELS - 1,
+                 Rel.GLOBAL: 0}[f["rel"]]
         assert 0 <= level < LEVELS, level
         return level * FRAME_REGS + f["reg"]
 
@@ -76,12 +81,15 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         held = {Cond.ALWAYS: True, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
                 Cond.ENDED: ended, Cond.DONE: col > g.width, Cond.ROOT: lv == 1,
                 Cond.OUT: armed and node_limit and nodes >= node_limit,
-                Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: empty}[c]
+                Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: empty,
+                Cond.WON: ok and won, Cond.LOST: ok and lost}[c]
         pc += 1
         if bool(held) == bool(f["neg"]):
             continue
         if op == Op.JMP:
             pc = x
+        elif op == Op.JA:
+            pc = acc
         elif op == Op.LDI:
             acc = to_signed(x)
         elif op == Op.LD:
