@@ -7,7 +7,7 @@ from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
 from .search_params import OPENING
 from .tiles import SHAPE_CHARS
 
-__all__ = ["program", "MAX_ITER", "F", "G"]
+__all__ = ["program", "threat_search", "schedule", "MAX_ITER", "MAX_DEFENCE", "F", "G"]
 
 #: The deepest iteration, in plies (the root is level 1, so its leaves are at MAX_ITER + 1).
 MAX_ITER = 12
@@ -21,7 +21,7 @@ class F:
 
 class G:
     """The globals, in level 0's frame (registers RET and WV are the driver's own)."""
-    ITER, BM, BV, DONE, CNT, DD, PD, TOG, RV = range(9)
+    ITER, BM, BV, DONE, CNT, DD, PD, LASTPD, RV, KREF, PRET, TMP = range(12)
 
 
 # STATE: how the child now searched was asked.
@@ -34,7 +34,7 @@ MAX_DEFENCE = 7
 MAX_ATTACK = 4
 #: Root moves the opponent was found to win by force after, skipped by later iterations
 #: (the list's registers; the oldest is forgotten).
-EXCLUDED = 8
+EXCLUDED = 16
 #: A root move's value once the opponent wins by force after it: below every move that
 #: held, above a loss the search itself saw.
 REFUTED = -(WIN - 32)
@@ -44,9 +44,11 @@ NO_MOVE = 0xFFFF            # an empty entry of the list: tile 3, no placement's
 
 def schedule(i: int):
     """Iteration ``i``'s (PVS depth in plies, threat-search depth in moves): the first
-    iteration searches one ply without threats; then the threat search deepens with every
-    iteration and the PVS with every other."""
-    return (1, 0) if i == 1 else (i // 2 + 1, min(i, MAX_DEFENCE))
+    iteration searches one ply without threats; then the threat search deepens, on a PVS
+    of two plies, to MAX_DEFENCE, and the PVS after it."""
+    if i == 1:
+        return 1, 0
+    return max(2, i + 2 - MAX_DEFENCE), min(i, MAX_DEFENCE)
 
 
 def _opening_word():
@@ -115,12 +117,14 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     I(Op.LDI, x=0)
     I(Op.ST, Gl(G.DONE))
     I(Op.ST, Gl(G.DD))
-    I(Op.ST, Gl(G.TOG))
+    I(Op.ST, Gl(G.LASTPD))
     I(Op.LDI, x=1)
     I(Op.ST, Gl(G.ITER))
     I(Op.ST, Gl(G.PD))
     a.label("iter")                         # lv = 0
     if threats:
+        I(Op.LDI, x=0)
+        I(Op.ST, Gl(G.KREF))
         I(Op.LD, Gl(G.DD))                  # our own win by force first
         J("pvs", Cond.ZERO)
         I(Op.CMPI, x=MAX_ATTACK)
@@ -137,6 +141,39 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
         I(Op.ST, Gl(G.DONE))
         J("answer")
     a.label("pvs")
+    if threats:
+        # The PVS as deep as last time: test the last answer at the new depth first, and
+        # search again only if the opponent wins by force after it.
+        I(Op.LD, Gl(G.PD))
+        I(Op.CMP, Gl(G.LASTPD))
+        J("run_pvs", Cond.EQ, neg=True)
+        I(Op.UP)
+        I(Op.REST, Gl(G.BM))
+        I(Op.PLACE)
+        J("recheck_drawn", Cond.ENDED)      # (only a draw ends the game here)
+        I(Op.LD, Gl(G.DD))
+        call_threat_test("recheck_back")
+        a.label("recheck_back")             # lv = 1
+        I(Op.LD, S(F.WV))
+        I(Op.UNDO)
+        I(Op.DOWN)
+        J("recheck_held", Cond.ZERO)
+        I(Op.LDI, x=1)
+        I(Op.ST, Gl(G.KREF))
+        I(Op.LDI, x="run_pvs")
+        I(Op.ST, Gl(G.PRET))
+        I(Op.LD, Gl(G.BM))
+        J("exclude")
+        a.label("recheck_held")
+        I(Op.LD, Gl(G.ITER))
+        I(Op.ST, Gl(G.DONE))
+        J("next_iter")
+        a.label("recheck_drawn")
+        I(Op.UNDO)
+        I(Op.DOWN)
+        a.label("run_pvs")
+        I(Op.LD, Gl(G.PD))
+        I(Op.ST, Gl(G.LASTPD))
     I(Op.LDI, x=-INF)
     I(Op.ST, C(F.ALPHA))
     I(Op.LDI, x=INF)
@@ -166,25 +203,34 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     J("answer", Cond.GT)
     I(Op.CMPI, x=-DECIDED)
     J("answer", Cond.LT)
+    a.label("next_iter")                    # the next iteration (schedule())
     I(Op.LD, Gl(G.ITER))
     I(Op.CMPI, x=max_iter)
     J("answer", Cond.EQ)
-    I(Op.ADDI, x=1)                         # the next iteration (schedule())
+    I(Op.ADDI, x=1)
     I(Op.ST, Gl(G.ITER))
     if threats:
         I(Op.CMPI, x=MAX_DEFENCE)
         J("deeper", Cond.GT)
         I(Op.ST, Gl(G.DD))
+        I(Op.LDI, x=2)
+        I(Op.ST, Gl(G.PD))
+        J("iter")
         a.label("deeper")
-        I(Op.LD, Gl(G.TOG))                 # the PVS one ply deeper every other time
-        I(Op.NEG)
-        I(Op.ADDI, x=1)
-        I(Op.ST, Gl(G.TOG))
-        J("iter", Cond.ZERO, neg=True)
-    I(Op.LD, Gl(G.PD))
-    I(Op.ADDI, x=1)
+        I(Op.ADDI, x=2 - MAX_DEFENCE)
     I(Op.ST, Gl(G.PD))
     J("iter")
+
+    if threats:
+        a.label("exclude")                  # put acc (a root move) on the list; go to PRET
+        I(Op.ST, Gl(G.TMP))
+        for k in range(EXCLUDED - 1, 0, -1):
+            I(Op.LD, L(k - 1))
+            I(Op.ST, L(k))
+        I(Op.LD, Gl(G.TMP))
+        I(Op.ST, L(0))
+        I(Op.LD, Gl(G.PRET))
+        I(Op.JA)
 
     a.label("opening")
     I(Op.LDI, x=_opening_word())
@@ -210,6 +256,17 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     J("abort")
     a.label("aborted")
     I(Op.DOWN)
+    if threats:
+        # The last answer was refuted in the iteration cut short: a root move that held
+        # since (searched in full, its test passed) is the better answer.
+        I(Op.LD, Gl(G.KREF))
+        J("answer", Cond.ZERO)
+        I(Op.LD, C(F.BEST))
+        I(Op.CMPI, x=REFUTED)
+        J("answer", Cond.GT, neg=True)
+        I(Op.ST, Gl(G.BV))
+        I(Op.LD, C(F.BMOVE))
+        I(Op.ST, Gl(G.BM))
     J("answer")
 
     # -- a node at level lv: ALPHA, BETA, DEPTH set by its parent ------------------------
@@ -317,11 +374,16 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
         J("taken_back", Cond.ZERO)
         I(Op.LDI, x=REFUTED)                # it does: a loss, and on the list
         I(Op.ST, S(F.VAL))
-        for k in range(EXCLUDED - 1, 0, -1):
-            I(Op.LD, L(k - 1))
-            I(Op.ST, L(k))
+        I(Op.LDI, x="excluded")
+        I(Op.ST, Gl(G.PRET))
         I(Op.LD, S(F.MOVE))
-        I(Op.ST, L(0))
+        J("exclude")
+        a.label("excluded")
+        I(Op.LD, S(F.MOVE))
+        I(Op.CMP, Gl(G.BM))                 # the last iteration's answer: see "aborted"
+        J("taken_back", Cond.EQ, neg=True)
+        I(Op.LDI, x=1)
+        I(Op.ST, Gl(G.KREF))
         a.label("taken_back")
     I(Op.REST, S(F.MOVE))
     I(Op.UNDO)
@@ -360,11 +422,11 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     J("ret")
 
     if threats:
-        _threat_search(a)
+        threat_search(a)
     return a
 
 
-def _threat_search(a: Asm):
+def threat_search(a: Asm):
     """The win-by-force test along threats (docs/player.md): an OR node (the attacker to
     move, DEPTH its moves left) and an AND node (the defender to move, DEPTH the attacker's
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in

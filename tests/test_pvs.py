@@ -7,13 +7,14 @@ import random
 
 import pytest
 
-from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Op, leaf_value, pack_move, term_value,
-                                  unpack_move)
-from traxfpga.hdl.pvs_program import MAX_ITER, program
+from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Cond, Op, Rel, leaf_value, pack_move,
+                                  term_value, unpack_move)
+from traxfpga.hdl.pvs_program import F, program, schedule, threat_search
+from traxfpga.host.reference import searcher
 from traxfpga.host.reference.corpus import load_corpus
 from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.searcher import evaluate
-from traxfpga.host.reference.trax import Game, Move, format_move
+from traxfpga.host.reference.trax import Game, Move, format_move, parse_move
 
 from search_harness import SEED, _play_both, _reply_cycles, needs_cxx, timed_answers
 
@@ -106,6 +107,96 @@ def test_program_plays_a_win_at_once_and_the_opening():
     assert seen >= 5
 
 
+def _threat_test_code(depth):
+    """A program that runs only the threat search: does the side to move win by force
+    within ``depth`` of its moves?  VALUE is the verdict, ANSWER the move it found."""
+    a = Asm()
+    a.i(Op.PROBE)
+    a.i(Op.LDI, x=depth)
+    a.i(Op.ST, (F.DEPTH, Rel.CHILD))
+    a.i(Op.LDI, x="back")
+    a.i(Op.ST, (F.RET, Rel.SELF))
+    a.i(Op.UP)
+    a.jmp("or_node")
+    a.label("back")
+    a.i(Op.LD, (F.WV, Rel.SELF))
+    a.i(Op.VALUE)
+    a.jmp("abort", Cond.ZERO)
+    a.i(Op.ANSWER, (F.MOVE, Rel.CHILD))
+    a.label("abort")
+    a.i(Op.FINISH)
+    threat_search(a)
+    return a.words()
+
+
+def test_threat_search_agrees_with_the_reference():
+    """The program's win-by-force test says what the reference's does (the searcher's
+    ``_or``), at 1 to 3 of the mover's moves, and the move it names wins by force."""
+    codes = {d: _threat_test_code(d) for d in (1, 2, 3)}
+    wins = {True: 0, False: 0}
+    for moves in _positions(16, seed=SEED + 3, low=6, high=30):
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        me = game.ply & 1
+        for d, code in codes.items():
+            got = run(game, code=code)
+            want = searcher._or(game, me, d)
+            assert bool(got.value) == want, (moves, d)
+            wins[want] += 1
+            if want:
+                after = game.copy()
+                after.play(got.move)
+                assert after.winner == game.to_move or (
+                    d > 1 and not after.over and searcher._and(after, me, d)), (moves, d)
+    assert wins[True] >= 3 and wins[False] >= 10, wins
+
+
+def _refuted(game, move, depth):
+    """Whether ``move`` loses at once, or lets the opponent win by force within
+    ``depth`` of its moves."""
+    after = game.copy()
+    after.play(move)
+    if after.over:
+        return after.winner not in (None, game.to_move)
+    return searcher._or(after, 1 - (game.ply & 1), depth)
+
+
+def test_the_answer_holds_against_the_opponents_win_by_force():
+    """Where the plain PVS's answer lets the opponent win by force within 2 moves and
+    another move does not, the program's (iteration 2: the threat search at 2) holds."""
+    seen = 0
+    for moves in _positions(40, seed=SEED + 4, low=8, high=30):
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        plain = run(game, max_iter=2, threats=False)
+        if not _refuted(game, plain.move, 2):
+            continue
+        if all(_refuted(game, mv, 2) for mv in game.legal_moves()):
+            continue
+        got = run(game, max_iter=2)
+        assert got.depth == 2 and not _refuted(game, got.move, 2), moves
+        seen += 1
+    assert seen >= 2
+
+
+def test_a_refuted_answer_gives_way_to_one_that_held():
+    """Out of budget in an iteration that refuted the last answer, the program answers a
+    root move the iteration found to hold, not the refuted one.  In this position (20
+    moves of a recorded game) iteration 2 refutes iteration 1's answer and finds the one
+    move that holds after 23,452 nodes; the twin's node limit stops it just after."""
+    game = Game()
+    for mv in ["@0/", "@1/", "B0/", "@2/", "@2/", "D0+", "D0/", "C1+", "E2\\", "D5+",
+               "D0/", "B1+", "@1+", "@4+", "H2+", "I1\\", "F0/", "E0/", "J3\\", "C1\\"]:
+        game.play(mv)
+    got = run(game, node_limit=23_460)
+    last = run(game, max_iter=got.depth)
+    assert got.depth == 1 and got.move != last.move
+    depth = schedule(2)[1]
+    assert _refuted(game, last.move, depth) and not _refuted(game, got.move, depth)
+
+
 @pytest.fixture(scope="module")
 def sim():
     from traxfpga.sim.pvs import PVSSim
@@ -172,9 +263,13 @@ def test_hardware_answers_within_its_cycle_budget(sim):
         # past the budget: the node or placement being entered, and the tiles of every
         # level taken back
         assert got.cycles <= budget + _reply_cycles(game) + 60 * LEVELS, moves
-        # an iteration cut short changes nothing: the answer is the last one completed
+        # the answer is the last completed iteration's, unless the iteration cut short
+        # found that one refuted and another move holding
         want = run(game, max_iter=got.depth, seed=sim.seed)
-        assert (format_move(want.move), want.value) == (got.move, got.value), moves
+        if (format_move(want.move), want.value) != (got.move, got.value):
+            depth = schedule(got.depth + 1)[1]
+            assert _refuted(game, want.move, depth), moves
+            assert not _refuted(game, parse_move(got.move), depth), moves
         _play_both(sim, game, got.move)
 
 
