@@ -17,6 +17,8 @@ class F:
     """A level's frame registers."""
     (ALPHA, BETA, BEST, MOVE, DEPTH, STATE, VAL, BMOVE,
      KILLER, KVALID, KSKIP, KFIRST, WKILL, THR, RET, WV) = range(16)
+    HOLD = BMOVE        # an AND node's last reply that held (a PVS node writes BMOVE
+                        # before it reads it)
 
 
 class G:
@@ -102,6 +104,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     I(Op.LDI, x=0)
     I(Op.ST, C(F.KVALID))
     I(Op.ST, C(F.WKILL))
+    I(Op.ST, C(F.HOLD))
     I(Op.UP)
     I(Op.LD, Gl(G.CNT))
     I(Op.ADDI, x=-1)
@@ -524,26 +527,55 @@ def threat_search(a: Asm):
     I(Op.ST, C(F.DEPTH))
     I(Op.LDI, x="and_back")
     I(Op.ST, S(F.RET))
+    # The level's last reply that held first (THR 3 while it is searched, then 2: the
+    # scan skips it; 1: no such reply here).
+    I(Op.REST, S(F.HOLD))
+    I(Op.PLACE)
+    J("and_scan", Cond.OK, neg=True)
+    J("and_hold_undo", Cond.ENDED)
+    I(Op.LDI, x=3)
+    I(Op.ST, S(F.THR))
+    I(Op.SAVE, S(F.MOVE))
+    I(Op.UP)
+    J("or_node")
+    a.label("and_hold_undo")
+    I(Op.UNDO)
+    a.label("and_scan")
     I(Op.SCAN0)
     a.label("and_try")
     I(Op.PLACE)
     J("and_try_next", Cond.OK, neg=True)
     J("and_try_undo", Cond.ENDED)           # it lost at once
     I(Op.SAVE, S(F.MOVE))
+    I(Op.LD, S(F.THR))
+    I(Op.CMPI, x=2)
+    J("and_descend", Cond.EQ, neg=True)
+    I(Op.LD, S(F.MOVE))
+    I(Op.CMP, S(F.HOLD))
+    J("and_try_undo", Cond.EQ)
+    a.label("and_descend")
     I(Op.UP)
     J("or_node")
     a.label("and_back")                     # WV = the OR node's verdict
     I(Op.LD, S(F.WV))
     I(Op.REST, S(F.MOVE))
     I(Op.UNDO)
-    J("false", Cond.ZERO)                   # the reply holds
-    J("and_try_next")
+    J("and_holds", Cond.ZERO)               # the attacker has no win after this reply
+    I(Op.LD, S(F.THR))
+    I(Op.CMPI, x=3)
+    J("and_try_next", Cond.EQ, neg=True)
+    I(Op.LDI, x=2)                          # the last reply that held did not: the scan
+    I(Op.ST, S(F.THR))
+    J("and_scan")
     a.label("and_try_undo")
     I(Op.UNDO)
     a.label("and_try_next")
     I(Op.NEXT)
     J("and_try", Cond.DONE, neg=True)
     J("true")
+    a.label("and_holds")
+    I(Op.SAVE, S(F.HOLD))
+    J("false")
     a.label("and_refuted")
     I(Op.UNDO)
     J("false")

@@ -19,9 +19,17 @@ def table(header, rows, right=()):
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
-def depth_name(depth):
-    """What the searcher's ``depth`` output says (see ``docs/player.md``)."""
+def depth_name(depth, pvs=False):
+    """What the searcher's ``depth`` output says (see ``docs/player.md``); ``pvs``: the
+    search sequencer's, the last iteration completed."""
     depth = int(depth)
+    if pvs:
+        from ..hdl.pvs_program import schedule
+        if depth == 0:
+            return "the opening (no search)"
+        plies, threats = schedule(depth)
+        return (f"iteration {depth}: PVS {plies} {'ply' if plies == 1 else 'plies'}"
+                + (f", threat search {threats} moves" if threats else ""))
     if depth == 0:
         return "budget spent in the main search"
     if depth == 1:
@@ -96,6 +104,7 @@ def _sim_part(figures):
 
 
 def _player_part(figures):
+    pvs = "player=pvs" in str(figures.get("player", "")).split(",")
     opponents = {k[3:]: figures.pop(k) for k in list(figures) if k.startswith("vs_")}
     if not opponents:
         return []
@@ -114,7 +123,7 @@ def _player_part(figures):
         depths = v.get("depth_reached")
         if depths:
             total = sum(depths.values())
-            rows = [[depth_name(d), f"{n:,}", f"{100 * n / total:.0f}%"]
+            rows = [[depth_name(d, pvs), f"{n:,}", f"{100 * n / total:.0f}%"]
                     for d, n in sorted(depths.items(), key=lambda kv: -int(kv[0]))]
             out.append(f"depth reached against {name} ({total:,} answers):\n" +
                        table(["search", "answers", "share"], rows, right=(1, 2)))

@@ -210,7 +210,7 @@ def bench_player(args):
     from .referee import run_match
     from .reference.searcher import MAX_DEFENCE, MAX_DEPTH
 
-    from ..hdl.pvs_program import MAX_ITER
+    from ..hdl.pvs_program import MAX_DEFENCE as PVS_DEFENCE, MAX_ITER, schedule
     pvs = "player=pvs" in args.player.split(",")
     figures = {"target": "player", "player": args.player, "seed": args.seed,
                # every candidate is answered by every reply; safe candidates with threats
@@ -221,8 +221,11 @@ def bench_player(args):
                                 "deepening_plies": 2 * MAX_DEPTH - 1,
                                 "defence_moves": MAX_DEFENCE}}
     if pvs:
-        # the search sequencer: full-width iterations of 1, 2, ... plies while the budget lasts
-        figures["search_depth"] = {"pvs_iterations_max": MAX_ITER}
+        # the search sequencer: iterations while the budget lasts, each a PVS with the
+        # threat search (schedule())
+        figures["search_depth"] = {"pvs_iterations_max": MAX_ITER,
+                                   "pvs_plies_max": schedule(MAX_ITER)[0],
+                                   "threat_search_moves_max": PVS_DEFENCE}
     clk = None
     if args.player.startswith("sim"):
         from ..sim.device import DEFAULT_CLK
@@ -275,8 +278,8 @@ def bench_player(args):
             fig["defence_reached"] = {str(d): n for d, n in sorted(defences.items())}
         if depths:
             # 1 a win at once; 2 the main search; 3.. a deepening pass completed (or found
-            # a win by force); 0 out of time within the main search (pvs: the plies of the
-            # last iteration completed; 0 the opening)
+            # a win by force); 0 out of time within the main search (pvs: the last
+            # iteration completed, schedule(); 0 the opening)
             fig["depth_reached"] = {str(d): n for d, n in sorted(depths.items())}
         figures[f"vs_{opponent}"] = fig
     return figures

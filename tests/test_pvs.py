@@ -185,16 +185,22 @@ def test_a_refuted_answer_gives_way_to_one_that_held():
     """Out of budget in an iteration that refuted the last answer, the program answers a
     root move the iteration found to hold, not the refuted one.  In this position (20
     moves of a recorded game) iteration 2 refutes iteration 1's answer and finds the one
-    move that holds after 23,452 nodes; the twin's node limit stops it just after."""
+    move that holds near its end; node limits just short of that end stop it there."""
     game = Game()
     for mv in ["@0/", "@1/", "B0/", "@2/", "@2/", "D0+", "D0/", "C1+", "E2\\", "D5+",
                "D0/", "B1+", "@1+", "@4+", "H2+", "I1\\", "F0/", "E0/", "J3\\", "C1\\"]:
         game.play(mv)
-    got = run(game, node_limit=23_460)
-    last = run(game, max_iter=got.depth)
-    assert got.depth == 1 and got.move != last.move
+    last = run(game, max_iter=1)
+    complete = run(game, max_iter=2)
     depth = schedule(2)[1]
-    assert _refuted(game, last.move, depth) and not _refuted(game, got.move, depth)
+    assert complete.depth == 2 and _refuted(game, last.move, depth)
+    for short in (1, 4, 16, 64, 256, 1024):
+        got = run(game, node_limit=complete.nodes - short)
+        if got.depth == 1 and got.move != last.move:
+            break
+    else:
+        raise AssertionError("no cut-short iteration 2 answered another move")
+    assert not _refuted(game, got.move, depth)
 
 
 @pytest.fixture(scope="module")
