@@ -184,7 +184,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`);
     ``perft``: include the perft unit (None: the board's default, ``Board.perft``);
     ``cores``: search cores (None: the board's default, ``Board.cores``); ``player``:
-    ``"search"`` (None: the default) or ``"pvs"``, the search sequencer prototype.
+    ``"search"`` (None: the default) or ``"pvs"``, the search sequencer.
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.

@@ -1,12 +1,13 @@
 """The search sequencer: a small machine that runs a search written as a program
-(:mod:`.pvs_program`, principal variation search with iterative deepening) on the move
-engine's ``PLACE``, ``UNDO`` and ``EVAL``.  The instruction set is :mod:`.pvs_isa`; the
-twin that runs the same program on the reference engine is
-:mod:`traxfpga.host.reference.pvs`; docs/player.md ("The search sequencer") describes both.
+(:mod:`.pvs_program`, principal variation search with iterative deepening and a
+win-by-force search along threats) on the move engine's ``PLACE``, ``UNDO`` and ``EVAL``.
+The instruction set is :mod:`.pvs_isa`; the twin that runs the same program on the
+reference engine is :mod:`traxfpga.host.reference.pvs`; docs/player.md ("The search
+sequencer") describes both.
 
-One instruction a cycle from a block-RAM program.  The frames (eight registers a level)
-are a second block RAM with one read port, so an instruction that reads a frame register
-takes two cycles; an engine command takes as long as the engine does.
+One instruction a cycle from a block-RAM program.  The frames (16 registers a level) are a
+second block RAM with one read port, so an instruction that reads a frame register takes
+two cycles; an engine command takes as long as the engine does.
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal, signed

@@ -1,15 +1,17 @@
-"""The search sequencer's program: principal variation search with iterative deepening,
-run by the hardware (:mod:`traxfpga.hdl.pvs`) and by its twin
-(:mod:`traxfpga.host.reference.pvs`).  docs/player.md ("The search sequencer") describes it.
+"""The search sequencer's program: principal variation search with iterative deepening and
+a win-by-force search along threats for both sides, run by the hardware
+(:mod:`traxfpga.hdl.pvs`) and by its twin (:mod:`traxfpga.host.reference.pvs`).
+docs/player.md ("The search sequencer") describes it.
 """
 
 from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
 from .search_params import OPENING
 from .tiles import SHAPE_CHARS
 
-__all__ = ["program", "threat_search", "schedule", "MAX_ITER", "MAX_DEFENCE", "F", "G"]
+__all__ = ["program", "threat_search", "schedule", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
+           "F", "G"]
 
-#: The deepest iteration, in plies (the root is level 1, so its leaves are at MAX_ITER + 1).
+#: The last iteration (schedule(): a PVS of 7 plies, the threat search at MAX_DEFENCE).
 MAX_ITER = 12
 
 

@@ -161,7 +161,7 @@ register_target("search", bench_search,
 
 
 def bench_pvs(args):
-    """The search sequencer prototype: node rate on the positions of ``bench search`` (see
+    """The search sequencer: node rate on the positions of ``bench search`` (see
     :mod:`traxfpga.sim.bench`), then its size and Fmax alone on the iCE40UP5K beside the
     hand-wired searcher's, unless ``--no-synth``."""
     from ..sim.bench import bench_pvs as run_bench
@@ -196,7 +196,7 @@ def bench_pvs(args):
 
 
 register_target("pvs", bench_pvs,
-                "the search sequencer prototype (PVS with iterative deepening): nodes per "
+                "the search sequencer (PVS with iterative deepening and threats): nodes per "
                 "second, cycles a node and its size beside the hand-wired searcher's")
 
 

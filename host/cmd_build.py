@@ -58,8 +58,8 @@ def add_arguments(parser):
                              "as fit: 1 on the iCE40 boards)")
     parser.add_argument("--player", choices=("search", "pvs"), default=None,
                         help="device: the player: search, the hand-wired searcher (default), "
-                             "or pvs, the search sequencer prototype running principal "
-                             "variation search with iterative deepening (one core)")
+                             "or pvs, the search sequencer running principal variation "
+                             "search with iterative deepening and a threat search (one core)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",

@@ -3,7 +3,7 @@ over the recorded games (``bench engine``; its size and speed on the iCE40UP5K a
 the command, :mod:`traxfpga.host.cmd_bench`), simulated cycles per second of the whole
 device on every backend (``bench sim``), the device's ``:perft`` against the reference
 (``bench perft``), the searcher's node rate on one or many cores (``bench search``), and the
-search sequencer prototype's (``bench pvs``).  Progress goes to a ``progress(text)`` callback."""
+search sequencer's (``bench pvs``).  Progress goes to a ``progress(text)`` callback."""
 
 import time
 

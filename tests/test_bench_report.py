@@ -32,6 +32,16 @@ def test_player_report_is_a_table_with_the_depth_reached():
     assert "44 / 50 (88%)" in text
 
 
+def test_the_sequencers_report_names_its_iterations():
+    figures = dict(PLAYER, player="sim,player=pvs",
+                   vs_ref=dict(PLAYER["vs_ref"], depth_reached={"0": 5, "1": 10, "8": 20}))
+    text = report(figures)
+    assert re.search(r"^iteration 8: PVS 3 plies, threat search 7 moves +20 +57%$", text,
+                     re.M), text
+    assert re.search(r"^iteration 1: PVS 1 ply +10 +29%$", text, re.M), text
+    assert re.search(r"^the opening \(no search\) +5 +14%$", text, re.M), text
+
+
 def test_engine_and_sim_reports_have_no_raw_dicts():
     engine = {"target": "engine", "capacity": 128, "backend": "verilator", "moves": 5254,
               "cycles_per_move": {"mean": 35.2, "p99": 102, "max": 227},

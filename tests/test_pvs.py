@@ -1,7 +1,8 @@
 # amaranth: UnusedElaboratable=no
-"""The search sequencer prototype: its program (PVS with iterative deepening) against a
-plain minimax, and the hardware (hdl/pvs.py) against the twin that runs the same program
-(host/reference/pvs.py): the same move, value, depth, nodes and instructions."""
+"""The search sequencer: its program (PVS with iterative deepening, and the threat search)
+against a plain minimax and the reference's win-by-force test, and the hardware
+(hdl/pvs.py) against the twin that runs the same program (host/reference/pvs.py): the
+same move, value, depth, nodes and instructions."""
 
 import random
 
