@@ -55,6 +55,26 @@ def schedule(i: int):
     return max(2, i + 2 - MAX_DEFENCE), min(i, MAX_DEFENCE)
 
 
+def S(reg):
+    """Operand: this level's frame register."""
+    return reg, Rel.SELF
+
+
+def C(reg):
+    """Operand: the child level's frame register."""
+    return reg, Rel.CHILD
+
+
+def Gl(reg):
+    """Operand: a global (level 0's frame register)."""
+    return reg, Rel.GLOBAL
+
+
+def L(reg):
+    """Operand: an entry of the list of refuted root moves."""
+    return reg, Rel.LIST
+
+
 def _opening_word():
     col, row, tile = OPENING
     shape = {ch: int(k.value) for k, ch in SHAPE_CHARS.items()}[tile]
@@ -69,10 +89,6 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     a = Asm()
     I, J = a.i, a.jmp
-    S = lambda r: (r, Rel.SELF)             # noqa: E731
-    C = lambda r: (r, Rel.CHILD)            # noqa: E731
-    Gl = lambda r: (r, Rel.GLOBAL)          # noqa: E731
-    L = lambda r: (r, Rel.LIST)             # noqa: E731
 
     def full_window(upper):
         """Search the child with the window (-beta, -``upper``): ``upper`` is alpha, or
@@ -163,8 +179,6 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
         I(Op.UNDO)
         I(Op.DOWN)
         J("recheck_held", Cond.ZERO)
-        I(Op.LDI, x=1)
-        I(Op.ST, Gl(G.KREF))
         I(Op.LDI, x="run_pvs")
         I(Op.ST, Gl(G.PRET))
         I(Op.LD, Gl(G.BM))
@@ -227,13 +241,20 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     J("iter")
 
     if threats:
-        a.label("exclude")                  # put acc (a root move) on the list; go to PRET
+        # Put acc (a refuted root move) on the list, note whether it is the last
+        # iteration's answer (see "aborted"), and go to PRET.
+        a.label("exclude")
         I(Op.ST, Gl(G.TMP))
         for k in range(EXCLUDED - 1, 0, -1):
             I(Op.LD, L(k - 1))
             I(Op.ST, L(k))
         I(Op.LD, Gl(G.TMP))
         I(Op.ST, L(0))
+        I(Op.CMP, Gl(G.BM))
+        J("excluded", Cond.EQ, neg=True)
+        I(Op.LDI, x=1)
+        I(Op.ST, Gl(G.KREF))
+        a.label("excluded")
         I(Op.LD, Gl(G.PRET))
         I(Op.JA)
 
@@ -379,16 +400,10 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
         J("taken_back", Cond.ZERO)
         I(Op.LDI, x=REFUTED)                # it does: a loss, and on the list
         I(Op.ST, S(F.VAL))
-        I(Op.LDI, x="excluded")
+        I(Op.LDI, x="taken_back")
         I(Op.ST, Gl(G.PRET))
         I(Op.LD, S(F.MOVE))
         J("exclude")
-        a.label("excluded")
-        I(Op.LD, S(F.MOVE))
-        I(Op.CMP, Gl(G.BM))                 # the last iteration's answer: see "aborted"
-        J("taken_back", Cond.EQ, neg=True)
-        I(Op.LDI, x=1)
-        I(Op.ST, Gl(G.KREF))
         a.label("taken_back")
     I(Op.REST, S(F.MOVE))
     I(Op.UNDO)
@@ -437,8 +452,6 @@ def threat_search(a: Asm):
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
     acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE."""
     I, J = a.i, a.jmp
-    S = lambda r: (r, Rel.SELF)             # noqa: E731
-    C = lambda r: (r, Rel.CHILD)            # noqa: E731
 
     a.label("wret")                         # acc = the verdict of level lv: in the
     I(Op.DOWN)                              # parent's WV, and on to the parent's RET
