@@ -182,14 +182,14 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     ``max_depth``: the device searcher's deepest pass (None: the default,
     :data:`traxfpga.hdl.search.MAX_DEPTH`); ``max_defence``: its deepest test of the answer
     against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`);
-    ``perft``: include the perft unit (None: the board's default, ``Board.perft``);
+    ``perft``: include the perft unit (None: the board's default, ``Board.has_perft``);
     ``cores``: search cores (None: the board's default, ``Board.cores``); ``player``:
     ``"search"`` (None: the default) or ``"pvs"``, the search sequencer.
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
     """
-    from .top import BoardTop, clock_constraint, clock_plan
+    from .top import BoardTop, clock_constraint, clock_plan, synth_overrides
 
     started = time.monotonic()
     try:
@@ -226,7 +226,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"--player is a setting of the device, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               max_depth=max_depth, max_defence=max_defence,
-                              perft=board.perft if perft is None else perft,
+                              perft=board.has_perft(player) if perft is None else perft,
                               cores=(1 if player == "pvs" else board.cores) if cores is None
                               else cores, player=player)
     try:
@@ -241,7 +241,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     # the same (same cells, same Fmax) from any checkout.
     plan = platform.prepare(top, name=NAME, emit_src=False,
                             nextpnr_opts=["--report", REPORT_FILE, "--timing-allow-fail"],
-                            **clock_constraint(board, f_mhz * 1e6))
+                            **synth_overrides(board), **clock_constraint(board, f_mhz * 1e6))
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in PRODUCTS:
         (out_dir / stale).unlink(missing_ok=True)

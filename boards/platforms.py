@@ -63,8 +63,14 @@ class Board:
     device_unfit: str | None = None
     #: the device has the perft unit (``:perft``) unless the part has no room for it
     perft: bool = True
+    #: ... and beside the search sequencer (``player="pvs"``), whose program takes block RAM
+    perft_with_pvs: bool = True
     #: search cores of the device (:mod:`traxfpga.hdl.cores`): as many as fit at the clock
     cores: int = 1
+
+    def has_perft(self, player=None):
+        """Whether the device for ``player`` (None: the default) has the perft unit."""
+        return self.perft and (player != "pvs" or self.perft_with_pvs)
 
     def store_in_spram(self, capacity=None):
         """Whether the device's board store and path ends go to SPRAM (16K words each) at
@@ -187,6 +193,8 @@ BOARDS = {
         programmers=ICE40_PROGRAMMERS,
         flash_note=("writes the SPI flash: the programming jumpers must be set for flash "
                     "(the board's factory setting; see the board's user guide)"),
+        # The sequencer's program takes the block RAM the perft unit needs (33 of 32).
+        perft_with_pvs=False,
     ),
     "icestick": Board(
         name="icestick",

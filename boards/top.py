@@ -46,6 +46,16 @@ def clock_constraint(board, f_hz):
     return {"add_constraints": pcf_clock_constraint(f_hz)}
 
 
+def synth_overrides(board):
+    """``{override: text}`` for ``platform.prepare``: the synthesis options of the part.
+    synth_ice40 maps logic for the HX's delays unless told the part: the UP5K's are slower
+    and otherwise balanced, and mapped for them the iCEBreaker's device gains 1 to 2 MHz."""
+    board = board if isinstance(board, Board) else get_board(board)
+    if board.device.startswith("iCE40UP"):
+        return {"synth_opts": "-device u"}
+    return {}
+
+
 def _check_device(device):
     members = getattr(getattr(device, "signature", None), "members", None)
     problems = []

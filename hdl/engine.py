@@ -524,6 +524,25 @@ class Engine(wiring.Component):
             with m.Else():
                 m.next = "POP"
 
+        # Whether the far end P joined across the edge written next is the neighbour there
+        # itself (see untile_far), registered a cycle ahead: P's place and mask and the log
+        # entry stay put while P is taken back, and compared as the far end is written it was
+        # the UP5K's longest path.  One-port, the edges are written at steps 0..3 of
+        # UNTILE_WRITE (after step 4 of UNTILE_READ); dual, each two steps after it is read
+        # (`wdir` follows `rdir`).
+        if self.dual:
+            next_w = rdir
+        else:
+            next_w = Mux(step == 4, 0, step + 1)[:2]
+        hx = Mux(next_w == 1, wrap(px + 1), Mux(next_w == 3, wrap(px - 1), px))
+        hy = Mux(next_w == 0, wrap(py - 1), Mux(next_w == 2, wrap(py + 1), py))
+        next_b = side_b(next_w)
+        far_home = Signal(2)
+        for c in range(2):
+            e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
+            m.d.sync += far_home[c].eq(Mux(next_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
+                                       == Cat(hx, hy))
+
         def untile_far(enable):
             """Taking P back, across edge `wdir`: the far end P joined there points back at
             the neighbour's edge facing P again -- or, if that far end was the neighbour
@@ -535,11 +554,11 @@ class Engine(wiring.Component):
             for c in range(2):
                 e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
                 target = Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
+                home = far_home[c]
                 n_lower = _one_hot_dir(nsel.white if c == 0 else ~nsel.white)
                 m.d.comb += [far[c].addr.eq(target),
                              far[c].wdata.x.eq(w_addr.x), far[c].wdata.y.eq(w_addr.y),
-                             far[c].wdata.d.eq(Mux(target == w_addr.as_value(), n_lower,
-                                                   wdir ^ 2)),
+                             far[c].wdata.d.eq(Mux(home, n_lower, wdir ^ 2)),
                              far[c].we.eq(enable & nsel.occ & (w_white == (c == 0)))]
 
         def untake_p(p_addr):

@@ -7,7 +7,7 @@ sequencer") describes both.
 
 One instruction a cycle from a block-RAM program.  The frames (16 registers a level) are a
 second block RAM with one read port, so an instruction that reads a frame register takes
-two cycles; an engine command takes as long as the engine does.
+two cycles; an engine command takes a cycle more than the engine does.
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal, signed
@@ -20,6 +20,7 @@ from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, NOI
                       WIN, WORD_BITS, Cond, Insn, MoveWord, Op, Rel)
 from .pvs_program import program
 from .search import LFSR_SEED, SearchRequest, lfsr_step
+from .stage import Stage
 from .tiles import Reason, Shape, Status, Winner
 
 __all__ = ["PVSCore"]
@@ -81,6 +82,12 @@ class PVSCore(wiring.Component):
         fr = frames.read_port()
         fw = frames.write_port()
         res = self.res.payload
+        # The commands pass through a register stage: the guard would otherwise run on
+        # into the engine's state decoding, the UP5K device's longest path.  A cycle a
+        # command.
+        m.submodules.cmd_stage = stage = Stage(Command)
+        cmd = stage.i
+        wiring.connect(m, stage.o, wiring.flipped(self.cmd))
 
         pc = Signal(range(depth))
         npc = Signal(range(depth))
@@ -96,6 +103,7 @@ class PVSCore(wiring.Component):
         gt, eq, lt = Signal(), Signal(), Signal()
         ok, ended, square, won, lost = Signal(), Signal(), Signal(), Signal(), Signal()
         over, empty, armed = Signal(), Signal(), Signal()
+        past = Signal()                           # the last NEXT left the area (DONE)
         ans = Signal(MoveWord)
         lfsr = Signal(16)
 
@@ -121,7 +129,7 @@ class PVSCore(wiring.Component):
                              | ((self.node_limit != 0) & (self.nodes >= self.node_limit)))
         conds = {
             Cond.ALWAYS: 1, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
-            Cond.ENDED: ended, Cond.DONE: col > w,
+            Cond.ENDED: ended, Cond.DONE: past,
             Cond.ROOT: lv == 1, Cond.OUT: armed & spent, Cond.ZERO: acc == 0,
             Cond.OVER: over, Cond.EMPTY: empty, Cond.WON: won, Cond.LOST: lost,
         }
@@ -139,17 +147,20 @@ class PVSCore(wiring.Component):
         # The engine's command: the scan register, or a probe far out of range.
         probe = ins.op == Op.PROBE
         m.d.comb += [
-            self.cmd.payload.op.eq(Mux(ins.op == Op.UNDO, EngineOp.UNDO,
+            cmd.payload.op.eq(Mux(ins.op == Op.UNDO, EngineOp.UNDO,
                                        Mux(ins.op == Op.EVAL, EngineOp.EVAL, EngineOp.PLACE))),
-            self.cmd.payload.col.eq(Mux(probe, -(1 << 15), col)),
-            self.cmd.payload.row.eq(Mux(probe, -(1 << 15), row)),
-            self.cmd.payload.tile.eq(Mux(probe, 0, tile)),
+            cmd.payload.col.eq(Mux(probe, -(1 << 15), col)),
+            cmd.payload.row.eq(Mux(probe, -(1 << 15), row)),
+            cmd.payload.tile.eq(Mux(probe, 0, tile)),
         ]
 
-        # EVAL's value for the side to move (pvs_isa.leaf_value).
+        # EVAL's value for the side to move (pvs_isa.leaf_value), from the result's figures
+        # registered the cycle it arrives (the arithmetic behind the engine's result was the
+        # UP5K device's longest path).
         black = res.ply[0]
-        pot_s, pot_o = Mux(black, res.pot[1], res.pot[0]), Mux(black, res.pot[0], res.pot[1])
-        att_s, att_o = Mux(black, res.att[1], res.att[0]), Mux(black, res.att[0], res.att[1])
+        pot_s, pot_o = Signal(16), Signal(16)
+        att_s, att_o = Signal(8), Signal(8)
+        leafing = Signal()                        # EVAL's result is in: acc takes its value
         diff = Signal(signed(20))
         m.d.comb += diff.eq(pot_s - pot_o - att_o * ATT_PENALTY)
         leaf = Mux(att_s != 0, LEAF_WIN,
@@ -175,7 +186,8 @@ class PVSCore(wiring.Component):
                         pc.eq(0), phase.eq(0), lv.eq(0), acc.eq(0), armed.eq(0),
                         col.eq(0), row.eq(0), tile.eq(0),
                         gt.eq(0), eq.eq(0), lt.eq(0), ok.eq(0), ended.eq(0),
-                        square.eq(0), won.eq(0), lost.eq(0), over.eq(0), empty.eq(0),
+                        square.eq(0), won.eq(0), lost.eq(0), over.eq(0), empty.eq(0), past.eq(0),
+                        leafing.eq(0),
                         self.ctl.found.eq(0), self.depth.eq(0), self.value.eq(0),
                         self.nodes.eq(0), self.insns.eq(0), self.cycles.eq(0),
                         self.engine_cycles.eq(0),
@@ -218,12 +230,15 @@ class PVSCore(wiring.Component):
                             m.d.comb += advance.eq(1)
                             m.d.sync += [col.eq(-1), row.eq(-1), tile.eq(0)]
                         with m.Case(Op.NEXT):
+                            # DONE is registered here (a comparison in front of the guard
+                            # was the UP5K's longest path); the program tests it right after
                             m.d.comb += advance.eq(1)
-                            m.d.sync += square.eq(0)
+                            m.d.sync += [square.eq(0), past.eq(col > w)]
                             with m.If(square | (tile == 2)):
                                 m.d.sync += tile.eq(0)
                                 with m.If(row >= h):
-                                    m.d.sync += [row.eq(-1), col.eq(col + 1)]
+                                    m.d.sync += [row.eq(-1), col.eq(col + 1),
+                                                 past.eq(col + 1 > w)]
                                 with m.Else():
                                     m.d.sync += row.eq(row + 1)
                             with m.Else():
@@ -273,13 +288,17 @@ class PVSCore(wiring.Component):
                         with m.Case(Op.PLACE, Op.UNDO, Op.EVAL, Op.PROBE):
                             m.d.sync += self.engine_cycles.eq(self.engine_cycles + 1)
                             with m.If(~phase):
-                                m.d.comb += self.cmd.valid.eq(1)
-                                with m.If(self.cmd.ready):
+                                m.d.comb += cmd.valid.eq(1)
+                                with m.If(cmd.ready):
                                     m.d.sync += phase.eq(1)
+                            with m.Elif(leafing):
+                                m.d.comb += advance.eq(1)
+                                m.d.sync += [acc.eq(leaf), lfsr.eq(lfsr_step(lfsr)),
+                                             leafing.eq(0)]
                             with m.Else():
                                 m.d.comb += self.res.ready.eq(1)
                                 with m.If(self.res.valid):
-                                    m.d.comb += advance.eq(1)
+                                    m.d.comb += advance.eq(ins.op != Op.EVAL)
                                     with m.If(ins.op != Op.EVAL):
                                         m.d.sync += [w.eq(res.width), h.eq(res.height)]
                                     with m.Switch(ins.op):
@@ -299,7 +318,13 @@ class PVSCore(wiring.Component):
                                         with m.Case(Op.UNDO):
                                             m.d.sync += square.eq(0)
                                         with m.Case(Op.EVAL):
-                                            m.d.sync += [acc.eq(leaf), lfsr.eq(lfsr_step(lfsr))]
+                                            m.d.sync += [
+                                                pot_s.eq(Mux(black, res.pot[1], res.pot[0])),
+                                                pot_o.eq(Mux(black, res.pot[0], res.pot[1])),
+                                                att_s.eq(Mux(black, res.att[1], res.att[0])),
+                                                att_o.eq(Mux(black, res.att[0], res.att[1])),
+                                                leafing.eq(1),
+                                            ]
                                         with m.Case(Op.PROBE):
                                             m.d.sync += [over.eq(res.reason != Reason.NONE),
                                                          empty.eq(res.ply == 0)]

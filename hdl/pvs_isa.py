@@ -79,7 +79,7 @@ class Cond(enum.IntEnum):
     LT = 3          # acc < ...
     OK = 4          # the last PLACE was legal
     ENDED = 5       # ... and ended the game (a win, a loss or a draw)
-    DONE = 6        # the scan is past its last placement (col > width)
+    DONE = 6        # the last NEXT took the scan past its last placement (col > width)
     ROOT = 7        # lv == 1
     OUT = 8         # armed, and the cycle budget or the node limit is spent
     ZERO = 9        # acc == 0

@@ -817,6 +817,7 @@ def _parse_sim_options(spec, options):
     from ..hdl.cores import PLAYERS
     sim_args = {}
     seen = set()
+    chosen = None
     for option in options:
         name, eq, value = option.partition("=")
         if name not in ("board", "cores", "player") or not eq or name in seen:
@@ -842,6 +843,9 @@ def _parse_sim_options(spec, options):
                     "perft": board.perft, "cores": sim_args.get("cores", board.cores),
                     "dual": not board.store_in_spram(),
                     **({"player": sim_args["player"]} if "player" in sim_args else {})}
+        chosen = board
+    if chosen is not None:          # the perft unit as the board's build for this player
+        sim_args["perft"] = chosen.has_perft(sim_args.get("player"))
     if sim_args.get("player") == "pvs":
         from ..hdl.cores import check_player
         try:

@@ -25,7 +25,7 @@ from traxfpga.boards.pll import (F_OUT_RANGE, F_PFD_RANGE, F_VCO_RANGE, filter_r
                                  pcf_clock_constraint, pll_params)
 from traxfpga.boards.pll_ecp5 import ecp5_pll_params
 from traxfpga.boards.selftest import SelfTest
-from traxfpga.boards.top import BoardTop, clock_constraint, clock_plan
+from traxfpga.boards.top import BoardTop, clock_constraint, clock_plan, synth_overrides
 from traxfpga.host.cli import main as cli_main
 
 
@@ -116,6 +116,13 @@ def test_clock_plan():
     # nextpnr-ecp5 derives the PLL output's constraint itself
     assert clock_constraint("ulx3s-25f", 50e6) == {}
     assert clock_constraint("hx8k", 36e6) == {"add_constraints": pcf_clock_constraint(36e6)}
+
+
+def test_synthesis_is_told_the_ultraplus():
+    """synth_ice40 maps for the HX's delays unless told: the UP5K build says its part."""
+    assert synth_overrides("icebreaker") == {"synth_opts": "-device u"}
+    assert synth_overrides("hx8k") == {}
+    assert synth_overrides("ulx3s-25f") == {}
 
 
 # --- ECP5 PLL parameter search ----------------------------------------------------------------

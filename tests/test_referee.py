@@ -373,6 +373,10 @@ def test_sim_options_take_the_boards_settings():
     for options in (["board=ulx3s-85f", "cores=2"], ["cores=2", "board=ulx3s-85f"]):
         assert _parse_sim_options("s", options) == {**want, "cores": 2}
     assert _parse_sim_options("s", ["cores=3"]) == {"cores": 3}
+    # the HX8K's device with the sequencer leaves out the perft unit, as its build does
+    for options in (["board=hx8k", "player=pvs"], ["player=pvs", "board=hx8k"]):
+        assert _parse_sim_options("s", options)["perft"] is False
+    assert _parse_sim_options("s", ["board=hx8k"])["perft"] is True
 
 
 def test_simulated_board_of_another_board():

@@ -58,7 +58,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     pc, lv, acc = 0, 0, 0
     col = row = tile = 0
     gt = eq = lt = False
-    ok = ended = square = won = lost = over = empty = False
+    ok = ended = square = won = lost = over = empty = past = False
     armed = False
     nodes = insns = 0
     answer, depth, value = None, 0, 0
@@ -79,7 +79,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         op, x = f["op"], f["x"]
         c = Cond(f["cond"])
         held = {Cond.ALWAYS: True, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
-                Cond.ENDED: ended, Cond.DONE: col > g.width, Cond.ROOT: lv == 1,
+                Cond.ENDED: ended, Cond.DONE: past, Cond.ROOT: lv == 1,
                 Cond.OUT: armed and node_limit and nodes >= node_limit,
                 Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: empty,
                 Cond.WON: ok and won, Cond.LOST: ok and lost}[c]
@@ -113,6 +113,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             else:
                 tile += 1
             square = False
+            past = col > g.width
         elif op == Op.SAVE:
             frames[addr(f)] = pack_move(col, row, tile)
         elif op == Op.REST:
