@@ -227,8 +227,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               max_depth=max_depth, max_defence=max_defence,
                               perft=board.has_perft(player) if perft is None else perft,
-                              cores=(1 if player == "pvs" else board.cores) if cores is None
-                              else cores, player=player)
+                              cores=board.cores if cores is None else cores, player=player)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:

@@ -20,13 +20,13 @@ To their host (the protocol sequencer) they look like one engine and one searche
 With one core this is the engine, the searcher and the perft unit wired as before.
 """
 
-from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, Value
+from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, Value, signed
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine import CellOut, Command, Engine, Result
 from .pvs import PVSCore
-from .pvs_isa import MAX_CAPACITY
+from .pvs_isa import MAX_CAPACITY, WORD_BITS
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .search import MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
 from .search_params import SPLITS, Share, Verdict
@@ -40,11 +40,9 @@ PLAYERS = ("search", "pvs")
 
 def check_player(player, cores, capacity):
     """Raise ``ValueError`` unless ``player`` is one of :data:`PLAYERS` that these many
-    ``cores`` and this ``capacity`` take (the sequencer: one core, at most 128)."""
+    ``cores`` and this ``capacity`` take (the sequencer: a capacity of at most 128)."""
     if player not in PLAYERS:
         raise ValueError(f"player must be one of {', '.join(PLAYERS)}, not {player!r}")
-    if player == "pvs" and cores != 1:
-        raise ValueError("the search sequencer (player pvs) runs on one core")
     if player == "pvs" and capacity > MAX_CAPACITY:
         raise ValueError(f"the search sequencer (player pvs) takes a capacity of at most "
                          f"{MAX_CAPACITY}, not {capacity}")
@@ -123,6 +121,11 @@ class Cores(wiring.Component):
             "splits":     Out(16),
             **({"budget_cycles": In(32)} if budget is None else {}),
             **({"perft": In(PerftRequest)} if perft else {}),
+            # the sequencers': a node limit for each (0: none; the tests' way to stop them
+            # where the twin stops), the chosen answer's value, instructions and engine
+            # cycles summed over the cores
+            **({"node_limit": In(32), "value": Out(signed(WORD_BITS)), "insns": Out(32),
+                "engine_cycles": Out(32)} if player == "pvs" else {}),
         })
 
     def elaborate(self, platform):
@@ -133,7 +136,7 @@ class Cores(wiring.Component):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
                             spram=self.spram, dual=self.dual)
             if self.player == "pvs":
-                searcher = PVSCore()
+                searcher = PVSCore(core=i, cores=n)
             else:
                 searcher = Searcher(coord_bits=self.log2n + 3, budget=self.budget,
                                     max_depth=self.max_depth, max_defence=self.max_defence,
@@ -146,8 +149,9 @@ class Cores(wiring.Component):
             searchers.append(searcher)
             m.d.comb += searcher.seed.eq(self.seed)
             if self.player == "pvs":
-                m.d.comb += searcher.budget_cycles.eq(
-                    self.budget_cycles if self.budget is None else self.budget)
+                m.d.comb += [searcher.budget_cycles.eq(
+                                 self.budget_cycles if self.budget is None else self.budget),
+                             searcher.node_limit.eq(self.node_limit)]
             elif self.budget is None:
                 m.d.comb += searcher.budget_cycles.eq(self.budget_cycles)
             clients = [searcher]
@@ -167,7 +171,10 @@ class Cores(wiring.Component):
             self._one(m, engines[0], searchers[0], perfts)
         else:
             self._broadcast(m, engines, hosts)
-            self._combine(m, searchers)
+            if self.player == "pvs":
+                self._combine_pvs(m, searchers)
+            else:
+                self._combine(m, searchers)
             if self.has_perft:
                 self._sum(m, perfts)
         return m
@@ -180,7 +187,8 @@ class Cores(wiring.Component):
         if self.player == "pvs":
             m.d.comb += [self.depth.eq(s.depth), self.cycles.eq(s.cycles),
                          self.nodes.eq(s.nodes), self.busy.eq(s.cycles),
-                         self.seed_used.eq(s.seed_used)]
+                         self.seed_used.eq(s.seed_used), self.value.eq(s.value),
+                         self.insns.eq(s.insns), self.engine_cycles.eq(s.engine_cycles)]
             return
         m.d.comb += [
             self.win.eq(s.win), self.forced.eq(s.forced), self.depth.eq(s.depth),
@@ -334,6 +342,67 @@ class Cores(wiring.Component):
             with m.State("ANSWER"):
                 m.d.sync += [self.ctl.done.eq(1), self.nodes.eq(nodes), self.busy.eq(busy),
                              self.splits.eq(splits), self.core.eq(best_core),
+                             *(getattr(self, name).eq(b) for name, b in best.items()),
+                             *(getattr(self.ctl, name).eq(b) for name, b in best_ctl.items())]
+                m.next = "DONE"
+            with m.State("DONE"):
+                with m.If(~self.ctl.req):
+                    m.d.sync += self.ctl.done.eq(0)
+                    m.next = "IDLE"
+
+    def _combine_pvs(self, m, sequencers):
+        """The sequencers all search at once, each the root moves dealt to it (one each in
+        turn, in scan order: see the program's DEAL).  When every one has answered, their
+        answers are looked at one a cycle and the one of highest value is passed on, the
+        lower core's on a tie: as the twin's ``run_cores``."""
+        n = self.n
+        m.d.comb += self.seed_used.eq(sequencers[0].seed_used)
+        for s in sequencers:
+            # each holds its answer until the request falls, as the combiner does
+            m.d.comb += s.ctl.req.eq(self.ctl.req)
+        all_done = Signal()
+        m.d.sync += all_done.eq(Cat(s.ctl.done for s in sequencers).all())
+        p = Signal(range(n))
+        value = Array(s.value for s in sequencers)
+        found = Array(s.ctl.found for s in sequencers)
+        pick = {name: Array(getattr(s, name) for s in sequencers)
+                for name in ("depth", "value")}
+        ctl = {name: Array(getattr(s.ctl, name) for s in sequencers)
+               for name in ("col", "row", "tile")}
+        sums = {name: Array(getattr(s, name) for s in sequencers)
+                for name in ("nodes", "insns", "engine_cycles")}
+        busy_counts = Array(s.cycles for s in sequencers)
+        best_v = Signal.like(sequencers[0].value)
+        best_found = Signal()
+        best = {name: Signal.like(getattr(self, name)) for name in pick}
+        best_ctl = {name: Signal.like(getattr(self.ctl, name)) for name in ctl}
+        best_core = Signal.like(self.core)
+        total = {name: Signal(32, name=f"total_{name}") for name in sums}
+        busy = Signal(40)
+        with m.FSM(name="combine"):
+            with m.State("IDLE"):
+                with m.If(self.ctl.req):
+                    m.d.sync += [self.cycles.eq(0), self.ctl.done.eq(0), p.eq(0),
+                                 best_found.eq(0), busy.eq(0),
+                                 *(t.eq(0) for t in total.values())]
+                    m.next = "RUN"
+            with m.State("RUN"):
+                m.d.sync += self.cycles.eq(self.cycles + 1)
+                with m.If(all_done):
+                    m.next = "MERGE"
+            with m.State("MERGE"):
+                with m.If(found[p] & (~best_found | (value[p] > best_v))):
+                    m.d.sync += [best_v.eq(value[p]), best_found.eq(1), best_core.eq(p),
+                                 *(best[name].eq(a[p]) for name, a in pick.items()),
+                                 *(best_ctl[name].eq(a[p]) for name, a in ctl.items())]
+                m.d.sync += [busy.eq(busy + busy_counts[p]), p.eq(p + 1),
+                             *(t.eq(t + sums[name][p]) for name, t in total.items())]
+                with m.If(p == n - 1):
+                    m.next = "ANSWER"
+            with m.State("ANSWER"):
+                m.d.sync += [self.ctl.done.eq(1), self.ctl.found.eq(best_found),
+                             self.busy.eq(busy), self.core.eq(best_core),
+                             *(getattr(self, name).eq(t) for name, t in total.items()),
                              *(getattr(self, name).eq(b) for name, b in best.items()),
                              *(getattr(self.ctl, name).eq(b) for name, b in best_ctl.items())]
                 m.next = "DONE"

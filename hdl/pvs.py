@@ -53,8 +53,11 @@ class PVSCore(wiring.Component):
     res : In(stream.Signature(Result))
     """
 
-    def __init__(self, code=None):
-        self.code = program().assemble() if code is None else code
+    def __init__(self, code=None, *, core=0, cores=1):
+        if not 0 <= core < cores:
+            raise ValueError(f"core must be 0 .. {cores - 1}, not {core}")
+        self.core, self.cores = core, cores
+        self.code = program(cores=cores).assemble() if code is None else code
         super().__init__({
             "ctl":           In(SearchRequest),
             "seed":          In(16, init=LFSR_SEED),
@@ -104,6 +107,8 @@ class PVSCore(wiring.Component):
         ok, ended, square, won, lost = Signal(), Signal(), Signal(), Signal(), Signal()
         over, empty, armed = Signal(), Signal(), Signal()
         past = Signal()                           # the last NEXT left the area (DONE)
+        deal = Signal(range(self.cores))          # the core the root's next move goes to
+        mine = Signal()                           # the last DEAL was to this core (MINE)
         ans = Signal(MoveWord)
         lfsr = Signal(16)
 
@@ -132,6 +137,7 @@ class PVSCore(wiring.Component):
             Cond.ENDED: ended, Cond.DONE: past,
             Cond.ROOT: lv == 1, Cond.OUT: armed & spent, Cond.ZERO: acc == 0,
             Cond.OVER: over, Cond.EMPTY: empty, Cond.WON: won, Cond.LOST: lost,
+            Cond.MINE: mine,
         }
         held = Signal()
         with m.Switch(ins.cond):
@@ -229,6 +235,12 @@ class PVSCore(wiring.Component):
                         with m.Case(Op.SCAN0):
                             m.d.comb += advance.eq(1)
                             m.d.sync += [col.eq(-1), row.eq(-1), tile.eq(0)]
+                            with m.If(lv == 1):
+                                m.d.sync += deal.eq(0)
+                        with m.Case(Op.DEAL):
+                            m.d.comb += advance.eq(1)
+                            m.d.sync += [mine.eq(deal == self.core),
+                                         deal.eq(Mux(deal == self.cores - 1, 0, deal + 1))]
                         with m.Case(Op.NEXT):
                             # DONE is registered here (a comparison in front of the guard
                             # was the UP5K's longest path); the program tests it right after

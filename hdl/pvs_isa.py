@@ -70,6 +70,8 @@ class Op(enum.IntEnum):
     VALUE = 23      # the value output = acc
     FINISH = 24     # the search is done: raise done, wait for the next request
     JA = 25         # go to acc (a return address a caller left in its frame)
+    DEAL = 26       # many cores: the root scan's legal move is dealt to the next core in
+                    # turn (the turn restarts at a root SCAN0); MINE: to this one
 
 
 class Cond(enum.IntEnum):
@@ -87,6 +89,7 @@ class Cond(enum.IntEnum):
     EMPTY = 11      # the probe found the board empty (the game's first move)
     WON = 12        # the last PLACE was legal and won for its mover
     LOST = 13       # ... and lost for its mover (it completed only the opponent's)
+    MINE = 14       # the last DEAL dealt the move to this core
 
 
 class Rel(enum.IntEnum):

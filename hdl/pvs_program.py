@@ -81,12 +81,14 @@ def _opening_word():
     return pack_move(col, row, shape)
 
 
-def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
+def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> Asm:
     """The program; ``max_iter`` is its deepest iteration (tests use shallow ones);
     ``threats`` False leaves out the threat search (a plain PVS, which tests compare with
-    a minimax)."""
+    a minimax); with ``cores`` > 1 the root searches only the moves dealt to its core."""
     if not 1 <= max_iter <= LEVELS - 3:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
+    if cores < 1:
+        raise ValueError(f"cores must be at least 1, not {cores}")
     a = Asm()
     I, J = a.i, a.jmp
 
@@ -321,6 +323,11 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     a.label("loop")
     I(Op.PLACE)
     J("next", Cond.OK, neg=True)
+    if cores > 1:                           # the root's moves dealt round the cores
+        J("dealt", Cond.ROOT, neg=True)
+        I(Op.DEAL)
+        J("skip", Cond.MINE, neg=True)
+        a.label("dealt")
     I(Op.LD, S(F.KSKIP))                    # the scan skips the killer searched first
     J("visit", Cond.ZERO)
     I(Op.SAVE, S(F.VAL))
@@ -438,6 +445,8 @@ def program(max_iter: int = MAX_ITER, threats: bool = True) -> Asm:
     I(Op.LD, S(F.BEST))
     J("ret")
     a.label("draw")
+    if cores > 1:
+        J("ret", Cond.ROOT)                 # no move of this core's share: -INF
     I(Op.LDI, x=0)
     J("ret")
 

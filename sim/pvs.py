@@ -1,7 +1,8 @@
-"""The search sequencer on the engine, in compiled simulation: the prototype's harness.
+"""The search sequencer on the engine, in compiled simulation.
 
-:class:`PVSSim` plays moves on the engine as the protocol would and asks the
-:class:`~traxfpga.hdl.pvs.PVSCore` for the side to move's move.  It shares
+:class:`PVSSim` plays moves on the engines as the protocol would and asks the
+:class:`~traxfpga.hdl.pvs.PVSCore` (or several, :class:`~traxfpga.hdl.cores.Cores`) for the
+side to move's move.  It shares
 :class:`~traxfpga.sim.search.SearchSim`'s engine calls; only the player differs.
 """
 
@@ -11,10 +12,9 @@ from amaranth.hdl import Module, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.engine import Command, Engine, Result
-from ..hdl.pvs import PVSCore
+from ..hdl.cores import Cores
+from ..hdl.engine import Command, Result
 from ..hdl.search import LFSR_SEED, SearchRequest
-from ..hdl.share import share_engine
 from ..hdl.tiles import SHAPE_CHARS, Shape
 from .search import SearchSim, _signed16
 
@@ -22,11 +22,12 @@ __all__ = ["PVSHarness", "PVSSim", "PVSResult"]
 
 
 class PVSHarness(wiring.Component):
-    """One engine and the search sequencer, the host's commands going to the engine while
-    the sequencer is idle."""
+    """The search cores with the sequencer as their player, as in the device (one engine
+    and sequencer, or ``cores`` of them), the host's commands going to the engines while
+    the sequencers are idle."""
 
-    def __init__(self, *, log2n=7, dual=False):
-        self.log2n, self.dual = log2n, dual
+    def __init__(self, *, log2n=7, dual=False, cores=1):
+        self.log2n, self.dual, self.cores = log2n, dual, cores
         super().__init__({
             "cmd":           In(stream.Signature(Command)),
             "res":           Out(stream.Signature(Result)),
@@ -40,21 +41,23 @@ class PVSHarness(wiring.Component):
             "insns":         Out(32),
             "cycles":        Out(32),
             "engine_cycles": Out(32),
+            "core":          Out(range(cores)),
         })
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.engine = engine = Engine(log2n=self.log2n, dual=self.dual)
-        m.submodules.pvs = pvs = PVSCore()
-        m.d.comb += engine.cells.ready.eq(1)
-        share_engine(m, engine, wiring.flipped(self.cmd), wiring.flipped(self.res), pvs)
-        wiring.connect(m, wiring.flipped(self.ctl), pvs.ctl)
+        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, budget=None,
+                                       dual=self.dual, player="pvs")
+        m.d.comb += s.cells.ready.eq(1)
+        wiring.connect(m, wiring.flipped(self.cmd), s.cmd)
+        wiring.connect(m, s.res, wiring.flipped(self.res))
+        wiring.connect(m, wiring.flipped(self.ctl), s.ctl)
         m.d.comb += [
-            pvs.seed.eq(self.seed),
-            pvs.budget_cycles.eq(self.budget_cycles), pvs.node_limit.eq(self.node_limit),
-            self.depth.eq(pvs.depth), self.value.eq(pvs.value), self.nodes.eq(pvs.nodes),
-            self.insns.eq(pvs.insns), self.cycles.eq(pvs.cycles),
-            self.engine_cycles.eq(pvs.engine_cycles),
+            s.seed.eq(self.seed),
+            s.budget_cycles.eq(self.budget_cycles), s.node_limit.eq(self.node_limit),
+            self.depth.eq(s.depth), self.value.eq(s.value), self.nodes.eq(s.nodes),
+            self.insns.eq(s.insns), self.cycles.eq(s.cycles),
+            self.engine_cycles.eq(s.engine_cycles), self.core.eq(s.core),
         ]
         return m
 
@@ -66,14 +69,16 @@ class PVSResult(NamedTuple):
     nodes: int
     insns: int
     cycles: int
-    engine_cycles: int      # of the cycles, those waiting for the engine
+    engine_cycles: int      # of the cycles, those waiting for the engine (summed over cores)
+    core: int = 0           # the core whose answer it is
 
 
 class PVSSim(SearchSim):
-    """Engine plus search sequencer in compiled simulation (needs a C++ compiler)."""
+    """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
+    or ``cores`` sharing each search."""
 
-    def __init__(self, *, log2n=7, dual=False):
-        self._compile(PVSHarness(log2n=log2n, dual=dual), "pvs")
+    def __init__(self, *, log2n=7, dual=False, cores=1):
+        self._compile(PVSHarness(log2n=log2n, dual=dual, cores=cores), "pvs")
         self.limits(0, 0)
         self.set_seed(LFSR_SEED)
 
@@ -92,7 +97,8 @@ class PVSSim(SearchSim):
         found = bool(cx.get("ctl__found"))
         out = PVSResult(format_move(Move(col, row, tile)) if found else None, cx.get("depth"),
                         _signed16(cx.get("value")), cx.get("nodes"), cx.get("insns"),
-                        cx.get("cycles"), cx.get("engine_cycles"))
+                        cx.get("cycles"), cx.get("engine_cycles"),
+                        cx.get("core") if self.harness.cores > 1 else 0)
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out

@@ -13,7 +13,7 @@ from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Cond, Op, Rel, leaf_value, pack_m
 from traxfpga.hdl.pvs_program import F, program, schedule, threat_search
 from traxfpga.host.reference import searcher
 from traxfpga.host.reference.corpus import load_corpus
-from traxfpga.host.reference.pvs import run
+from traxfpga.host.reference.pvs import run, run_cores
 from traxfpga.host.reference.searcher import evaluate
 from traxfpga.host.reference.trax import Game, Move, format_move, parse_move
 
@@ -296,21 +296,54 @@ def test_device_with_the_sequencer_answers_legally_in_time(baud):
     assert sum(t >= dev.device.think_time for t in times) >= 3, times
 
 
-def test_device_takes_the_sequencer_on_one_core_only():
+def test_device_takes_the_sequencer_within_its_capacity():
     from traxfpga.firmware.top import Device
     Device(clk_freq=24e6, capacity=128, player="pvs")
-    for kwargs in ({"cores": 2}, {"capacity": 256}, {"player": "minimax"}):
+    Device(clk_freq=24e6, capacity=64, player="pvs", cores=3)
+    for kwargs in ({"capacity": 256}, {"player": "minimax"}):
         args = {"clk_freq": 24e6, "capacity": 128, "player": "pvs", **kwargs}
         with pytest.raises(ValueError):
             Device(**args)
 
 
-def test_build_refuses_the_sequencer_on_many_cores(tmp_path):
+def test_build_refuses_the_sequencer_for_the_self_test(tmp_path):
     from traxfpga.boards.build import BuildError, build
-    with pytest.raises(BuildError, match="one core"):
-        build("ulx3s-25f", player="pvs", cores=2, out_dir=tmp_path)
     with pytest.raises(BuildError, match="--player is a setting of the device"):
         build("icebreaker", design="selftest", player="pvs", out_dir=tmp_path)
+
+
+# -- many cores ------------------------------------------------------------------------------
+
+def test_cores_share_the_roots_moves():
+    """Dealt round the cores, the root's moves are all searched, each by one core: the
+    one-ply search's value (the best root move's) is the same on 1, 2 and 3 cores."""
+    for moves in _positions(6, seed=SEED + 6, low=4, high=24):
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        one = run(game, max_iter=1, threats=False, seed=None)
+        for cores in (2, 3):
+            parts = [run(game, max_iter=1, threats=False, seed=None, core=k, cores=cores)
+                     for k in range(cores)]
+            assert max(p.value for p in parts) == one.value, moves
+            assert run_cores(game, cores, max_iter=1, threats=False,
+                             seed=None).value == one.value
+
+
+@needs_cxx
+def test_hardware_cores_run_as_the_twins():
+    """Three sequencers with their engines (hdl/cores.py): the combined answer is the twins'
+    (run_cores), under node limits."""
+    from traxfpga.sim.pvs import PVSSim
+    with PVSSim(log2n=7, cores=3) as sim:
+        for k, moves in enumerate(_positions(3, seed=SEED + 7, low=6, high=24)):
+            game = _setup(sim, moves)
+            limit = 1500 + 700 * k
+            sim.limits(nodes=limit)
+            got = sim.search()
+            want = run_cores(game, 3, limit, seed=sim.seed)
+            assert (got.move, got.depth, got.value, got.nodes, got.insns) == \
+                (format_move(want.move), want.depth, want.value, want.nodes, want.insns), moves
 
 
 def test_bench_pvs_refuses_a_capacity_the_sequencer_cannot_take():

@@ -18,7 +18,7 @@ from ...hdl.pvs_program import MAX_ITER, program
 from .searcher import LFSR_SEED, evaluate, lfsr_next
 from .trax import Game, Illegal, Move
 
-__all__ = ["PVSChoice", "run"]
+__all__ = ["PVSChoice", "run", "run_cores"]
 
 TILES = ("+", "/", "\\")
 _MASK = (1 << WORD_BITS) - 1
@@ -33,32 +33,34 @@ class PVSChoice(NamedTuple):
     insns: int              # instructions executed
 
 
-_PROGRAM = None
+_PROGRAMS = {}
 
 
-def _code():
-    global _PROGRAM
-    if _PROGRAM is None:
-        _PROGRAM = program().words()
-    return _PROGRAM
+def _code(cores=1):
+    if cores not in _PROGRAMS:
+        _PROGRAMS[cores] = program(cores=cores).words()
+    return _PROGRAMS[cores]
 
 
 def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         max_iter: int | None = None, threats: bool = True, code=None,
-        max_insns: int = 1 << 40) -> PVSChoice:
+        max_insns: int = 1 << 40, core: int = 0, cores: int = 1) -> PVSChoice:
     """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
     ``seed``: the noise generator's start (None: no noise, for comparing values with a
     plain minimax); ``max_iter``, ``threats``: :func:`~traxfpga.hdl.pvs_program.program`'s
-    (None: the device's program); ``code``: another program (``Asm.words()``)."""
+    (None: the device's program); ``code``: another program (``Asm.words()``);
+    ``core`` of ``cores``: the core whose share of the root's moves is searched (see
+    :func:`run_cores`)."""
     if code is None:
-        code = (_code() if max_iter is None and threats
-                else program(max_iter or MAX_ITER, threats).words())
+        code = (_code(cores) if max_iter is None and threats
+                else program(max_iter or MAX_ITER, threats, cores=cores).words())
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
     pc, lv, acc = 0, 0, 0
     col = row = tile = 0
     gt = eq = lt = False
-    ok = ended = square = won = lost = over = empty = past = False
+    ok = ended = square = won = lost = over = empty = past = mine = False
+    deal = 0
     armed = False
     nodes = insns = 0
     answer, depth, value = None, 0, 0
@@ -82,7 +84,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
                 Cond.ENDED: ended, Cond.DONE: past, Cond.ROOT: lv == 1,
                 Cond.OUT: armed and node_limit and nodes >= node_limit,
                 Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: empty,
-                Cond.WON: ok and won, Cond.LOST: ok and lost}[c]
+                Cond.WON: ok and won, Cond.LOST: ok and lost, Cond.MINE: mine}[c]
         pc += 1
         if bool(held) == bool(f["neg"]):
             continue
@@ -105,6 +107,11 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             gt, eq, lt = acc > other, acc == other, acc < other
         elif op == Op.SCAN0:
             col, row, tile = -1, -1, 0
+            if lv == 1:
+                deal = 0
+        elif op == Op.DEAL:
+            mine = deal == core
+            deal = (deal + 1) % cores
         elif op == Op.NEXT:
             if square or tile == 2:
                 tile, row = 0, row + 1
@@ -161,3 +168,20 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             return PVSChoice(answer, depth, value, nodes, insns)
         else:
             raise AssertionError(f"unknown op {op}")
+
+
+def run_cores(game: Game, cores: int, node_limit: int = 0, **kwargs) -> PVSChoice:
+    """The answer of ``cores`` sequencers searching at once, as the device's combiner picks
+    it: each core searches its share of the root's moves (dealt in scan order, one each in
+    turn) with ``node_limit``, and the answer of highest value is played, the lower core's
+    on a tie; ``nodes`` and ``insns`` are the sums."""
+    if cores == 1:
+        return run(game, node_limit, **kwargs)
+    answers = [run(game, node_limit, core=k, cores=cores, **kwargs) for k in range(cores)]
+    best = None
+    for a in answers:
+        if a.move is not None and (best is None or a.value > best.value):
+            best = a
+    best = best or answers[0]
+    return best._replace(nodes=sum(a.nodes for a in answers),
+                         insns=sum(a.insns for a in answers))
