@@ -183,7 +183,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     :data:`traxfpga.hdl.search.MAX_DEPTH`); ``max_defence``: its deepest test of the answer
     against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`);
     ``perft``: include the perft unit (None: the board's default, ``Board.has_perft``);
-    ``cores``: search cores (None: the board's default, ``Board.cores``); ``player``:
+    ``cores``: search cores (None: the board's default, ``Board.cores_for``); ``player``:
     ``"search"`` (None: the default) or ``"pvs"``, the search sequencer.
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
@@ -227,7 +227,8 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               max_depth=max_depth, max_defence=max_defence,
                               perft=board.has_perft(player) if perft is None else perft,
-                              cores=board.cores if cores is None else cores, player=player)
+                              cores=board.cores_for(player) if cores is None else cores,
+                              player=player)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:

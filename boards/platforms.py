@@ -67,6 +67,13 @@ class Board:
     perft_with_pvs: bool = True
     #: search cores of the device (:mod:`traxfpga.hdl.cores`): as many as fit at the clock
     cores: int = 1
+    #: ... with the search sequencer (``player="pvs"``), whose program and frames take block
+    #: RAM of their own (None: as many)
+    pvs_cores: int | None = None
+
+    def cores_for(self, player=None):
+        """The device's search cores for ``player`` (None: the default)."""
+        return self.pvs_cores if player == "pvs" and self.pvs_cores is not None else self.cores
 
     def has_perft(self, player=None):
         """Whether the device for ``player`` (None: the default) has the perft unit."""
@@ -116,7 +123,7 @@ ICE40_PROGRAMMERS = (("iceprog", ()), ("openFPGALoader", ("-b", "ice40_generic")
 ULX3S_PROGRAMMERS = (("openFPGALoader", ("-b", "ulx3s", "-f")), ("fujprog", ("-j", "flash")))
 
 
-def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
+def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, pvs_cores=None):
     """A ULX3S: the boards differ only in their ECP5 part, and so in the search cores it
     holds and the clock they meet."""
     return Board(
@@ -129,7 +136,9 @@ def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
         # A 64 x 64 store (15 DP16KD a core; 62 columns and rows are more than a game at
         # one second a move reaches) so that the block RAMs hold many cores: 13 on the
         # 85F (197 of 208; 48.2 MHz), 3 on the 25F (53 of 56; 55.6 MHz).  docs/hardware.md
-        osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores,
+        # With the sequencer (--player pvs) a core takes a block RAM more: 12 on the 85F
+        # (13 would need 223).
+        osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores, pvs_cores=pvs_cores,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
         uart=("uart", 0),
@@ -219,7 +228,8 @@ BOARDS = {
     ),
     # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=13),
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=13,
+                        pvs_cores=12),
     "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3),
 }
 

@@ -844,8 +844,10 @@ def _parse_sim_options(spec, options):
                     "dual": not board.store_in_spram(),
                     **({"player": sim_args["player"]} if "player" in sim_args else {})}
         chosen = board
-    if chosen is not None:          # the perft unit as the board's build for this player
+    if chosen is not None:      # the perft unit and cores as the board's build for the player
         sim_args["perft"] = chosen.has_perft(sim_args.get("player"))
+        if "cores" not in seen:
+            sim_args["cores"] = chosen.cores_for(sim_args.get("player"))
     if sim_args.get("player") == "pvs":
         from ..hdl.cores import check_player
         try:

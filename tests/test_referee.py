@@ -377,6 +377,9 @@ def test_sim_options_take_the_boards_settings():
     for options in (["board=hx8k", "player=pvs"], ["player=pvs", "board=hx8k"]):
         assert _parse_sim_options("s", options)["perft"] is False
     assert _parse_sim_options("s", ["board=hx8k"])["perft"] is True
+    # ... and the 85F's with the sequencer has a core fewer (its block RAMs), unless told
+    assert _parse_sim_options("s", ["board=ulx3s-85f", "player=pvs"])["cores"] == 12
+    assert _parse_sim_options("s", ["player=pvs", "cores=2", "board=ulx3s-85f"])["cores"] == 2
 
 
 def test_simulated_board_of_another_board():
