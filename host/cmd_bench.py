@@ -172,6 +172,8 @@ def bench_pvs(args):
     from ..hdl.pvs_isa import MAX_CAPACITY
     if args.positions < 1:
         raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
+    if not 1 <= args.cores <= 64:
+        raise SystemExit("trax-fpga bench pvs: --cores must be 1 .. 64")
     if not 3 <= args.log2n or 1 << args.log2n > MAX_CAPACITY:
         raise SystemExit(f"trax-fpga bench pvs: --log2n must be 3 .. "
                          f"{MAX_CAPACITY.bit_length() - 1} (the sequencer's capacity is at "
@@ -317,8 +319,9 @@ def add_arguments(parser):
     parser.add_argument("--no-pysim", action="store_true",
                         help="sim: leave out Amaranth's simulator (minutes on the workload)")
     parser.add_argument("--cores", type=int, default=1, metavar="N",
-                        help="perft, search: search cores (perft: each counts below its share "
-                             "of the first moves; default 1)")
+                        help="perft, search, pvs: search cores (perft: each counts below its "
+                             "share of the first moves; pvs: the root's moves dealt round "
+                             "them; default 1)")
     parser.add_argument("--board", default="icebreaker",
                         help="perft, search, pvs: the board whose device is simulated: its clock "
                              "(the search's budget), its store's schedule and (perft) its "

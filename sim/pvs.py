@@ -42,6 +42,7 @@ class PVSHarness(wiring.Component):
             "cycles":        Out(32),
             "engine_cycles": Out(32),
             "core":          Out(range(cores)),
+            "busy":          Out(40),
         })
 
     def elaborate(self, platform):
@@ -58,6 +59,7 @@ class PVSHarness(wiring.Component):
             self.depth.eq(s.depth), self.value.eq(s.value), self.nodes.eq(s.nodes),
             self.insns.eq(s.insns), self.cycles.eq(s.cycles),
             self.engine_cycles.eq(s.engine_cycles), self.core.eq(s.core),
+            self.busy.eq(s.busy),
         ]
         return m
 
@@ -71,6 +73,7 @@ class PVSResult(NamedTuple):
     cycles: int
     engine_cycles: int      # of the cycles, those waiting for the engine (summed over cores)
     core: int = 0           # the core whose answer it is
+    busy: int = 0           # the cores' own search cycles, summed (one core: ``cycles``)
 
 
 class PVSSim(SearchSim):
@@ -98,7 +101,7 @@ class PVSSim(SearchSim):
         out = PVSResult(format_move(Move(col, row, tile)) if found else None, cx.get("depth"),
                         _signed16(cx.get("value")), cx.get("nodes"), cx.get("insns"),
                         cx.get("cycles"), cx.get("engine_cycles"),
-                        cx.get("core") if self.harness.cores > 1 else 0)
+                        cx.get("core") if self.harness.cores > 1 else 0, cx.get("busy"))
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out

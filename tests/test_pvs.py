@@ -350,7 +350,7 @@ def test_bench_pvs_refuses_a_capacity_the_sequencer_cannot_take():
     import argparse
 
     from traxfpga.host.cmd_bench import bench_pvs
-    args = argparse.Namespace(positions=1, log2n=8, board="icebreaker", one_port=False,
+    args = argparse.Namespace(positions=1, log2n=8, board="icebreaker", one_port=False, cores=1,
                               no_synth=True, seed=1)
     with pytest.raises(SystemExit, match="at most 128"):
         bench_pvs(args)
