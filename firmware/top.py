@@ -60,8 +60,8 @@ class Device(wiring.Component):
         Search cores (:class:`~traxfpga.hdl.cores.Cores`): each an engine, a searcher and
         (with ``perft``) a perft unit, sharing the work of every answer and count.
     player : str
-        ``"search"`` (the hand-wired searcher) or ``"pvs"`` (the search sequencer
-        prototype, one core; docs/player.md).
+        ``"search"`` (the hand-wired searcher) or ``"pvs"`` (the search sequencer;
+        docs/player.md).
 
     Attributes
     ----------

@@ -14,6 +14,9 @@ To their host (the protocol sequencer) they look like one engine and one searche
   share on a tie, so the answer depends only on the position, the seed and the budget.
   When a core answers with a win (at once or by force) the others are stopped: their
   answers cannot rank above it unless they have a win too;
+* with the search sequencer (``player="pvs"``) every sequencer searches the root's moves
+  dealt to it until the budget is spent, and when all have answered the combiner passes on
+  the answer of highest value, the lower core's on a tie;
 * a ``:perft`` count starts every perft unit at once, each counting below the first moves
   on its own squares, and the host reads the sum.
 
@@ -65,9 +68,10 @@ class Cores(wiring.Component):
     clear_on_start, spram, dual :
         The engines' (:class:`~traxfpga.hdl.engine.Engine`).
     player : str
-        ``"search"``: the hand-wired searcher; ``"pvs"`` (one core only): the search
-        sequencer running its program (:class:`~traxfpga.hdl.pvs.PVSCore`), whose ``win``,
-        ``forced``, ``defence`` and ``candidates`` are 0.
+        ``"search"``: the hand-wired searcher; ``"pvs"``: the search sequencer running its
+        program (:class:`~traxfpga.hdl.pvs.PVSCore`), whose ``win``, ``forced``, ``defence``,
+        ``candidates`` and ``splits`` are 0, with the ports ``node_limit``, ``value``,
+        ``insns`` and ``engine_cycles``.
 
     Attributes
     ----------

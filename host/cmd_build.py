@@ -59,7 +59,8 @@ def add_arguments(parser):
     parser.add_argument("--player", choices=("search", "pvs"), default=None,
                         help="device: the player: search, the hand-wired searcher (default), "
                              "or pvs, the search sequencer running principal variation "
-                             "search with iterative deepening and a threat search (one core)")
+                             "search with iterative deepening and a threat search (on the "
+                             "board's cores, 12 on the 85F)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",

@@ -812,7 +812,7 @@ def _parse_sim_options(spec, options):
     option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit,
     search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N`` sets the search
     cores (after ``board=``, it overrides the board's); ``player=pvs`` gives the device the
-    search sequencer instead of the searcher (one core)."""
+    search sequencer instead of the searcher (on the board's cores for it)."""
     from ..boards.platforms import BOARDS
     from ..hdl.cores import PLAYERS
     sim_args = {}
