@@ -12,7 +12,7 @@ __all__ = ["program", "threat_search", "schedule", "MAX_ITER", "MAX_DEFENCE", "M
            "F", "G"]
 
 #: The last iteration (schedule(): a PVS of 7 plies, the threat search at MAX_DEFENCE).
-MAX_ITER = 12
+MAX_ITER = 13
 
 
 class F:
@@ -48,11 +48,13 @@ NO_MOVE = 0xFFFF            # an empty entry of the list: tile 3, no placement's
 
 def schedule(i: int):
     """Iteration ``i``'s (PVS depth in plies, threat-search depth in moves): the first
-    iteration searches one ply without threats; then the threat search deepens, on a PVS
-    of two plies, to MAX_DEFENCE, and the PVS after it."""
+    iteration searches one ply without threats (it always completes); then the threat
+    search deepens from one move (the opponent's wins at once, so that the answer kept when
+    every move is refuted later at least stops those), on a PVS of two plies, to
+    MAX_DEFENCE, and the PVS after it."""
     if i == 1:
         return 1, 0
-    return max(2, i + 2 - MAX_DEFENCE), min(i, MAX_DEFENCE)
+    return max(2, i + 1 - MAX_DEFENCE), min(i - 1, MAX_DEFENCE)
 
 
 def S(reg):
@@ -231,6 +233,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
     I(Op.ADDI, x=1)
     I(Op.ST, Gl(G.ITER))
     if threats:
+        I(Op.ADDI, x=-1)                    # the threat depth, while it deepens
         I(Op.CMPI, x=MAX_DEFENCE)
         J("deeper", Cond.GT)
         I(Op.ST, Gl(G.DD))

@@ -34,9 +34,9 @@ def test_player_report_is_a_table_with_the_depth_reached():
 
 def test_the_sequencers_report_names_its_iterations():
     figures = dict(PLAYER, player="sim,player=pvs",
-                   vs_ref=dict(PLAYER["vs_ref"], depth_reached={"0": 5, "1": 10, "8": 20}))
+                   vs_ref=dict(PLAYER["vs_ref"], depth_reached={"0": 5, "1": 10, "9": 20}))
     text = report(figures)
-    assert re.search(r"^iteration 8: PVS 3 plies, threat search 7 moves +20 +57%$", text,
+    assert re.search(r"^iteration 9: PVS 3 plies, threat search 7 moves +20 +57%$", text,
                      re.M), text
     assert re.search(r"^iteration 1: PVS 1 ply +10 +29%$", text, re.M), text
     assert re.search(r"^the opening \(no search\) +5 +14%$", text, re.M), text

@@ -165,7 +165,7 @@ def _refuted(game, move, depth):
 
 def test_the_answer_holds_against_the_opponents_win_by_force():
     """Where the plain PVS's answer lets the opponent win by force within 2 moves and
-    another move does not, the program's (iteration 2: the threat search at 2) holds."""
+    another move does not, the program's (iteration 3: the threat search at 2) holds."""
     seen = 0
     for moves in _positions(40, seed=SEED + 4, low=8, high=30):
         game = Game()
@@ -176,8 +176,9 @@ def test_the_answer_holds_against_the_opponents_win_by_force():
             continue
         if all(_refuted(game, mv, 2) for mv in game.legal_moves()):
             continue
-        got = run(game, max_iter=2)
-        assert got.depth == 2 and not _refuted(game, got.move, 2), moves
+        got = run(game, max_iter=3)
+        assert schedule(3) == (2, 2)
+        assert got.depth == 3 and not _refuted(game, got.move, 2), moves
         seen += 1
     assert seen >= 2
 
@@ -185,19 +186,20 @@ def test_the_answer_holds_against_the_opponents_win_by_force():
 def test_a_refuted_answer_gives_way_to_one_that_held():
     """Out of budget in an iteration that refuted the last answer, the program answers a
     root move the iteration found to hold, not the refuted one.  In this position (20
-    moves of a recorded game) iteration 2 refutes iteration 1's answer and finds the one
-    move that holds near its end; node limits just short of that end stop it there."""
+    moves of a recorded game) iteration 3 (the threat search at 2) refutes iteration 2's
+    answer and finds the one move that holds near its end; node limits just short of that
+    end stop it there."""
     game = Game()
     for mv in ["@0/", "@1/", "B0/", "@2/", "@2/", "D0+", "D0/", "C1+", "E2\\", "D5+",
                "D0/", "B1+", "@1+", "@4+", "H2+", "I1\\", "F0/", "E0/", "J3\\", "C1\\"]:
         game.play(mv)
-    last = run(game, max_iter=1)
-    complete = run(game, max_iter=2)
-    depth = schedule(2)[1]
-    assert complete.depth == 2 and _refuted(game, last.move, depth)
+    last = run(game, max_iter=2)
+    complete = run(game, max_iter=3)
+    depth = schedule(3)[1]
+    assert complete.depth == 3 and _refuted(game, last.move, depth)
     for short in (1, 4, 16, 64, 256, 1024):
         got = run(game, node_limit=complete.nodes - short)
-        if got.depth == 1 and got.move != last.move:
+        if got.depth == 2 and got.move != last.move:
             break
     else:
         raise AssertionError("no cut-short iteration 2 answered another move")
