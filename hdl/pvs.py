@@ -154,7 +154,7 @@ class PVSCore(wiring.Component):
         probe = ins.op == Op.PROBE
         m.d.comb += [
             cmd.payload.op.eq(Mux(ins.op == Op.UNDO, EngineOp.UNDO,
-                                       Mux(ins.op == Op.EVAL, EngineOp.EVAL, EngineOp.PLACE))),
+                                  Mux(ins.op == Op.EVAL, EngineOp.EVAL, EngineOp.PLACE))),
             cmd.payload.col.eq(Mux(probe, -(1 << 15), col)),
             cmd.payload.row.eq(Mux(probe, -(1 << 15), row)),
             cmd.payload.tile.eq(Mux(probe, 0, tile)),
