@@ -121,8 +121,7 @@ def test_engine_player_interface():
                                   "sim,board=hx8k,board=hx8k", "sim,cores=0", "sim,cores=x",
                                   "sim,cores=", "sim,cores=2,cores=3", "sim,cores=65",
                                   "sim,player=", "sim,player=alphabeta",
-                                  "sim,player=pvs,player=pvs", "sim,player=pvs,cores=2",
-                                  "sim,player=pvs,board=ulx3s-85f"])
+                                  "sim,player=pvs,player=pvs"])
 def test_bad_specs(spec):
     with pytest.raises(SpecError):
         open_player(spec)
