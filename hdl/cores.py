@@ -367,7 +367,6 @@ class Cores(wiring.Component):
         all_done = Signal()
         m.d.sync += all_done.eq(Cat(s.ctl.done for s in sequencers).all())
         p = Signal(range(n))
-        value = Array(s.value for s in sequencers)
         found = Array(s.ctl.found for s in sequencers)
         pick = {name: Array(getattr(s, name) for s in sequencers)
                 for name in ("depth", "value")}
@@ -376,7 +375,6 @@ class Cores(wiring.Component):
         sums = {name: Array(getattr(s, name) for s in sequencers)
                 for name in ("nodes", "insns", "engine_cycles")}
         busy_counts = Array(s.cycles for s in sequencers)
-        best_v = Signal.like(sequencers[0].value)
         best_found = Signal()
         best = {name: Signal.like(getattr(self, name)) for name in pick}
         best_ctl = {name: Signal.like(getattr(self.ctl, name)) for name in ctl}
@@ -395,8 +393,8 @@ class Cores(wiring.Component):
                 with m.If(all_done):
                     m.next = "MERGE"
             with m.State("MERGE"):
-                with m.If(found[p] & (~best_found | (value[p] > best_v))):
-                    m.d.sync += [best_v.eq(value[p]), best_found.eq(1), best_core.eq(p),
+                with m.If(found[p] & (~best_found | (pick["value"][p] > best["value"]))):
+                    m.d.sync += [best_found.eq(1), best_core.eq(p),
                                  *(best[name].eq(a[p]) for name, a in pick.items()),
                                  *(best_ctl[name].eq(a[p]) for name, a in ctl.items())]
                 m.d.sync += [busy.eq(busy + busy_counts[p]), p.eq(p + 1),

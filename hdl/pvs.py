@@ -20,6 +20,7 @@ from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, NOI
                       WIN, WORD_BITS, Cond, Insn, MoveWord, Op, Rel)
 from .pvs_program import program
 from .search import LFSR_SEED, SearchRequest, lfsr_step
+from .share import check_core
 from .stage import Stage
 from .tiles import Reason, Shape, Status, Winner
 
@@ -54,8 +55,7 @@ class PVSCore(wiring.Component):
     """
 
     def __init__(self, code=None, *, core=0, cores=1):
-        if not 0 <= core < cores:
-            raise ValueError(f"core must be 0 .. {cores - 1}, not {core}")
+        check_core(core, cores)
         self.core, self.cores = core, cores
         self.code = program(cores=cores).assemble() if code is None else code
         super().__init__({

@@ -839,15 +839,12 @@ def _parse_sim_options(spec, options):
             fits = [n for n, b in BOARDS.items() if not b.device_unfit]
             raise SpecError(f"no board {value!r} for the simulated device in {spec!r} "
                             f"(expected one of: {', '.join(fits)})")
-        sim_args = {"clk_freq": round(board.clock_mhz * 1e6), "capacity": board.capacity,
-                    "perft": board.perft, "cores": sim_args.get("cores", board.cores),
-                    "dual": not board.store_in_spram(),
-                    **({"player": sim_args["player"]} if "player" in sim_args else {})}
+        sim_args.update(clk_freq=round(board.clock_mhz * 1e6), capacity=board.capacity,
+                        dual=not board.store_in_spram())
         chosen = board
     if chosen is not None:      # the perft unit and cores as the board's build for the player
         sim_args["perft"] = chosen.has_perft(sim_args.get("player"))
-        if "cores" not in seen:
-            sim_args["cores"] = chosen.cores_for(sim_args.get("player"))
+        sim_args.setdefault("cores", chosen.cores_for(sim_args.get("player")))
     if sim_args.get("player") == "pvs":
         from ..hdl.cores import check_player
         try:

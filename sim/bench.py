@@ -123,7 +123,7 @@ def bench_perft(args, progress=None):
     progress(f"perft({depth}) = {expected:,} ({ref_seconds:.1f} s); the device in simulation "
              f"(compiled on first use, then cached) ...")
     chunk = 1 << 24                         # cycles between progress lines (a few seconds)
-    cores = getattr(args, "cores", 1)
+    cores = args.cores
     clk = round(getattr(args, "clock_mhz", DEFAULT_CLK / 1e6) * 1e6)
     dual = getattr(args, "dual", False)
     with DeviceSim(capacity=getattr(args, "capacity", 128), clk_freq=clk, cores=cores,
