@@ -184,7 +184,9 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`);
     ``perft``: include the perft unit (None: the board's default, ``Board.has_perft``);
     ``cores``: search cores (None: the board's default, ``Board.cores_for``); ``player``:
-    ``"search"`` (None: the default) or ``"pvs"``, the search sequencer.
+    ``"pvs"``, the search sequencer (None: the default,
+    :data:`traxfpga.hdl.cores.DEFAULT_PLAYER`), or ``"search"``, the hand-wired searcher,
+    the only one that reads ``max_depth`` and ``max_defence``.
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -224,6 +226,11 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"--cores is a setting of the device, not of {design}")
     if player is not None and design != "device":
         raise BuildError(f"--player is a setting of the device, not of {design}")
+    if design == "device" and (max_depth, max_defence) != (None, None):
+        from traxfpga.hdl.players import DEFAULT_PLAYER
+        if (player or DEFAULT_PLAYER) != "search":
+            raise BuildError("--max-depth and --max-defence are settings of the hand-wired "
+                             "searcher: add --player search")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               max_depth=max_depth, max_defence=max_defence,
                               perft=board.has_perft(player) if perft is None else perft,
@@ -340,8 +347,8 @@ def format_report(report):
         memory += f", {report['spram']} / {report['spram_total']} SPRAMs"
     cores = f", {report['cores']} search core{'s' * (report['cores'] != 1)}" \
         if "cores" in report else ""
-    if report.get("player") == "pvs":
-        cores += ", the search sequencer"
+    cores += {"pvs": ", the search sequencer",
+              "search": ", the hand-wired searcher"}.get(report.get("player"), "")
     perft = {True: ", perft unit", False: ", no perft unit"}.get(report.get("perft"), "")
     lines = [
         f"board      {report['board']} ({report['device']}), design {report['design']}"

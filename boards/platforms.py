@@ -8,9 +8,15 @@ amaranth-boards class only when a build needs it.
 from dataclasses import dataclass
 import importlib
 
+from ..hdl.players import DEFAULT_PLAYER
 from .families import get_family
 
 __all__ = ["Board", "BOARDS", "DEFAULT_BOARD", "get_board", "board_names"]
+
+
+def _player(player):
+    """``player``, or the devices' default for None."""
+    return DEFAULT_PLAYER if player is None else player
 
 
 @dataclass(frozen=True)
@@ -73,11 +79,12 @@ class Board:
 
     def cores_for(self, player=None):
         """The device's search cores for ``player`` (None: the default)."""
-        return self.pvs_cores if player == "pvs" and self.pvs_cores is not None else self.cores
+        pvs = _player(player) == "pvs"
+        return self.pvs_cores if pvs and self.pvs_cores is not None else self.cores
 
     def has_perft(self, player=None):
         """Whether the device for ``player`` (None: the default) has the perft unit."""
-        return self.perft and (player != "pvs" or self.perft_with_pvs)
+        return self.perft and (_player(player) != "pvs" or self.perft_with_pvs)
 
     def store_in_spram(self, capacity=None):
         """Whether the device's board store and path ends go to SPRAM (16K words each) at

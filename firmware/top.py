@@ -12,7 +12,7 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.cores import Cores, check_player
+from ..hdl.cores import DEFAULT_PLAYER, Cores, check_player
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
 from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, check_max_defence,
@@ -60,8 +60,8 @@ class Device(wiring.Component):
         Search cores (:class:`~traxfpga.hdl.cores.Cores`): each an engine, a searcher and
         (with ``perft``) a perft unit, sharing the work of every answer and count.
     player : str
-        ``"search"`` (the hand-wired searcher) or ``"pvs"`` (the search sequencer;
-        docs/player.md).
+        ``"pvs"`` (the default: the search sequencer; docs/player.md) or ``"search"`` (the
+        hand-wired searcher, which alone reads ``max_depth`` and ``max_defence``).
 
     Attributes
     ----------
@@ -92,7 +92,7 @@ class Device(wiring.Component):
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
                  player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True, cores=1, player="search"):
+                 max_defence=MAX_DEFENCE, perft=True, cores=1, player=DEFAULT_PLAYER):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity <= 512:
@@ -114,6 +114,9 @@ class Device(wiring.Component):
             raise ValueError(f"cores must be at least 1, not {cores}")
         self.cores = cores
         check_player(player, cores, capacity)
+        if player != "search" and (max_depth, max_defence) != (MAX_DEPTH, MAX_DEFENCE):
+            raise ValueError("max_depth and max_defence are settings of the hand-wired "
+                             "searcher (player 'search')")
         self.player = player
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)

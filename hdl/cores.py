@@ -28,6 +28,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine import CellOut, Command, Engine, Result
+from .players import DEFAULT_PLAYER, PLAYERS
 from .pvs import PVSCore
 from .pvs_isa import MAX_CAPACITY, WORD_BITS
 from .perft import COUNT_BITS, Perft, PerftRequest
@@ -35,10 +36,7 @@ from .search import MAX_DEFENCE, MAX_DEPTH, SearchRequest, Searcher
 from .search_params import SPLITS, Share, Verdict
 from .share import share_engine
 
-__all__ = ["Cores", "PLAYERS", "check_player"]
-
-#: The players a device may have: the hand-wired searcher, or the search sequencer.
-PLAYERS = ("search", "pvs")
+__all__ = ["Cores", "DEFAULT_PLAYER", "PLAYERS", "check_player"]
 
 
 def check_player(player, cores, capacity):
@@ -68,10 +66,10 @@ class Cores(wiring.Component):
     clear_on_start, spram, dual :
         The engines' (:class:`~traxfpga.hdl.engine.Engine`).
     player : str
-        ``"search"``: the hand-wired searcher; ``"pvs"``: the search sequencer running its
-        program (:class:`~traxfpga.hdl.pvs.PVSCore`), whose ``win``, ``forced``, ``defence``,
+        ``"pvs"`` (the default): the search sequencer running its program
+        (:class:`~traxfpga.hdl.pvs.PVSCore`), whose ``win``, ``forced``, ``defence``,
         ``candidates`` and ``splits`` are 0, with the ports ``node_limit``, ``value``,
-        ``insns`` and ``engine_cycles``.
+        ``insns`` and ``engine_cycles``; ``"search"``: the hand-wired searcher.
 
     Attributes
     ----------
@@ -92,7 +90,7 @@ class Cores(wiring.Component):
 
     def __init__(self, *, n=1, log2n=7, budget=1 << 24, max_depth=MAX_DEPTH,
                  max_defence=MAX_DEFENCE, perft=False, clear_on_start=False, spram=False,
-                 dual=False, player="search"):
+                 dual=False, player=DEFAULT_PLAYER):
         if n < 1:
             raise ValueError(f"there must be at least one core, not {n}")
         check_player(player, n, 1 << log2n)

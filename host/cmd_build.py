@@ -4,6 +4,7 @@ import argparse
 
 from ..boards.build import DESIGNS
 from ..boards.platforms import BOARDS, DEFAULT_BOARD
+from ..hdl.players import PLAYERS
 from ..hdl.search_params import MAX_DEFENCE, MAX_DEPTH
 
 
@@ -40,12 +41,14 @@ def add_arguments(parser):
     parser.add_argument("--clock", type=_positive_float, default=None, metavar="MHZ",
                         help="PLL output clock in MHz (default: the board's default)")
     parser.add_argument("--max-depth", type=int, choices=range(2, 8), default=None, metavar="D",
-                        help="device: the player's deepest search for a win by force, in its "
+                        help="device, --player search: the searcher's deepest search for a "
+                             "win by force, in its "
                              f"moves, 2 .. 7 (default {MAX_DEPTH}: {2 * MAX_DEPTH - 1} plies; 2 turns the deepening "
                              "off; deeper passes run only while the time budget lasts)")
     parser.add_argument("--max-defence", type=int, choices=range(1, 16), default=None,
                         metavar="D",
-                        help="device: the player's deepest test of its answer against the "
+                        help="device, --player search: the searcher's deepest test of its "
+                             "answer against the "
                              "opponent's win by force, in the opponent's moves, 1 .. 15 "
                              f"(default {MAX_DEFENCE}; 1 turns the tests off; deeper tests run only while "
                              "the time budget lasts)")
@@ -56,11 +59,11 @@ def add_arguments(parser):
                         help="device: search cores, each an engine and its searcher (and "
                              "perft unit) sharing every answer (default: the board's, as many "
                              "as fit: 1 on the iCE40 boards)")
-    parser.add_argument("--player", choices=("search", "pvs"), default=None,
-                        help="device: the player: search, the hand-wired searcher (default), "
-                             "or pvs, the search sequencer running principal variation "
-                             "search with iterative deepening and a threat search (on the "
-                             "board's cores, 12 on the 85F)")
+    parser.add_argument("--player", choices=PLAYERS, default=None,
+                        help="device: the player: pvs, the search sequencer running "
+                             "principal variation search with iterative deepening and a "
+                             "threat search (default; on the board's cores, 12 on the 85F), "
+                             "or search, the hand-wired searcher")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",

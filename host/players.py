@@ -7,14 +7,16 @@ A player is opened from a *spec* string (:func:`open_player`):
 ``random``
     a uniformly random legal move, seeded;
 ``model``
-    the board's player in software (:mod:`traxfpga.host.reference.searcher`, the hardware searcher's
-    twin: the same moves, without a cycle budget), for quick strength studies;
-``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``)
+    the hand-wired searcher in software (:mod:`traxfpga.host.reference.searcher`, the
+    hardware searcher's twin: the same moves, without a cycle budget), for quick studies;
+``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``,
+``sim,player=search``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
     ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-25f``: 50 MHz,
     the perft units and three search cores) instead of the iCEBreaker's (24 MHz, one
-    core); ``cores=N`` sets the number of search cores;
+    core); ``cores=N`` sets the number of search cores; ``player=search`` gives the device
+    the hand-wired searcher instead of the search sequencer;
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
@@ -73,12 +75,16 @@ import subprocess
 import threading
 import time
 
+from ..hdl.players import DEFAULT_PLAYER, PLAYERS
+
 __all__ = ["PLAYER_KINDS", "open_player", "split_specs", "Player", "ProtocolPlayer", "EnginePlayer",
            "Fault", "PlayerError", "SpecError", "OpenError",
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
 #: Spec names, for messages and ``--help``.
-PLAYER_KINDS = ("ref", "random", "model", "sim[,board=NAME][,cores=N]", "serial:PORT[@BAUD]",
+PLAYER_KINDS = ("ref", "random", "model",
+                f"sim[,board=NAME][,cores=N][,player={'|'.join(PLAYERS)}]",
+                "serial:PORT[@BAUD]",
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
 CMD_OPTIONS = ("per-game", "cwd=DIR")
@@ -811,10 +817,10 @@ def _parse_sim_options(spec, options):
     """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the
     option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit,
     search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N`` sets the search
-    cores (after ``board=``, it overrides the board's); ``player=pvs`` gives the device the
-    search sequencer instead of the searcher (on the board's cores for it)."""
+    cores (after ``board=``, it overrides the board's); ``player=search`` gives the device the
+    hand-wired searcher instead of the search sequencer (on the board's cores for it)."""
     from ..boards.platforms import BOARDS
-    from ..hdl.cores import PLAYERS
+    from ..hdl.cores import check_player
     sim_args = {}
     seen = set()
     chosen = None
@@ -822,7 +828,7 @@ def _parse_sim_options(spec, options):
         name, eq, value = option.partition("=")
         if name not in ("board", "cores", "player") or not eq or name in seen:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
-                            "(expected board=NAME, cores=N, player=search|pvs)")
+                            f"(expected board=NAME, cores=N, player={'|'.join(PLAYERS)})")
         seen.add(name)
         if name == "player":
             if value not in PLAYERS:
@@ -842,15 +848,14 @@ def _parse_sim_options(spec, options):
         sim_args.update(clk_freq=round(board.clock_mhz * 1e6), capacity=board.capacity,
                         dual=not board.store_in_spram())
         chosen = board
+    player = sim_args.get("player", DEFAULT_PLAYER)
     if chosen is not None:      # the perft unit and cores as the board's build for the player
-        sim_args["perft"] = chosen.has_perft(sim_args.get("player"))
-        sim_args.setdefault("cores", chosen.cores_for(sim_args.get("player")))
-    if sim_args.get("player") == "pvs":
-        from ..hdl.cores import check_player
-        try:
-            check_player("pvs", sim_args.get("cores", 1), sim_args.get("capacity", 128))
-        except ValueError as e:
-            raise SpecError(f"{e} ({spec!r})") from None
+        sim_args["perft"] = chosen.has_perft(player)
+        sim_args.setdefault("cores", chosen.cores_for(player))
+    try:
+        check_player(player, sim_args.get("cores", 1), sim_args.get("capacity", 128))
+    except ValueError as e:
+        raise SpecError(f"{e} ({spec!r})") from None
     return sim_args
 
 

@@ -20,6 +20,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, Device
+from ..hdl.cores import DEFAULT_PLAYER
 from ..hdl.perft import COUNT_BITS
 from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
@@ -210,12 +211,12 @@ class DeviceSim:
         Search cores, and the engines' schedule on a dual-port store (see :class:`Device`:
         a block-RAM board's device, not the iCEBreaker's).
     player : str
-        The device's player, ``"search"`` or ``"pvs"`` (see :class:`Device`).
+        The device's player, ``"pvs"`` (the default) or ``"search"`` (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True, cores=1, dual=False, player="search"):
+                 max_defence=MAX_DEFENCE, perft=True, cores=1, dual=False, player=DEFAULT_PLAYER):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":

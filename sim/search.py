@@ -58,7 +58,7 @@ class SearchHarness(wiring.Component):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, budget=self.budget,
                                        max_depth=self.max_depth, max_defence=self.max_defence,
-                                       dual=self.dual)
+                                       dual=self.dual, player="search")
         m.d.comb += s.cells.ready.eq(1)
         wiring.connect(m, wiring.flipped(self.cmd), s.cmd)
         wiring.connect(m, s.res, wiring.flipped(self.res))

@@ -177,7 +177,8 @@ def test_cores_play_whole_games(sim):
 @pytest.fixture(scope="module")
 def dev():
     from traxfpga.sim.device import DeviceSim
-    with DeviceSim(capacity=32, cores=CORES, max_defence=2, dual=True) as d:
+    with DeviceSim(capacity=32, cores=CORES, player="search", max_defence=2,
+                   dual=True) as d:
         yield d
 
 

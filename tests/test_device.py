@@ -23,7 +23,7 @@ DEFENCE = 2
 
 @pytest.fixture(scope="module")
 def dev():
-    with DeviceSim(capacity=128, max_defence=DEFENCE) as sim:
+    with DeviceSim(capacity=128, player="search", max_defence=DEFENCE) as sim:
         yield sim
 
 

@@ -1,7 +1,8 @@
-"""The board answers within the contest's second when its search runs out of budget, at
-115200 and at 19200 baud: the clock is slowed down so that every search is cut by the
-budget, and each answer is timed from the first bit of the opponent's move to the last bit
-of the board's, as the opponent's clock sees it."""
+"""The board with the hand-wired searcher (``player="search"``) answers within the contest's
+second when its search runs out of budget, at 115200 and at 19200 baud: the clock is slowed
+down so that every search is cut by the budget, and each answer is timed from the first bit
+of the opponent's move to the last bit of the board's, as the opponent's clock sees it.  The
+same test of the default player, the sequencer, is in test_pvs.py."""
 
 import pytest
 
@@ -17,7 +18,7 @@ SEED = 20161109
 
 @pytest.mark.parametrize("baud", [115200, 19200])
 def test_answers_in_time_when_the_budget_cuts_the_search(baud):
-    with DeviceSim(capacity=128, clk_freq=CLK, baud=baud) as dev:
+    with DeviceSim(capacity=128, clk_freq=CLK, baud=baud, player="search") as dev:
         times = timed_answers(dev, CLK, SEED, lambda times: len(times) >= 16 or sum(
             t >= dev.device.think_time for t in times) >= 3)
         assert dev.framing_errors == 0

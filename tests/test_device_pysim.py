@@ -10,7 +10,7 @@ from traxfpga.sim.device import DeviceSim
 
 @pytest.fixture(scope="module")
 def small():
-    with DeviceSim(capacity=8, backend="pysim", max_defence=1) as sim:
+    with DeviceSim(capacity=8, backend="pysim", player="search", max_defence=1) as sim:
         yield sim
 
 
@@ -60,7 +60,7 @@ def test_compiled_backends_agree_with_amaranths_simulator(backend):
         pytest.skip(f"the {backend} backend cannot build here")
     runs = {}
     for be in ("pysim", backend):
-        with DeviceSim(capacity=8, backend=be, max_defence=2) as dev:
+        with DeviceSim(capacity=8, backend=be, player="search", max_defence=2) as dev:
             trace = []
             for line in AGREE_LINES:
                 trace.append((dev.run(line.encode() + b"\n"), dev.cycles))

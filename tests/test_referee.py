@@ -355,17 +355,21 @@ def test_simulated_board_plays_only_legal_moves(sim_player):
         assert rec.fault is None and rec.reason in ("loop", "line", "cap")
         assert rec.clocks[colour] == "simulated"
         mine = rec.times[0 if colour == "white" else 1::2]
-        # Simulated time: a line each way (at least 7 bytes at 3 Mbaud) and the searcher's
-        # work, which its budget keeps under 0.8 s.
-        assert mine and all(0.00002 < t < 0.8 for t in mine)
+        # Simulated time: a line each way (at least 7 bytes at 3 Mbaud, 10 at most: 33 us)
+        # and the player's work, which its budget keeps within its think time.
+        budget = sim_player.transport.sim.device.think_time
+        assert mine and all(0.00002 < t < budget + 0.0001 for t in mine)
 
 
 def test_sim_options_take_the_boards_settings():
     from traxfpga.boards.platforms import BOARDS
     from traxfpga.host.players import _parse_sim_options
     board = BOARDS["ulx3s-85f"]
+    # the default player, the sequencer, on the 85F: a core fewer than the searcher (its
+    # program and frames take block RAM)
     want = {"clk_freq": 45_000_000, "capacity": board.capacity, "perft": True,
-            "cores": board.cores, "dual": True}      # block RAM: the overlapped schedule
+            "cores": board.pvs_cores, "dual": True}      # block RAM: the overlapped schedule
+    assert board.pvs_cores == board.cores - 1
     assert _parse_sim_options("s", ["board=ulx3s-85f"]) == want
     assert _parse_sim_options("s", ["board=icebreaker"])["dual"] is False     # SPRAM
     # cores= overrides the board's, before or after it
@@ -373,12 +377,13 @@ def test_sim_options_take_the_boards_settings():
         assert _parse_sim_options("s", options) == {**want, "cores": 2}
     assert _parse_sim_options("s", ["cores=3"]) == {"cores": 3}
     # the HX8K's device with the sequencer leaves out the perft unit, as its build does
-    for options in (["board=hx8k", "player=pvs"], ["player=pvs", "board=hx8k"]):
+    for options in (["board=hx8k"], ["board=hx8k", "player=pvs"], ["player=pvs", "board=hx8k"]):
         assert _parse_sim_options("s", options)["perft"] is False
-    assert _parse_sim_options("s", ["board=hx8k"])["perft"] is True
-    # ... and the 85F's with the sequencer has a core fewer (its block RAMs), unless told
-    assert _parse_sim_options("s", ["board=ulx3s-85f", "player=pvs"])["cores"] == 12
-    assert _parse_sim_options("s", ["player=pvs", "cores=2", "board=ulx3s-85f"])["cores"] == 2
+    assert _parse_sim_options("s", ["board=hx8k", "player=search"])["perft"] is True
+    # ... and the 85F's with the searcher has all the board's cores, unless told
+    for options in (["board=ulx3s-85f", "player=search"], ["player=search", "board=ulx3s-85f"]):
+        assert _parse_sim_options("s", options)["cores"] == board.cores
+    assert _parse_sim_options("s", ["player=search", "cores=2", "board=ulx3s-85f"])["cores"] == 2
 
 
 def test_simulated_board_of_another_board():
