@@ -104,7 +104,8 @@ def _sim_part(figures):
 
 
 def _player_part(figures):
-    pvs = "player=pvs" in str(figures.get("player", "")).split(",")
+    from .players import device_player
+    pvs = device_player(str(figures.get("player", ""))) == "pvs"
     opponents = {k[3:]: figures.pop(k) for k in list(figures) if k.startswith("vs_")}
     if not opponents:
         return []

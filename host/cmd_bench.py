@@ -208,12 +208,12 @@ def bench_player(args):
     search completed."""
     from collections import Counter
 
-    from .players import split_specs
+    from .players import device_player, split_specs
     from .referee import run_match
     from .reference.searcher import MAX_DEFENCE, MAX_DEPTH
 
     from ..hdl.pvs_program import MAX_DEFENCE as PVS_DEFENCE, MAX_ITER, schedule
-    pvs = "player=pvs" in args.player.split(",")
+    pvs = device_player(args.player) == "pvs"
     figures = {"target": "player", "player": args.player, "seed": args.seed,
                # every candidate is answered by every reply; safe candidates with threats
                # are searched a ply deeper for a win by force; then, while the budget

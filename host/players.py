@@ -77,7 +77,7 @@ import time
 
 from ..hdl.players import DEFAULT_PLAYER, PLAYERS
 
-__all__ = ["PLAYER_KINDS", "open_player", "split_specs", "Player", "ProtocolPlayer", "EnginePlayer",
+__all__ = ["PLAYER_KINDS", "device_player", "open_player", "split_specs", "Player", "ProtocolPlayer", "EnginePlayer",
            "Fault", "PlayerError", "SpecError", "OpenError",
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
@@ -91,6 +91,19 @@ CMD_OPTIONS = ("per-game", "cwd=DIR")
 #: The players reached through a transport (:func:`open_player`); the in-process ones are
 #: :attr:`EnginePlayer.IDENTS`.
 TRANSPORT_KINDS = ("sim", "serial", "cmd")
+
+
+def device_player(spec):
+    """The player of the simulated device a ``sim`` spec names (``player=``, else the
+    default: see :data:`~traxfpga.hdl.players.PLAYERS`); None for any other spec."""
+    kind = spec.partition(":")[0]
+    if kind != "sim" and not kind.startswith("sim,"):
+        return None
+    for option in kind.split(",")[1:]:
+        name, _, value = option.partition("=")
+        if name == "player":
+            return value
+    return DEFAULT_PLAYER
 
 
 def split_specs(text):

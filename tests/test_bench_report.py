@@ -13,7 +13,7 @@ from traxfpga.host import cli
 from traxfpga.host.bench_report import report
 
 PLAYER = {
-    "target": "player", "player": "sim", "seed": 1, "clock_mhz": 24.0,
+    "target": "player", "player": "sim,player=search", "seed": 1, "clock_mhz": 24.0,
     "search_depth": {"full_width": 2, "threats": 3, "deepening_plies": 5, "defence_moves": 4},
     "vs_ref": {"games": 50, "wins": 44, "losses": 6, "draws": 0, "illegal": 0, "timeouts": 0,
                "win_rate": 0.88, "answers": 485,
@@ -32,14 +32,23 @@ def test_player_report_is_a_table_with_the_depth_reached():
     assert "44 / 50 (88%)" in text
 
 
-def test_the_sequencers_report_names_its_iterations():
-    figures = dict(PLAYER, player="sim,player=pvs",
+@pytest.mark.parametrize("spec", ["sim", "sim,player=pvs", "sim,board=hx8k:cxxrtl"])
+def test_the_sequencers_report_names_its_iterations(spec):
+    """The default device's player, the sequencer, reports its iterations."""
+    figures = dict(PLAYER, player=spec,
                    vs_ref=dict(PLAYER["vs_ref"], depth_reached={"0": 5, "1": 10, "9": 20}))
     text = report(figures)
     assert re.search(r"^iteration 9: PVS 3 plies, threat search 7 moves +20 +57%$", text,
                      re.M), text
     assert re.search(r"^iteration 1: PVS 1 ply +10 +29%$", text, re.M), text
     assert re.search(r"^the opening \(no search\) +5 +14%$", text, re.M), text
+
+
+def test_device_player_of_a_spec():
+    from traxfpga.host.players import device_player
+    assert [device_player(s) for s in ("sim", "sim:pysim", "sim,cores=2,player=search",
+                                       "sim,player=pvs", "model", "ref", "cmd:sim,player=x")] \
+        == ["pvs", "pvs", "search", "pvs", None, None, None]
 
 
 def test_engine_and_sim_reports_have_no_raw_dicts():
