@@ -114,7 +114,8 @@ def _player_part(figures):
     for name, v in opponents.items():
         per = v.get("cycles_per_answer") or v.get("seconds_per_answer")
         unit = "cycles" if "cycles_per_answer" in v else "s"
-        rows.append([name, f"{v['wins']} / {v['games']} ({100 * v['win_rate']:.0f}%)",
+        on_time = f", {v['wins_on_time']} on its time" if v.get("wins_on_time") else ""
+        rows.append([name, f"{v['wins']} / {v['games']} ({100 * v['win_rate']:.0f}%{on_time})",
                      str(v["losses"]), str(v["draws"]), f"{v['illegal']} / {v['timeouts']}",
                      f"{_num(per['mean'])} {unit}", f"{_num(per['p99'])} {unit}",
                      f"{_num(per['max'])} {unit}", _num(v.get("nodes_per_second", "-"))])

@@ -253,7 +253,12 @@ def bench_player(args):
         st = match.stats(match.labels[0])
         fig = {"games": st["games"], "wins": st["wins"], "losses": st["losses"],
                "draws": st["draws"], "illegal": st["illegal"], "timeouts": st["timeouts"],
-               "win_rate": round(st["wins"] / st["games"], 3), "answers": st["moves"]}
+               "win_rate": round(st["wins"] / st["games"], 3), "answers": st["moves"],
+               # wins because the opponent answered late (a wall-clock opponent on a busy
+               # machine), not on the board
+               "wins_on_time": sum(rec.reason == "timeout" and rec.winner is not None
+                                   and rec.name(rec.winner) == match.labels[0]
+                                   for rec in match.records)}
         mine = [(t, s) for rec in match.records for i, (t, s) in
                 enumerate(zip(rec.times, rec.searches))
                 if (rec.white if i % 2 == 0 else rec.black) == match.labels[0]]
@@ -308,7 +313,7 @@ def add_arguments(parser):
                              "options stay with it, e.g. random,cmd,per-game,cwd=DIR:./trax")
     parser.add_argument("--player", default="sim",
                         help="player: the spec measured (default sim, the simulated board; "
-                             "model is its software twin)")
+                             "model is the hand-wired searcher's software twin)")
     parser.add_argument("--seed", type=int, default=1, help="player: match seed; search, pvs: positions' seed (default 1)")
     parser.add_argument("--time", type=float, default=1.0,
                         help="player: seconds per answer (default 1.0, the contest's; the "

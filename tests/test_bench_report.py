@@ -30,6 +30,9 @@ def test_player_report_is_a_table_with_the_depth_reached():
     assert re.search(r"^deepening pass to 5 plies +396 +82%$", text, re.M), text
     assert re.search(r"^a win at once +43 +9%$", text, re.M), text
     assert "44 / 50 (88%)" in text
+    # wins because the opponent answered late are told apart
+    late = dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], wins_on_time=3))
+    assert "44 / 50 (88%, 3 on its time)" in report(late)
 
 
 @pytest.mark.parametrize("spec", ["sim", "sim,player=pvs", "sim,board=hx8k:cxxrtl"])
@@ -92,6 +95,18 @@ def test_bench_player_against_a_contest_program_in_its_own_folder(tmp_path, caps
     assert cli.main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["vs_random"]["games"] == 2 and data[f"vs_{spec}"]["games"] == 2
+    assert data[f"vs_{spec}"]["wins_on_time"] == 0
+
+
+def test_bench_player_counts_the_wins_on_the_opponents_time(capsys):
+    """An opponent that answers late loses on time: those wins are counted apart."""
+    client = Path(__file__).parent / "contest_client.py"
+    spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(client))} --sleep-at 2 --sleep 3"
+    argv = ["bench", "player", "--player", "random", "--opponents", spec, "--games", "2",
+            "--time", "0.4", "--json"]
+    assert cli.main(argv) == 0
+    fig = json.loads(capsys.readouterr().out)[f"vs_{spec}"]
+    assert fig["wins"] == fig["wins_on_time"] == 2 and fig["timeouts"] == 0
 
 
 def test_opponent_specs_keep_their_options():
