@@ -77,8 +77,8 @@ import time
 
 from ..hdl.players import DEFAULT_PLAYER, PLAYERS
 
-__all__ = ["PLAYER_KINDS", "device_player", "open_player", "split_specs", "Player", "ProtocolPlayer", "EnginePlayer",
-           "Fault", "PlayerError", "SpecError", "OpenError",
+__all__ = ["PLAYER_KINDS", "device_player", "open_player", "split_specs", "Player",
+           "ProtocolPlayer", "EnginePlayer", "Fault", "PlayerError", "SpecError", "OpenError",
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
 #: Spec names, for messages and ``--help``.
