@@ -185,7 +185,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     ``perft``: include the perft unit (None: the board's default, ``Board.has_perft``);
     ``cores``: search cores (None: the board's default, ``Board.cores_for``); ``player``:
     ``"pvs"``, the search sequencer (None: the default,
-    :data:`traxfpga.hdl.cores.DEFAULT_PLAYER`), or ``"search"``, the hand-wired searcher,
+    :data:`traxfpga.hdl.players.DEFAULT_PLAYER`), or ``"search"``, the hand-wired searcher,
     the only one that reads ``max_depth`` and ``max_defence``.
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow

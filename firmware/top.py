@@ -12,9 +12,10 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.cores import DEFAULT_PLAYER, Cores, check_player
+from ..hdl.cores import Cores, check_player
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
+from ..hdl.players import DEFAULT_PLAYER
 from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, check_max_defence,
                           check_max_depth, lfsr_step)
 from ..hdl.uart import UARTRx, UARTTx, divisor_for

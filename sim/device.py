@@ -20,8 +20,8 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, Device
-from ..hdl.cores import DEFAULT_PLAYER
 from ..hdl.perft import COUNT_BITS
+from ..hdl.players import DEFAULT_PLAYER
 from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl, notices, verilator
