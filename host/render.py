@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .reference.trax import MASK_NAMES, column_name, row_name
 
-__all__ = ["ascii_board", "svg_board", "rows_to_masks"]
+__all__ = ["ascii_board", "svg_board", "svg_tile", "space_box", "rows_to_masks"]
 
 _SHAPE_CHAR = {0b0101: "+", 0b1010: "+", 0b1001: "/", 0b0110: "/", 0b0011: "\\", 0b1100: "\\"}
 
@@ -110,6 +110,7 @@ _TILE_EDGE = "#1a1a1a"
 _WHITE = "#f4f1ea"
 _BLACK = "#111111"
 _LABEL = "#333333"
+_MARK = "#f2b705"       # a winning loop or line
 
 
 def _edge_point(x0, y0, s, d):
@@ -134,7 +135,35 @@ def _track(x0, y0, s, cmask, colour, width):
             f'{common}/>')
 
 
-def svg_board(game_or_rows, tile: int = 48, title: str | None = None) -> str:
+def _origin(tile, title):
+    """(margin, top): where column ``@`` and row ``0`` of :func:`svg_board` begin."""
+    margin = tile * 0.75
+    return margin, margin + (tile * 0.6 if title else 0)
+
+
+def space_box(col: int, row: int, tile: int = 48, title: str | None = None) -> tuple:
+    """``(x, y, size)`` of the square of area-relative ``(col, row)`` (``-1`` for ``@`` and
+    ``0``) in the picture :func:`svg_board` draws with the same ``tile`` and ``title``, so
+    a page can lay clickable squares over it."""
+    margin, top = _origin(tile, title)
+    return (round(margin + (col + 1) * tile, 2), round(top + (row + 1) * tile, 2), tile)
+
+
+def svg_tile(name: str, tile: int = 48) -> str:
+    """An SVG picture of one tile, given by its white edges (``"NW"``...), drawn as
+    :func:`svg_board` draws it, without labels."""
+    m = MASK_NAMES[name]
+    tw = tile * 0.17
+    return "\n".join([
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{tile}" height="{tile}" '
+        f'viewBox="0 0 {tile} {tile}">',
+        f'<rect x="0" y="0" width="{tile}" height="{tile}" fill="{_TILE_FILL}" '
+        f'stroke="{_TILE_EDGE}" stroke-width="1.5"/>',
+        _track(0, 0, tile, 15 ^ m, _BLACK, tw), _track(0, 0, tile, m, _WHITE, tw),
+        "</svg>"]) + "\n"
+
+
+def svg_board(game_or_rows, tile: int = 48, title: str | None = None, marks=()) -> str:
     """An SVG picture of a position.
 
     Tiles are red squares with a dark outline, the white track drawn light and
@@ -149,6 +178,10 @@ def svg_board(game_or_rows, tile: int = 48, title: str | None = None) -> str:
         Tile size in pixels.
     title : str, optional
         A caption drawn above the board.
+    marks : iterable of (cells, colour), optional
+        Tracks to mark (a winning loop or line): the track of ``colour`` (``"white"`` or
+        ``"black"``) through each area-relative ``(col, row)`` of ``cells`` gets a gold
+        centre line.  Without marks the picture is exactly as before marks existed.
 
     Returns
     -------
@@ -158,8 +191,7 @@ def svg_board(game_or_rows, tile: int = 48, title: str | None = None) -> str:
     grid = rows_to_masks(game_or_rows)
     h, w = (len(grid), len(grid[0])) if grid else (0, 0)
     s = tile
-    margin = s * 0.75
-    top = margin + (s * 0.6 if title else 0)
+    margin, top = _origin(s, title)
     cols, rows = w + 2, h + 2
     W = 2 * margin + cols * s
     H = top + margin + rows * s
@@ -199,6 +231,11 @@ def svg_board(game_or_rows, tile: int = 48, title: str | None = None) -> str:
         # black first, white on top (on a straight tile one crosses the other)
         out.append(_track(x0, y0, s, 15 ^ m, _BLACK, tw))
         out.append(_track(x0, y0, s, m, _WHITE, tw))
+    for cells, colour in marks:     # on top of everything, so a mark is never hidden
+        for c, r in cells:
+            m = grid[r][c]
+            x0, y0 = margin + (c + 1) * s, top + (r + 1) * s
+            out.append(_track(x0, y0, s, m if colour == "white" else 15 ^ m, _MARK, tw * 0.4))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
