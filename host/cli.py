@@ -23,6 +23,7 @@ COMMANDS = {
     "fit-eval":  ("traxfpga.host.cmd_fit_eval", "fit the player's evaluation weights to the recorded games"),
     "build":     ("traxfpga.host.cmd_build", "synthesize, place and route the device for a board (YoWASP)"),
     "flash":     ("traxfpga.host.cmd_flash", "program a board with a built bitstream"),
+    "web":       ("traxfpga.host.cmd_web", "play, watch and replay Trax in a browser"),
 }
 
 
