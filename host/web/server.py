@@ -16,7 +16,7 @@ import logging
 from importlib.resources import files
 from urllib.parse import urlsplit
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
 
 from .position import tile_pictures
 from .recorded import read_recorded
@@ -195,6 +195,12 @@ async def _static(request):
 CLIENTS = web.AppKey("clients", Clients)
 
 
+async def _close_tabs(app):
+    # Without this the server waits for every tab to hang up before it stops.
+    for ws in list(app[CLIENTS].sockets.values()):
+        await ws.close(code=WSCloseCode.GOING_AWAY, message=b"the server is stopping")
+
+
 async def _close_table(app):
     await app[TABLE].close()
 
@@ -207,5 +213,6 @@ def make_app(table):
     app.router.add_get("/", _index)
     app.router.add_get("/static/{name}", _static)
     app.router.add_get("/ws", _socket)
+    app.on_shutdown.append(_close_tabs)
     app.on_cleanup.append(_close_table)
     return app

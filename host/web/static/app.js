@@ -133,6 +133,7 @@ function onState(msg) {
   $("status").textContent = msg.status + note;
   document.body.dataset.mode = msg.mode;
   document.body.dataset.yourTurn = msg.your_turn;
+  document.body.dataset.over = msg.over;
 }
 
 function connect() {
