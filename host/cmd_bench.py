@@ -297,6 +297,18 @@ register_target("player", bench_player,
                 "depth reached")
 
 
+def bench_web(args):
+    """The web page's server: a click's answer beyond the opponent's thinking (see
+    :mod:`traxfpga.host.web.bench`)."""
+    from .web.bench import bench_web as run_bench
+    return run_bench(args, progress=lambda text: note("trax-fpga bench web", text))
+
+
+register_target("web", bench_web,
+                "the web page's server: milliseconds from a click to its answer, beyond the "
+                "opponent's thinking (--player the opponent, --games)")
+
+
 def add_arguments(parser):
     parser.add_argument("target", choices=sorted(TARGETS), metavar="TARGET",
                         help="what to measure: " + "; ".join(

@@ -25,10 +25,12 @@ __all__ = ["Answer", "Failure", "PlayerPool", "Watched", "Stopped"]
 @dataclass
 class Answer:
     """A player's answer line (None after ``-B``), the seconds it took in the player's own
-    clock (simulated for ``sim``), and the wall-clock seconds of the call."""
+    clock (``clock``: ``"simulated"`` for ``sim``, else ``"wall"``), and the wall-clock
+    seconds of the call."""
     line: str | None
     seconds: float
     wall: float
+    clock: str = "wall"
 
 
 @dataclass
@@ -77,7 +79,7 @@ class PlayerPool:
         except OpenError as e:
             self.drop(spec)
             return Failure("open", str(e))
-        return Answer(line, player.last_time, time.perf_counter() - started)
+        return Answer(line, player.last_time, time.perf_counter() - started, player.clock)
 
     def start(self, spec, colour, seed, limit):
         """Begin a game with ``spec`` playing ``colour``."""
@@ -97,7 +99,7 @@ class PlayerPool:
 
 class Watched:
     """A player of a watched match: each answer is reported to ``seen(colour, line,
-    seconds)`` as it comes, then the match pauses ``delay`` seconds so a person can follow
+    seconds, clock)`` as it comes, then the match pauses ``delay`` seconds so a person can follow
     it; once ``stop`` (a :class:`threading.Event`) is set the next call raises
     :class:`Stopped`.  Everything else is the wrapped player's.  ``owned``: close the
     player with the match (otherwise the pool keeps it)."""
@@ -117,7 +119,7 @@ class Watched:
 
     def _answered(self, line):
         if line is not None:
-            self._seen(self._colour, line, self._player.last_time)
+            self._seen(self._colour, line, self._player.last_time, self._player.clock)
             if self._delay:
                 self._stop.wait(self._delay)
 

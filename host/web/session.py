@@ -84,14 +84,14 @@ class Table:
         self.opponent = None
         self.busy = False
         self.end = None             # {"winner", "reason"} of a game lost by a fault
-        self.think = None           # seconds the last answer took (its player's clock)
+        self.think = None           # the last answer: {"seconds", "clock", "wall"}
         self.replay = None          # {"moves", "ply", "note", "result"}
         self.match = None           # {"games", "index", "results", "running"}
 
     def _shared(self):
         """The part of the state every tab gets, computed once per position."""
         g = self.game
-        key = (self.gen, g.ply, self.busy, self.status, self.end is None,
+        key = (self.gen, g.ply, self.busy, self.status, self.end is None, str(self.think),
                self.replay and self.replay["ply"], str(self.match))
         if self._cache[0] == key:
             return self._cache[1]
@@ -216,7 +216,8 @@ class Table:
         if not isinstance(got, Answer):
             self._lost(_other(self.human), got.kind, got.detail)
             return
-        self.think = round(got.seconds, 6)
+        self.think = {"seconds": round(got.seconds, 6), "clock": got.clock,
+                      "wall": round(got.wall, 6)}
         if got.line is None and not first:  # -B: the person moves first
             self.status = f"You play White against {who}. Your move."
             return self._changed()
@@ -352,12 +353,12 @@ class Table:
                        f"{black} (Black).")
         self._changed()
 
-    def _watch_answer(self, colour, line, seconds):
+    def _watch_answer(self, colour, line, seconds, clock):
         try:
             self.game.play(line)
         except Illegal:
             return      # the referee reports it when the game ends
-        self.think = round(seconds, 6)
+        self.think = {"seconds": round(seconds, 6), "clock": clock, "wall": None}
         self._changed()
 
     def _watch_end(self, index, record):
@@ -379,7 +380,7 @@ class Table:
 
 class MatchFeed:
     """A match's progress, reported from the referee's thread to the table on the event
-    loop: ``start_game(index, white, black)``, ``answer(colour, line, seconds)``,
+    loop: ``start_game(index, white, black)``, ``answer(colour, line, seconds, clock)``,
     ``end_game(index, record)`` (the signatures of
     :func:`~traxfpga.host.referee.run_match`'s ``on_start``/``on_game``)."""
 
@@ -410,8 +411,8 @@ class MatchFeed:
     def start_game(self, index, white, black):
         self.loop.call_soon_threadsafe(self.table._watch_start, index, white, black)
 
-    def answer(self, colour, line, seconds):
-        self.loop.call_soon_threadsafe(self.table._watch_answer, colour, line, seconds)
+    def answer(self, colour, line, seconds, clock="wall"):
+        self.loop.call_soon_threadsafe(self.table._watch_answer, colour, line, seconds, clock)
 
     def end_game(self, index, record):
         self.loop.call_soon_threadsafe(self.table._watch_end, index, record)

@@ -99,8 +99,10 @@ function drawMoves(msg) {
   }));
   const p = msg.players;
   $("players").textContent = p.white || p.black ? `White: ${p.white}   Black: ${p.black}` : "";
-  $("think").textContent = msg.think === null ? "" :
-    `last answer: ${(1000 * msg.think).toFixed(1)} ms of thinking`;
+  const t = msg.think;
+  $("think").textContent = t === null ? "" :
+    `last answer: ${(1000 * t.seconds).toFixed(1)} ms of thinking` +
+    (t.clock === "simulated" ? " (simulated clock)" : "");
 }
 
 function drawControls(msg) {
