@@ -4,6 +4,7 @@ Contract::
 
     trax-fpga referee --white SPEC --black SPEC [--games N] [--time 1.0] [--seed S]
                       [--max-moves 400] [--jobs N] [--json] [--record DIR]
+                      [--web [HOST:]PORT]
 
 SPEC: ``ref``, ``random``, ``sim``, ``serial:PORT[@BAUD]`` or ``cmd:COMMAND`` (see
 :mod:`traxfpga.host.players`).  ``--white`` plays White in games 1, 3, ..., ``--black`` in
@@ -19,7 +20,8 @@ games 2, 4, ...  With ``--json`` one object is printed::
 
 (``losses`` include ``illegal`` and ``timeouts``; when both specs are the same string
 the keys are ``SPEC#1`` for ``--white`` and ``SPEC#2`` for ``--black``.)  ``--record DIR``
-writes ``game-001.txt``, ... in notation with a header of comments.  Exit status 0 when the
+writes ``game-001.txt``, ... in notation with a header of comments.  ``--web`` shows the
+match live on a web page (docs/web.md) served there while it is played.  Exit status 0 when the
 games were played (whatever their results), 1 for unusable arguments or a player that cannot
 be started.
 """
@@ -47,6 +49,9 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     parser.add_argument("--record", metavar="DIR",
                         help="write each game to DIR/game-NNN.txt in notation")
+    parser.add_argument("--web", metavar="[HOST:]PORT",
+                        help="show the match live in a browser, served on this address "
+                             "while it is played (docs/web.md)")
 
 
 def _usage_problem(args):
@@ -59,6 +64,8 @@ def _usage_problem(args):
         return "--max-moves must be at least 1"
     if args.jobs is not None and args.jobs < 1:
         return "--jobs must be at least 1"
+    if args.web is not None and args.jobs is not None:
+        return "--web shows one game at a time: leave out --jobs"
     return None
 
 
@@ -115,17 +122,26 @@ def run(args):
             out.print(f"game {i + 1:>3}: {rec.result_code:<7} {rec.summary()}",
                       markup=False, soft_wrap=True)
 
+    live, hooks = None, {"on_game": on_game, "on_start": on_start}
+    if args.web is not None:    # the page's hooks call these, and open the players
+        from .web.live import start_live
+        live, hooks, problem = start_live(args, on_start, on_game)
+        if problem:
+            return fail(problem)
     try:
         with progress:
             match = run_match(args.white, args.black, games=args.games, seed=args.seed,
                               time_limit=args.time, max_moves=args.max_moves,
-                              on_game=on_game, on_start=on_start, jobs=args.jobs)
+                              jobs=args.jobs, **hooks)
     except SpecError as e:
         return fail(str(e))
     except PlayerError as e:
         return fail(str(e))
     except OSError as e:
         return fail(f"{type(e).__name__}: {e}")
+    finally:
+        if live is not None:
+            live.close()
 
     data = match.to_dict()
     if args.json:
