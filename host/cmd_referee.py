@@ -49,9 +49,9 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     parser.add_argument("--record", metavar="DIR",
                         help="write each game to DIR/game-NNN.txt in notation")
-    parser.add_argument("--web", metavar="[HOST:]PORT",
-                        help="show the match live in a browser, served on this address "
-                             "while it is played (docs/web.md)")
+    parser.add_argument("--web", metavar="HOST:PORT",
+                        help="show the match live in a browser, served on this address (or "
+                             "on 127.0.0.1 for a bare PORT) while it is played (docs/web.md)")
 
 
 def _usage_problem(args):
