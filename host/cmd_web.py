@@ -85,8 +85,11 @@ def run(args):
     except PlayerError as e:
         pool.close()
         return fail(str(e))
+    from aiohttp.web_runner import GracefulExit
     try:
         return asyncio.run(_serve(host, port, specs, pool, args, recorded))
+    except GracefulExit:        # Ctrl-C or SIGTERM: aiohttp stopped the server cleanly
+        return 0
     except OSError as e:
         pool.close()
         return fail(f"cannot serve on {args.listen}: {e.strerror or e}")
@@ -125,7 +128,7 @@ async def _serve(host, port, specs, pool, args, recorded):
     try:
         site = web.TCPSite(runner, host, port)
         await site.start()
-        bound = site._server.sockets[0].getsockname()[1] if port == 0 else port
+        bound = runner.addresses[0][1]
         shown_host = f"[{host}]" if ":" in host else host
         print(f"trax-fpga web: serving on http://{shown_host}:{bound}/ (Ctrl-C to stop)",
               file=sys.stderr, flush=True)

@@ -254,3 +254,27 @@ def test_parse_listen():
     for bad in (":80", "host:", "host:x", "70000"):
         with pytest.raises(ValueError):
             cmd_web.parse_listen(bad)
+
+
+def test_the_command_serves_until_interrupted_and_exits_0():
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+    proc = subprocess.Popen([sys.executable, "-m", "traxfpga.host.cli", "web", "--listen",
+                             "127.0.0.1:0", "--opponents", "ref"], stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        line = ""
+        while "serving on" not in line:
+            line = proc.stderr.readline()
+            assert line, "the server stopped before serving"
+        url = line.split("serving on ")[1].split()[0]
+        page = urllib.request.urlopen(url, timeout=30).read().decode()
+        assert '<script type="module" src="/static/app.js">' in page
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
+            proc.kill()

@@ -58,7 +58,7 @@ class ServerThread:
             await self.runner.setup()
             site = web.TCPSite(self.runner, "127.0.0.1", 0)
             await site.start()
-            self.port = site._server.sockets[0].getsockname()[1]
+            self.port = self.runner.addresses[0][1]
             self.url = f"http://127.0.0.1:{self.port}/"
 
         try:

@@ -77,7 +77,7 @@ async def measure(opponent, games, seed=1, progress=None):
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
-    port = site._server.sockets[0].getsockname()[1]
+    port = runner.addresses[0][1]
     rng = random.Random(seed)
     acks, replies, sizes = [], [], []
     try:

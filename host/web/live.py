@@ -46,7 +46,7 @@ class LiveServer:
             await self._runner.setup()
             site = web.TCPSite(self._runner, host, port)
             await site.start()
-            bound = site._server.sockets[0].getsockname()[1]
+            bound = self._runner.addresses[0][1]
             self.url = f"http://{f'[{host}]' if ':' in host else host}:{bound}/"
             self.feed = MatchFeed(self.table, self._loop)
 

@@ -59,6 +59,11 @@ class PlayerPool:
             self._open[spec] = self._opener(spec, seed=0)
         return self._open[spec]
 
+    def open_new(self, spec, seed=0):
+        """A player of ``spec`` apart from the pool's (the caller closes it): the second
+        side of a match of a player against itself."""
+        return self._opener(spec, seed=seed)
+
     def drop(self, spec):
         """Close and forget a player (after a fault: it is opened afresh next time)."""
         player = self._open.pop(spec, None)

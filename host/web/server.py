@@ -138,6 +138,9 @@ class Clients:
             pass        # the tab went away; its handler removes it
 
 
+CLIENTS = web.AppKey("clients", Clients)
+
+
 async def _socket(request):
     # A page from another site must not drive the players (they may be real programs).
     origin = request.headers.get("Origin")
@@ -190,9 +193,6 @@ async def _static(request):
     if kind is None or "/" in name or not item.is_file():
         raise web.HTTPNotFound()
     return web.Response(text=item.read_text(encoding="utf-8"), content_type=kind)
-
-
-CLIENTS = web.AppKey("clients", Clients)
 
 
 async def _close_tabs(app):

@@ -319,7 +319,7 @@ class Table:
             # The pool's player the first time a spec comes (a board is opened once); a
             # player of its own for the second side of a match against itself.
             if spec in used:
-                player, owned = self.pool._opener(spec, seed=seed), True
+                player, owned = self.pool.open_new(spec, seed), True
             else:
                 used.add(spec)
                 player, owned = self.pool.get(spec), False
