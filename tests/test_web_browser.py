@@ -106,6 +106,19 @@ def test_a_game_against_ref_by_clicking_offers_only_legal_tiles(browser):
         server.stop()
 
 
+def test_a_long_game_against_random_offers_only_legal_tiles(browser):
+    """Against random a game grows a large board: many squares, forced tiles, tiles
+    refused for three tracks; 60 moves of it, every turn checked."""
+    server = ServerThread(["random"], delay=0, seed=6)
+    try:
+        browser.get(server.url)
+        start_game(browser, "random", "white")
+        game = play_by_clicking(browser, random.Random(8), max_moves=60)
+        assert game.ply >= 60 or game.over
+    finally:
+        server.stop()
+
+
 def test_a_game_against_the_simulated_board_by_clicking(browser, tmp_path):
     server = ServerThread(["sim", "ref"], delay=0, seed=3, time_limit=10.0)
     try:

@@ -4,7 +4,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from traxfpga.host.reference.paths import winning_paths
-from traxfpga.host.reference.trax import Game
+from traxfpga.host.reference.trax import Game, parse_move
 from traxfpga.host.render import _MARK, space_box, svg_board, svg_tile
 
 LOOP = ["@0/", "A2+", "A3/", "@2/", "@2/", "A1/", "D2+", "B0+", "@3+", "D0/", "E1/", "F1/",
@@ -47,3 +47,22 @@ def test_svg_tile_draws_both_tracks():
         pic = svg_tile(name, 32)
         assert pic.count("<path") == 2
         ET.fromstring(pic)
+
+
+def test_last_box_is_the_tile_the_last_move_placed():
+    from traxfpga.host.web.position import TILE, last_box
+    g = Game()
+    assert last_box(g) is None
+    for mv in LOOP:
+        g.play(mv)
+        box = last_box(g)
+        col = round((box["x"] - space_box(0, 0, TILE)[0]) / TILE)
+        row = round((box["y"] - space_box(0, 0, TILE)[1]) / TILE)
+        assert g.tile(col, row) is not None
+        before = Game()
+        for m in g.moves[:-1]:
+            before.play(m)
+        # The square was empty before the move: the box is the new tile's.
+        mv = parse_move(g.moves[-1])
+        assert before.tile(col - (mv.col == -1), row - (mv.row == -1)) is None
+        assert (mv.col, mv.row) == (col - (mv.col == -1), row - (mv.row == -1))

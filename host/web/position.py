@@ -9,10 +9,11 @@ the oriented tile it would put down (so the chooser shows exactly what will be p
 from __future__ import annotations
 
 from ..reference.paths import winning_paths
-from ..reference.trax import Game, Illegal, column_name, format_move, row_name
+from ..reference.trax import Game, Illegal, column_name, format_move, parse_move, row_name
 from ..render import space_box, svg_board, svg_tile
 
-__all__ = ["TILE", "TILE_NAMES", "board_picture", "squares", "tile_pictures", "replayed"]
+__all__ = ["TILE", "TILE_NAMES", "board_picture", "squares", "tile_pictures", "replayed",
+           "last_box"]
 
 #: Pixels a tile on the page's board.
 TILE = 48
@@ -29,6 +30,18 @@ def board_picture(game):
     """The board's SVG, the winning loop or line marked when there is one."""
     marks = [(p["cells"], p["colour"]) for p in winning_paths(game)]
     return svg_board(game, tile=TILE, marks=marks)
+
+
+def last_box(game):
+    """``{"x", "y", "size"}`` of the tile the last move placed, in the picture's
+    coordinates, or None before the first move.  The move's notation names its square in
+    the area before it; only that tile can have grown the area (forced tiles lie between
+    tiles in play), by one column (row) when it went into ``@`` (``0``)."""
+    if not game.moves:
+        return None
+    mv = parse_move(game.moves[-1])
+    x, y, size = space_box(max(mv.col, 0), max(mv.row, 0), TILE)
+    return {"x": x, "y": y, "size": size}
 
 
 def _placed_tile(game, move):

@@ -31,7 +31,7 @@ from ..reference.echo import shown
 from ..reference.trax import Game, Illegal, parse_move
 from ..referee import MAX_MOVES, run_match
 from .pool import Answer, PlayerPool, Stopped, Watched
-from .position import board_picture, replayed, squares
+from .position import board_picture, last_box, replayed, squares
 
 __all__ = ["Table", "Refused", "COLOURS"]
 
@@ -102,7 +102,7 @@ class Table:
                   "moves": list(g.moves), "ply": g.ply, "to_move": None if over else g.to_move,
                   "players": dict(self.players), "busy": self.busy, "over": over,
                   "winner": winner, "reason": reason, "status": self.status,
-                  "think": self.think,
+                  "think": self.think, "last": last_box(g),
                   "replay": None if self.replay is None else {
                       "ply": self.replay["ply"], "length": len(self.replay["moves"]),
                       "moves": self.replay["moves"], "note": self.replay["note"]},

@@ -76,6 +76,13 @@ function drawBoard(msg) {
   const board = $("board");
   board.innerHTML = msg.svg;
   const svg = board.querySelector("svg");
+  if (msg.last) {     // outline the tile the last move put down
+    const r = document.createElementNS(SVG_NS, "rect");
+    for (const k of ["x", "y"]) r.setAttribute(k, msg.last[k] + 2);
+    for (const k of ["width", "height"]) r.setAttribute(k, msg.last.size - 4);
+    r.classList.add("last");
+    svg.appendChild(r);
+  }
   // Transparent squares over the picture where a legal tile may go; the server places
   // them with the picture's own geometry (render.space_box).
   for (const sq of msg.squares) {
