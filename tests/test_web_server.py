@@ -149,9 +149,13 @@ async def test_a_second_tab_sees_the_game_but_cannot_move_or_take_it(client):
     assert "another tab" in (await second.recv("error"))["message"]
     await second.send(type="new", opponent="random", colour="white")
     assert "another tab" in (await second.recv("error"))["message"]
-    # Once the first tab is closed, the second may start its own game.
+    # Once the first tab is closed (or reloaded), the second carries the game on ...
     await first.ws.close()
-    await asyncio.sleep(0.1)
+    st = await second.until(lambda s: s["your_turn"])
+    assert st["control"] and st["moves"] == first.state["moves"]
+    await second.send(type="move", move=st["squares"][0]["moves"][0]["move"])
+    st = await second.until(lambda s: s["your_turn"] and s["ply"] == len(st["moves"]) + 2)
+    # ... and may start a game of its own.
     await second.send(type="new", opponent="random", colour="white")
     st = await second.until(lambda s: s["your_turn"])
     assert st["players"]["black"] == "random" and st["control"]

@@ -118,7 +118,7 @@ class Clients:
 
     def remove(self, client):
         self.sockets.pop(client, None)
-        self.table.connected.discard(client)
+        self.table.left(client)
 
     def changed(self):
         """Send every tab the new state, soon (several changes in one turn of the event

@@ -9,7 +9,8 @@
     a recorded game, stepped through from the page.
 
 Every tab sees the table; only the controller (the tab that started what is on it) may
-move or step.  The table lives on the event loop; every player call runs on its one
+move or step.  When the controller's tab is gone (closed, or reloaded: a new connection),
+any tab may carry on, and the first that does becomes the controller.  The table lives on the event loop; every player call runs on its one
 worker thread (:mod:`.pool`).  A request the table cannot honour raises :class:`Refused`
 with the sentence the tab is shown; after every change the table calls ``on_change()``
 and the server sends each tab its :meth:`Table.state`.
@@ -112,14 +113,14 @@ class Table:
 
     def your_turn(self, client):
         g = self.game
-        return (self.mode == "play" and client == self.controller and not self.busy
+        return (self.mode == "play" and self.controls(client) and not self.busy
                 and not g.over and self.end is None and g.to_move == self.human)
 
     def state(self, client):
         """The ``state`` message for one tab (see docs/web.md)."""
         out = dict(self._shared())
         mine = self.your_turn(client)
-        out["control"] = client == self.controller
+        out["control"] = self.controls(client)
         out["you"] = self.human if out["control"] and self.mode == "play" else None
         out["your_turn"] = mine
         out["squares"] = squares(self.game) if mine else []
@@ -127,6 +128,17 @@ class Table:
 
     def _changed(self):
         self.on_change()
+
+    def controls(self, client):
+        """True when ``client`` may act on what is on the table: it started it, or the
+        tab that did is gone (or it came from the command line)."""
+        return client == self.controller or self.controller not in self.connected
+
+    def left(self, client):
+        """A tab closed: when it was the controller, the others may now carry on."""
+        self.connected.discard(client)
+        if client == self.controller:
+            self._changed()
 
     # ---------------------------------------------------------------- who may act
 
@@ -184,9 +196,10 @@ class Table:
         """The tab's move, in notation."""
         if self.mode != "play":
             raise Refused("No game is being played: start a new game to play.")
-        if client != self.controller:
+        if not self.controls(client):
             raise Refused("This game is played from another tab; start a new game to play "
                           "from this one.")
+        self.controller = client
         if self.game.over or self.end is not None:
             raise Refused("The game is over: start a new game.")
         if not self.your_turn(client):
@@ -268,8 +281,10 @@ class Table:
     def seek(self, client, ply):
         if self.mode != "replay":
             raise Refused("No recorded game is being replayed: open one first.")
-        if self.controller is not None and client != self.controller:
+        if not self.controls(client):
             raise Refused("This replay is stepped from another tab.")
+        if self.controller is not None:
+            self.controller = client
         n = len(self.replay["moves"])
         if not 0 <= ply <= n:
             raise Refused(f"There is no move {ply}: the game has {n}.")
