@@ -106,6 +106,22 @@ def test_a_game_against_ref_by_clicking_offers_only_legal_tiles(browser):
         server.stop()
 
 
+def test_a_reloaded_page_carries_on_its_game(browser):
+    server = ServerThread(["ref"], delay=0, seed=9)
+    try:
+        browser.get(server.url)
+        start_game(browser, "ref", "black")
+        wait_for(browser, lambda d: body(d, "your-turn") == "true")
+        before = moves_shown(browser)
+        browser.refresh()
+        wait_for(browser, lambda d: body(d, "your-turn") == "true" and offered(d))
+        assert moves_shown(browser) == before
+        game = play_by_clicking(browser, random.Random(3))
+        assert game.over
+    finally:
+        server.stop()
+
+
 def test_a_long_game_against_random_offers_only_legal_tiles(browser):
     """Against random a game grows a large board: many squares, forced tiles, tiles
     refused for three tracks; 60 moves of it, every turn checked."""

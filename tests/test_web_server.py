@@ -282,3 +282,13 @@ def test_the_command_serves_until_interrupted_and_exits_0():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+@served(opponents=("cmd:/no/such/trax-program", "random"))
+async def test_an_opponent_that_cannot_be_started_is_said_and_the_server_goes_on(client):
+    tab = await open_tab(client)
+    await tab.send(type="new", opponent="cmd:/no/such/trax-program", colour="white")
+    st = await tab.until(lambda s: "cannot be started" in s["status"])
+    assert st["mode"] == "idle" and "/no/such/trax-program" in st["status"]
+    await tab.send(type="new", opponent="random", colour="white")
+    await tab.until(lambda s: s["your_turn"])

@@ -227,6 +227,10 @@ class Table:
         self.busy = False
         who = self.opponent
         if not isinstance(got, Answer):
+            if got.kind == "open":      # no game was started: nobody lost
+                self._reset("idle", None)
+                self.status = f"{who} cannot be started: {got.detail}"
+                return self._changed()
             self._lost(_other(self.human), got.kind, got.detail)
             return
         self.think = {"seconds": round(got.seconds, 6), "clock": got.clock,
