@@ -49,7 +49,8 @@ def served(opponents=("ref", "random"), **table_args):
     def wrap(body):
         def test(*args, **kwargs):
             async def main():
-                table = Table({s: s for s in opponents}, delay=0, seed=1, **table_args)
+                table = Table({s: s for s in opponents}, **{"delay": 0, "seed": 1,
+                                                               **table_args})
                 async with TestClient(TestServer(make_app(table))) as client:
                     await asyncio.wait_for(body(client, *args, **kwargs), 180)
             asyncio.run(main())
@@ -292,3 +293,20 @@ async def test_an_opponent_that_cannot_be_started_is_said_and_the_server_goes_on
     assert st["mode"] == "idle" and "/no/such/trax-program" in st["status"]
     await tab.send(type="new", opponent="random", colour="white")
     await tab.until(lambda s: s["your_turn"])
+
+
+@served(delay=0.05)
+async def test_a_match_of_a_player_against_itself_can_be_stopped(client):
+    tab = await open_tab(client)
+    await tab.send(type="match", white="ref", black="ref", games=100)
+    await tab.until(lambda s: s["mode"] == "watch" and s["ply"] >= 3)
+    other = await open_tab(client)
+    await other.send(type="stop")
+    assert "another tab" in (await other.recv("error"))["message"]
+    await tab.send(type="new", opponent="ref", colour="white")
+    assert "stop it first" in (await tab.recv("error"))["message"]
+    await tab.send(type="stop")
+    st = await tab.until(lambda s: not s["match"]["running"])
+    assert "The match was stopped" in st["status"]
+    assert len(st["match"]["results"]) < 100
+    assert {r["white"] for r in st["match"]["results"]} <= {"ref#1", "ref#2"}

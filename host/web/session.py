@@ -319,6 +319,8 @@ class Table:
     def stop_match(self, client):
         if not (self.match and self.match["running"] and self.match["local"]):
             raise Refused("No match is running here.")
+        if not self.controls(client):
+            raise Refused("The match was started from another tab; it is stopped there.")
         self._stop.set()
         self.status = "Stopping the match after the current answer ..."
         self._changed()
