@@ -310,3 +310,23 @@ async def test_a_match_of_a_player_against_itself_can_be_stopped(client):
     assert "The match was stopped" in st["status"]
     assert len(st["match"]["results"]) < 100
     assert {r["white"] for r in st["match"]["results"]} <= {"ref#1", "ref#2"}
+
+
+def test_a_game_given_on_the_command_line_is_stepped_by_any_tab():
+    from pathlib import Path
+
+    from traxfpga.host.cmd_web import _read_replay
+
+    loop = Path(__file__).resolve().parents[1] / "docs" / "examples" / "loop.txt"
+
+    async def main():
+        table = Table({"ref": "ref"}, delay=0)
+        table.load_replay(None, _read_replay(str(loop)), "loop.txt")
+        async with TestClient(TestServer(make_app(table))) as client:
+            tabs = [await open_tab(client) for _ in range(2)]
+            assert tabs[0].state["mode"] == "replay" and tabs[0].state["ply"] == 17
+            assert tabs[0].state["winner"] == "white" and "#f2b705" in tabs[0].state["svg"]
+            for i, tab in enumerate(tabs):
+                await tab.send(type="seek", ply=i + 3)
+                await tab.until(lambda s: s["ply"] == i + 3)
+    asyncio.run(asyncio.wait_for(main(), 60))
