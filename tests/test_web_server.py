@@ -330,3 +330,16 @@ def test_a_game_given_on_the_command_line_is_stepped_by_any_tab():
                 await tab.send(type="seek", ply=i + 3)
                 await tab.until(lambda s: s["ply"] == i + 3)
     asyncio.run(asyncio.wait_for(main(), 60))
+
+
+@served()
+async def test_an_oversized_message_closes_only_its_connection(client):
+    from aiohttp import WSMsgType
+    big = await open_tab(client)
+    await big.ws.send_str('{"type": "replay", "text": "' + "x" * (2 << 20) + '"}')
+    frame = await big.ws.receive(timeout=TIMEOUT)
+    assert frame.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING)
+    assert big.ws.close_code == 1009
+    tab = await open_tab(client)
+    await tab.send(type="new", opponent="random", colour="white")
+    await tab.until(lambda s: s["your_turn"])
