@@ -9,7 +9,7 @@
 * ``move``: the notation grammar, accumulating the column and row for the engine;
 * ``play``, ``contest_move``, ``board``, ``status``, ``reset``: the engine commands and
   their answers, printed while the engine still offers its result;
-* the board's own move: :func:`traxfpga.firmware.player.board_move` (the searcher);
+* the board's own move: :func:`traxfpga.firmware.player.board_move` (the search sequencer);
 * ``error``: ``! <name>``; ``release``: done with the line, back to ``idle``.
 """
 

@@ -29,7 +29,7 @@ from ..hdl.engine import Op as EngineOp
 from ..hdl.linebuf import LineError, LineInfo
 from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
 from ..hdl.perft import COUNT_BITS, MAX_PERFT_DEPTH, PerftRequest
-from ..hdl.search import SearchRequest
+from ..hdl.request import SearchRequest
 from ..hdl.tiles import Reason, Shape, Status, Variant
 from .isa import ENGINE_OP_BITS, Cond, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
 
@@ -65,7 +65,7 @@ class Protocol(wiring.Component):
     idle : Out(1)
         Waiting for a line, with no byte left in the output buffer.
     search : Out(SearchRequest)
-        To the searcher.
+        To the player (the search cores).
     perft : Out(PerftRequest)
         To the perft unit (only with ``perft``).
     thinking : Out(1)
@@ -245,7 +245,7 @@ class Protocol(wiring.Component):
             self.engine_cmd.payload.tile.eq(tile),
             self.engine_cmd.payload.variant.eq(new_variant),
         ]
-        # SEARCH: raise `search.req` while waiting, until the searcher is done (a four-phase
+        # SEARCH: raise `search.req` while waiting, until the player is done (a four-phase
         # handshake: it drops `search.done` once `search.req` falls after the answer).
         # PERFT: the same with the perft unit, the depth from acc.
         searching = op == Op.SEARCH                      # never guarded (see isa.Asm.i)

@@ -5,11 +5,15 @@ docs/player.md ("The search sequencer") describes it.
 """
 
 from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
-from .search_params import OPENING
-from .tiles import SHAPE_CHARS
+from .tile_chars import TILE_CHARS
 
-__all__ = ["program", "threat_search", "schedule", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
+__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
            "F", "G"]
+
+#: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
+#: Both openings are legal and equal to the search; after ``@0+`` a 2016 contest program won
+#: every game by the same line in 12 moves (docs/player.md).
+OPENING = (-1, -1, "/")
 
 #: The last iteration (schedule(): a PVS of 7 plies, the threat search at MAX_DEFENCE).
 MAX_ITER = 13
@@ -79,8 +83,7 @@ def L(reg):
 
 def _opening_word():
     col, row, tile = OPENING
-    shape = {ch: int(k.value) for k, ch in SHAPE_CHARS.items()}[tile]
-    return pack_move(col, row, shape)
+    return pack_move(col, row, TILE_CHARS.index(tile))
 
 
 def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> Asm:
