@@ -24,7 +24,6 @@ target, ``build`` raises ``TimingError`` (carrying the report).  nextpnr runs wi
 """
 
 import json
-import math
 import os
 from pathlib import Path
 import re

@@ -9,8 +9,6 @@ own figure can be told apart.
 """
 
 import json
-import os
-import re
 import subprocess
 import sys
 import tempfile

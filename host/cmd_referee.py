@@ -156,8 +156,8 @@ def run(args):
                       f"{1000 * s['mean_time']:.1f}", f"{1000 * s['max_time']:.1f}")
         notes.append(f"  {label}: {s['id'] or '?'} ({s['clock']} clock)")
     out.print(table)
-    for note in notes:
-        out.print(note, markup=False, highlight=False)
+    for line in notes:
+        out.print(line, markup=False, highlight=False)
     if written:
         out.print(f"{len(written)} game{'s' if len(written) != 1 else ''} written to "
                   f"{record_dir}/", markup=False)

@@ -66,9 +66,10 @@ def bench_engine(args, progress=None):
 
 #: The workload of ``bench sim``: engine-mode moves, then the board's own moves (searches).
 SIM_WORKLOAD = [":reset", ":play @0/", ":play A2+", ":play A3/", ":move", ":move"]
-#: ... searched with this budget (cycles): the device as built, but thinking about a
-#: millisecond at 24 MHz, so that Amaranth's simulator finishes in a minute or two.
-SIM_THINK_CYCLES = 20_000
+#: ... searched with this budget (cycles): the device as built, thinking 1/60 s at 24 MHz,
+#: so that the compiled backends run long enough to be timed and Amaranth's simulator
+#: finishes in minutes.
+SIM_THINK_CYCLES = 400_000
 
 
 def bench_sim(args, progress=None):

@@ -17,7 +17,6 @@ import pytest
 from amaranth.sim import Simulator
 
 from traxfpga.boards import build as build_mod
-from traxfpga.boards import flash as flash_mod
 from traxfpga.boards import pll_ecp5
 from traxfpga.boards.families import FAMILIES
 from traxfpga.boards.platforms import BOARDS, get_board
@@ -723,8 +722,6 @@ def test_build_device_import_failure(monkeypatch, capsys):
     ["build", "--baud", "-9600"],
     ["build", "--clock", "fast"],
     ["build", "--clock", "0"],
-    ["build", "--max-depth", "8"],
-    ["build", "--max-depth", "1"],
     ["flash", "--board", "ulx3s"],
     ["flash", "--programmer", "dfu-util"],
     ["flash", "--frobnicate"],

@@ -88,5 +88,5 @@ def test_bench_sim_json_contract(capsys):
     backends = figures["backends"]
     assert "cxxrtl" in backends and sum(b["default"] for b in backends.values()) == 1
     for b in backends.values():
-        assert b["cycles_per_second"] > 0 and b["cycles"] > 100_000
+        assert b["cycles_per_second"] > 0 and b["cycles"] > 500_000
     assert figures["workload"]["lines"][-1] == ":move" and figures["workload"]["answers"]
