@@ -118,24 +118,26 @@ class PVSCore(wiring.Component):
         return m
 
     def _registers(self, depth):
-        """The machine's state, in one namespace that the parts of :meth:`elaborate` share."""
-        return SimpleNamespace(
-            pc=Signal(range(depth)), npc=Signal(range(depth)),
-            phase=Signal(),                       # 1: the operand or the result is here
-            advance=Signal(),                     # the instruction completes this cycle
-            lv=Signal(range(LEVELS)), acc=Signal(signed(WORD_BITS)),
-            col=Signal(signed(8)), row=Signal(signed(8)), tile=Signal(2),
-            w=Signal(8), h=Signal(8),
-            gt=Signal(), eq=Signal(), lt=Signal(),
-            ok=Signal(), ended=Signal(), square=Signal(), won=Signal(), lost=Signal(),
-            over=Signal(), empty=Signal(), armed=Signal(),
-            past=Signal(),                        # the last NEXT left the area (DONE)
-            deal=Signal(range(self.cores)),       # the core the root's next move goes to
-            mine=Signal(),                        # the last DEAL was to this core (MINE)
-            ans=Signal(MoveWord), lfsr=Signal(16),
-            leafing=Signal(),                     # EVAL's result is in: acc takes its value
-            pot_s=Signal(16), pot_o=Signal(16), att_s=Signal(8), att_o=Signal(8),
-        )
+        """The machine's state, in one namespace that the parts of :meth:`elaborate` share
+        (each signal named as its field, for waveforms)."""
+        shapes = {
+            "pc": range(depth), "npc": range(depth),
+            "phase": 1,                 # 1: the operand or the result is here
+            "advance": 1,               # the instruction completes this cycle
+            "lv": range(LEVELS), "acc": signed(WORD_BITS),
+            "col": signed(8), "row": signed(8), "tile": 2, "w": 8, "h": 8,
+            "gt": 1, "eq": 1, "lt": 1,
+            "ok": 1, "ended": 1, "square": 1, "won": 1, "lost": 1,
+            "over": 1, "empty": 1, "armed": 1,
+            "past": 1,                  # the last NEXT left the area (DONE)
+            "deal": range(self.cores),  # the core the root's next move goes to
+            "mine": 1,                  # the last DEAL was to this core (MINE)
+            "ans": MoveWord, "lfsr": 16,
+            "leafing": 1,               # EVAL's result is in: acc takes its value
+            "pot_s": 16, "pot_o": 16, "att_s": 8, "att_o": 8,
+        }
+        return SimpleNamespace(**{name: Signal(shape, name=name)
+                                  for name, shape in shapes.items()})
 
     def _frame_address(self, m, r):
         """The operand's frame register: its number within the frame of the level its
