@@ -48,9 +48,6 @@ class Device(wiring.Component):
     think_time : float
         Seconds the player may take for one move (its cycle budget is this many seconds of
         the clock); the contest allows one second per move, serial transfer included.
-    node_limit : int
-        The player's search also stops after this many legal placements (0: none): where
-        its twin, which cannot count cycles, stops too, so that tests predict every answer.
     perft : bool
         Include the perft unit (:class:`~traxfpga.hdl.perft.Perft`) for ``:perft``; without
         it ``:perft`` answers ``! no-perft`` (the iCEBreaker's UP5K has no room for it).
@@ -72,13 +69,17 @@ class Device(wiring.Component):
     report : In(SearchReport)
         How the player's last search went (depth, seed, nodes, core, ...), for simulations
         and benchmarks; no pins.
+    node_limit : In(32)
+        The player's searches also stop after this many legal placements (0, on a board:
+        none): where its twin, which cannot count cycles, stops too, so that tests predict
+        every answer; no pins.
     perft_count : Out(COUNT_BITS)
         The perft unit's count, counting up while it runs, for the benchmark's progress; no
         pin (only with ``perft``).
     """
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
-                 player_id="trax-fpga", think_time=0.8, perft=True, cores=1, node_limit=0):
+                 player_id="trax-fpga", think_time=0.8, perft=True, cores=1):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity:
@@ -97,9 +98,6 @@ class Device(wiring.Component):
             raise ValueError(f"cores must be 1 .. {MAX_CORES}, not {cores}")
         self.cores = cores
         self.budget = int(clk_freq * think_time)
-        if not 0 <= node_limit < 1 << 32:
-            raise ValueError(f"node_limit must be 0 .. 2**32 - 1, not {node_limit}")
-        self.node_limit = node_limit
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
         super().__init__({
@@ -107,6 +105,7 @@ class Device(wiring.Component):
             "tx":             Out(1, init=1),
             "leds":           Out(3),
             "report":         In(SearchReport),
+            "node_limit":     In(32),
             **({"perft_count": Out(COUNT_BITS)} if perft else {}),
         })
 

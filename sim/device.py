@@ -80,6 +80,7 @@ class DeviceHarness(wiring.Component):
     quiet: Out(1)
     leds:  Out(3)
     report: In(SearchReport)
+    node_limit: In(32)
     perft_count: Out(COUNT_BITS)
 
     def __init__(self, device):
@@ -94,6 +95,7 @@ class DeviceHarness(wiring.Component):
         wiring.connect(m, wiring.flipped(self.send), host_tx.stream)
         wiring.connect(m, host_rx.stream, wiring.flipped(self.recv))
         wiring.connect(m, wiring.flipped(self.report), dev.report)
+        m.d.comb += dev.node_limit.eq(self.node_limit)
         m.d.comb += [
             dev.rx.eq(host_tx.tx & ~self.brk),
             host_rx.rx.eq(dev.tx),
@@ -203,9 +205,10 @@ class DeviceSim:
         Write a waveform of the whole run (``pysim`` only).
     player_id : str
         The device's answer to ``-T``.
-    think_time, node_limit :
-        The player's budgets: seconds of ``clk_freq``, and legal placements (see
-        :class:`Device`).
+    think_time : float
+        The player's budget in seconds of ``clk_freq`` (see :class:`Device`).
+    node_limit : int
+        The player's budget in legal placements (0: none; :meth:`set_node_limit`).
     perft : bool
         Include the perft unit (see :class:`Device`).
     cores, dual :
@@ -225,7 +228,7 @@ class DeviceSim:
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
                              player_id=player_id, think_time=think_time, perft=perft,
-                             cores=cores, dual=dual, node_limit=node_limit)
+                             cores=cores, dual=dual)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq
@@ -243,6 +246,14 @@ class DeviceSim:
             self._sim.set("recv__ready", 1)
         else:
             self._sim = _Pysim(self.harness, vcd)
+        self.set_node_limit(node_limit)
+
+    def set_node_limit(self, nodes):
+        """The player's budget in legal placements from the next search on (0: none)."""
+        if not 0 <= nodes < 1 << 32:
+            raise ValueError(f"the node limit must be 0 .. 2**32 - 1, not {nodes}")
+        self._sim.set("node_limit", nodes)
+        self.node_limit = nodes
 
     @property
     def cycles(self):

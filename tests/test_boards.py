@@ -17,6 +17,8 @@ import pytest
 from amaranth.sim import Simulator
 
 from traxfpga.boards import build as build_mod
+# imported before any test patches subprocess.run, which flash binds as a default argument
+from traxfpga.boards import flash as flash_mod  # noqa: F401
 from traxfpga.boards import pll_ecp5
 from traxfpga.boards.families import FAMILIES
 from traxfpga.boards.platforms import BOARDS, get_board

@@ -303,7 +303,7 @@ def test_device_takes_the_sequencer_within_its_capacity():
     from traxfpga.firmware.top import Device
     Device(clk_freq=24e6, capacity=128)
     Device(clk_freq=24e6, capacity=64, cores=3)
-    for kwargs in ({"capacity": 256}, {"cores": 0}, {"cores": 65}, {"node_limit": -1}):
+    for kwargs in ({"capacity": 256}, {"cores": 0}, {"cores": 65}):
         with pytest.raises(ValueError):
             Device(**{"clk_freq": 24e6, "capacity": 128, **kwargs})
 
