@@ -12,12 +12,15 @@ A player is opened from a *spec* string (:func:`open_player`):
     engine), its budget ``nodes`` legal placements (default :data:`MODEL_NODES`; the
     iCEBreaker's board searches about 225,000 in its 0.8 s) instead of cycles, on ``cores``
     search cores (default 1), for quick studies;
-``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``)
+``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``,
+``sim,nodes=N``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
     ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-25f``: 50 MHz,
     the perft units and three search cores) instead of the iCEBreaker's (24 MHz, one
-    core); ``cores=N`` sets the number of search cores;
+    core); ``cores=N`` sets the number of search cores; ``nodes=N`` stops each search
+    after N legal placements too (a quicker, weaker board: the twin ``model,nodes=N``
+    plays the same moves);
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
@@ -82,7 +85,7 @@ __all__ = ["PLAYER_KINDS", "MODEL_NODES", "open_player", "split_specs", "Player"
 
 #: Spec names, for messages and ``--help``.
 PLAYER_KINDS = ("ref", "random", "model[,nodes=N][,cores=N]",
-                "sim[,board=NAME][,cores=N]",
+                "sim[,board=NAME][,cores=N][,nodes=N]",
                 "serial:PORT[@BAUD]",
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
@@ -853,16 +856,21 @@ def _parse_sim_options(spec, options):
     """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the
     option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit,
     search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N``
-    sets the search cores (after ``board=``, it overrides the board's)."""
+    sets the search cores (after ``board=``, it overrides the board's); ``nodes=N`` the
+    player's budget in legal placements."""
     from ..boards.platforms import BOARDS
     sim_args = {}
     seen = set()
     for option in options:
         name, eq, value = option.partition("=")
-        if name not in ("board", "cores") or not eq or name in seen:
+        if name not in ("board", "cores", "nodes") or not eq or name in seen:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
-                            f"(expected board=NAME, cores=N)")
+                            f"(expected board=NAME, cores=N, nodes=N)")
         seen.add(name)
+        if name == "nodes":
+            sim_args["node_limit"] = _number_option(spec, name, value, 1, (1 << 32) - 1,
+                                                    "a budget in nodes")
+            continue
         if name == "cores":
             sim_args["cores"] = _number_option(spec, name, value, 1, MAX_CORES,
                                                "a number of search cores")
