@@ -62,9 +62,13 @@ def test_compiled_backends_agree_with_amaranths_simulator(backend):
     from traxfpga.sim import cxxrtl, verilator
     if not {"verilator": verilator, "cxxrtl": cxxrtl}[backend].available():
         pytest.skip(f"the {backend} backend cannot build here")
+    from traxfpga.sim.bench import SIM_THINK_CYCLES
+    from traxfpga.sim.device import DEFAULT_CLK
     runs = {}
     for be in ("pysim", backend):
-        with DeviceSim(capacity=8, backend=be, node_limit=NODES) as dev:
+        # bench sim's device (one compiled simulation for both)
+        with DeviceSim(capacity=16, backend=be, node_limit=NODES,
+                       think_time=SIM_THINK_CYCLES / DEFAULT_CLK) as dev:
             trace = []
             for line in AGREE_LINES:
                 trace.append((dev.run(line.encode() + b"\n"), dev.cycles))

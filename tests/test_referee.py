@@ -387,9 +387,10 @@ def test_sim_options_take_the_boards_settings():
 
 def test_simulated_board_of_another_board():
     """``sim,board=NAME`` simulates that board's device: its clock times the answers (one
-    core here, to keep the test's simulation small)."""
-    with open_player(f"sim,board=ulx3s-85f,cores=1,nodes={QUICK}") as p:
-        assert p.transport.clk_freq == 45e6 and p.transport.sim.capacity == 64
+    core here, to keep the test's simulation small: the device of bench perft's test on
+    that board)."""
+    with open_player(f"sim,board=ulx3s-25f,cores=1,nodes={QUICK}") as p:
+        assert p.transport.clk_freq == 50e6 and p.transport.sim.capacity == 64
         assert p.start("black") is None
         g = Game()
         g.play("@0/")
