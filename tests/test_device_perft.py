@@ -101,7 +101,8 @@ def test_without_the_unit_perft_is_refused():
     assert all(ins["op"] != Op.PERFT for ins in program(perft=False).code)
     assert sum(ins["op"] == Op.PERFT for ins in program().code) == 1
     # the device of test_pvs.py's timed games (one compiled simulation for both)
-    with DeviceSim(capacity=128, clk_freq=921_600, perft=False, node_limit=150) as small:
+    with DeviceSim(capacity=128, clk_freq=921_600, baud=115200, perft=False,
+                   node_limit=150) as small:
         assert small.exchange(":reset") == ["= trax"]
         for line in (":perft 2", ":perft", ":perft x"):
             assert small.exchange(line) == ["! no-perft"], line
