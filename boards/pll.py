@@ -22,7 +22,7 @@ of their users) and connects it to these.
 from dataclasses import dataclass
 import math
 
-from amaranth.hdl import ClockDomain, Const, ClockSignal, Instance, Module, ResetSignal, Signal
+from amaranth.hdl import ClockDomain, Const, ClockSignal, Instance, Module, Signal
 from amaranth.lib import io, wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.wiring import Out

@@ -56,7 +56,7 @@ class Op(enum.IntEnum):
     NEXT_TILE = 24  # take the result; tile += 1
     NEXT_ROW = 25   # take the result; acc += 1; tile = +
     NEXT_COL = 26   # take the result; col += 1; acc = -1; tile = +
-    SEARCH = 27     # run the searcher (hdl/search.py) and wait for its answer; then col,
+    SEARCH = 27     # run the player (hdl/pvs.py) and wait for its answer; then col,
                     # acc, tile = its move (FOUND tells whether there is one); always
                     # unconditional
     PERFT = 28      # count the leaves to depth acc + 1 with the perft unit (hdl/perft.py)
@@ -91,7 +91,7 @@ class Cond(enum.IntEnum):
                     # opponent's turn (or the game has ended, for the engine to say so)
     FLAG0 = 21      # flags bit 0
     FLAG1 = 22      # flags bit 1
-    FOUND = 23      # the searcher's last answer holds a move
+    FOUND = 23      # the player's last answer holds a move
     PERFT_DEPTH = 24  # acc + 1 is a depth the perft unit takes (acc < MAX_PERFT_DEPTH)
 
 

@@ -1,7 +1,7 @@
 """The board's own move, as microcode routines of the protocol sequencer.
 
-:func:`board_move` asks the hardware searcher (:mod:`traxfpga.hdl.search`) for the move and
-plays it.  When the searcher has no move (the game is over, or nothing is legal) or the
+:func:`board_move` asks the player (the search cores, :mod:`traxfpga.hdl.cores`) for the
+move and plays it.  When the player has no move (the game is over, or nothing is legal) or the
 engine should refuse its move (which the tests say never happens), :func:`first_legal`
 takes over: it gives the right error, or still finds a legal move.
 
@@ -28,7 +28,7 @@ __all__ = ["board_move", "first_legal"]
 
 
 def board_move(a, *, entry, found, nomove):
-    """Assemble the board's move into ``a``: the searcher's choice, played on the engine,
+    """Assemble the board's move into ``a``: the player's choice, played on the engine,
     with :func:`first_legal` behind it.  Same contract as :func:`first_legal`."""
     a.think = True
     a.label(entry)

@@ -9,7 +9,7 @@
 * ``move``: the notation grammar, accumulating the column and row for the engine;
 * ``play``, ``contest_move``, ``board``, ``status``, ``reset``: the engine commands and
   their answers, printed while the engine still offers its result;
-* the board's own move: :func:`traxfpga.firmware.player.board_move` (the searcher);
+* the board's own move: :func:`traxfpga.firmware.player.board_move` (the search sequencer);
 * ``error``: ``! <name>``; ``release``: done with the line, back to ``idle``.
 """
 
@@ -69,8 +69,20 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     has the perft unit (else ``:perft`` answers ``! no-perft``)."""
     text.check_player_id(player_id)
     a = Asm()
+    _line(a)
+    _dash(a, player_id)
+    _commands(a, capacity, perft)
+    _board_and_status(a)
+    _reset(a)
+    _move_line(a)
+    _own_move(a)
+    _errors(a)
+    _name_tables(a)
+    return a
 
-    # -- a line ------------------------------------------------------------------------------
+
+def _line(a):
+    """A line: what its first character makes it, and the rest of a line, which may only be spaces (``trailing``, a subroutine)."""
     a.label(IDLE)
     a.wait(Cond.LINE)
     a.i(Op.JUMP, cond=Cond.LINE_BAD, imm=Idx.LINE_ERR, to="line_errors")
@@ -89,7 +101,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     a.goto("trailing", cond=Cond.EQ, imm=" ", inc=True)
     a.goto("syntax")
 
-    # -- -T -W -B -R ---------------------------------------------------------------------------
+
+def _dash(a, player_id):
+    """``-T``, and ``-W``, ``-B`` and ``-R``, which start a game."""
     a.label("dash")
     a.goto("dash_t", cond=Cond.EQ, imm="T", inc=True)
     a.goto("dash_w", cond=Cond.EQ, imm="W", inc=True)
@@ -118,7 +132,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
         else:
             a.goto("release")
 
-    # -- :commands -----------------------------------------------------------------------------
+
+def _commands(a, capacity, perft):
+    """The ``:commands``: the dispatch on the first letter, and ``:play``, ``:undo``, ``:move``, ``:perft`` and ``:version``."""
     a.label("command")
     for word in text.COMMANDS:
         if word != "perft":                             # p: play, which tells perft apart
@@ -172,6 +188,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     a.emit(f"= trax-fpga protocol {text.PROTOCOL_VERSION} capacity {capacity}\n")
     a.goto("release")
 
+
+def _board_and_status(a):
+    """``:board`` and ``:status``: a ``DUMP`` of the squares, printed or dropped."""
     a.label("cmd_board")
     _word(a, "oard", "unknown")
     a.i(Op.CALL, to="trailing")
@@ -217,6 +236,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     a.emit("\n")
     a.i(Op.ACK, to="release")
 
+
+def _reset(a):
+    """``:reset [VARIANT]``."""
     a.label("cmd_reset")
     _word(a, "eset", "unknown")
     a.label("reset_args")
@@ -242,7 +264,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     a.emit("\n")
     a.goto("release")
 
-    # -- a move: <column><row><tile> -------------------------------------------------------------
+
+def _move_line(a):
+    """A move, ``<column><row><tile>``: parsed, then played for ``:play`` or as the opponent's in contest mode."""
     a.label("move")
     a.i(Op.ACC_M1, cond=Cond.EQ, imm="@", inc=True, to="move_row0")
     a.i(Op.ACC_LETTER, cond=Cond.LETTER, inc=True, to="move_col")
@@ -294,7 +318,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     a.i(Op.ACK, cond=Cond.RES_ENDED, to="release")      # it ended the game: no answer
     a.i(Op.ACK, to="think")
 
-    # -- the board's own move -------------------------------------------------------------------
+
+def _own_move(a):
+    """The board's own move, and its answer line."""
     board_move(a, entry="think", found="found", nomove="nomove")
     a.label("found")                                    # the engine still offers the result
     a.goto("result", cond=Cond.FLAG1)                   # :move
@@ -304,7 +330,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     a.label("nomove")
     a.i(Op.SET_ERR, imm=text.E_NOMOVE, to="error")
 
-    # -- errors ----------------------------------------------------------------------------
+
+def _errors(a):
+    """Error lines, and the line errors the buffer reports."""
     a.label("unknown")
     a.i(Op.SET_ERR, imm=text.E_UNKNOWN, to="error")
     a.label("syntax")
@@ -321,7 +349,9 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
         a.label(label)
         a.i(Op.SET_ERR, imm=code, to="error")
 
-    # -- name tables ----------------------------------------------------------------------------
+
+def _name_tables(a):
+    """The names the answers print, by index."""
     _names(a, "error_names", text.ERRORS, 32)
     # indexed by the engine's Winner and Reason values
     assert [w.name.lower() for w in Winner][1:] == list(text.COLOURS[1:])
@@ -330,4 +360,3 @@ def program(*, player_id="trax-fpga", capacity=128, perft=True):
     a.table("role_names", ["colour_names_0", "colour_names_1", "colour_names_2"], 4)
     _names(a, "reason_names", text.REASONS, 4)
     _names(a, "variant_names", text.VARIANTS, 4)
-    return a

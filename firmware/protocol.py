@@ -19,6 +19,8 @@ the datapath those instructions drive:
 Instruction semantics are in :mod:`traxfpga.firmware.isa`.
 """
 
+from types import SimpleNamespace
+
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed
 from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
@@ -29,7 +31,7 @@ from ..hdl.engine import Op as EngineOp
 from ..hdl.linebuf import LineError, LineInfo
 from ..hdl.notation import NumberText, TILE_CHARS, accumulate, is_digit, is_letter, is_tile, tile_of
 from ..hdl.perft import COUNT_BITS, MAX_PERFT_DEPTH, PerftRequest
-from ..hdl.search import SearchRequest
+from ..hdl.request import SearchRequest
 from ..hdl.tiles import Reason, Shape, Status, Variant
 from .isa import ENGINE_OP_BITS, Cond, Num, Op, PC_BITS, Src, WORD_BITS, field_slices
 
@@ -65,7 +67,7 @@ class Protocol(wiring.Component):
     idle : Out(1)
         Waiting for a line, with no byte left in the output buffer.
     search : Out(SearchRequest)
-        To the searcher.
+        To the player (the search cores).
     perft : Out(PerftRequest)
         To the perft unit (only with ``perft``).
     thinking : Out(1)
@@ -99,69 +101,93 @@ class Protocol(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        bits = max(4, self.capacity.bit_length())      # saturation 2**bits - 1 > N
+        r = self._state(m)
+        self._handshakes(m, r)
+        self._guard(m, r)
+        self._output(m, r)
+        self._jobs(m, r)
+        self._number(m, r)
+        self._next(m, r)
+        self._registers(m, r)
+        m.d.comb += [
+            self.idle.eq((r.pc == self.asm.labels[IDLE]) & ~r.ofull),
+            self.thinking.eq(r.f["think"]),
+            self.error.eq(r.err != 0),
+        ]
+        return m
+
+    def _state(self, m):
+        """The program ROM, the number printer and the registers, in one namespace that the
+        parts of :meth:`elaborate` share."""
+        r = SimpleNamespace()
+        r.bits = bits = max(4, self.capacity.bit_length())      # saturation 2**bits - 1 > N
         m.submodules.rom = rom = Memory(shape=WORD_BITS, depth=self.depth, init=self.words)
         fetch = rom.read_port(domain="sync")
-        m.submodules.num = num = NumberText(COUNT_BITS if self.has_perft else 16)
+        m.submodules.num = r.num = NumberText(COUNT_BITS if self.has_perft else 16)
 
         # -- the instruction -----------------------------------------------------------------
-        pc = Signal(PC_BITS)
-        pc_next = Signal(PC_BITS)
-        ret = Signal(PC_BITS)
-        m.d.comb += fetch.addr.eq(pc_next)
-        m.d.sync += pc.eq(pc_next)
-        f = {name: fetch.data[lo:hi] for name, (lo, hi) in field_slices().items()}
-        op, imm = f["op"], f["imm"]
+        r.pc = Signal(PC_BITS, name="pc")
+        r.pc_next = Signal(PC_BITS, name="pc_next")
+        r.ret = Signal(PC_BITS, name="ret")
+        m.d.comb += fetch.addr.eq(r.pc_next)
+        m.d.sync += r.pc.eq(r.pc_next)
+        r.f = {name: fetch.data[lo:hi] for name, (lo, hi) in field_slices().items()}
+        r.op, r.imm = r.f["op"], r.f["imm"]
 
         # -- registers -----------------------------------------------------------------------
-        ptr = Signal(range(self.line_depth))
-        ptr_next = Signal(range(self.line_depth))
-        m.d.comb += self.line_addr.eq(ptr_next)
-        m.d.sync += ptr.eq(ptr_next)
-        col = Signal(signed(bits + 1))
-        acc = Signal(signed(bits + 1))
-        tile = Signal(Shape)
-        role = Signal(2)                # 0 none, 1 white, 2 black (as Winner)
-        variant = Signal(Variant)
-        new_variant = Signal(Variant)
-        err = Signal(5)
-        flags = Signal(2)
-        side = Signal()                 # the result's ply is odd: Black to move
-        ended = Signal()                # the result's game has ended
-        num_go = Signal()               # a NUM has started its number
-        num_kick = Signal()             # ... in the previous cycle: start the printer
+        r.ptr = Signal(range(self.line_depth), name="ptr")
+        r.ptr_next = Signal(range(self.line_depth), name="ptr_next")
+        m.d.comb += self.line_addr.eq(r.ptr_next)
+        m.d.sync += r.ptr.eq(r.ptr_next)
+        r.col = Signal(signed(bits + 1), name="col")
+        r.acc = Signal(signed(bits + 1), name="acc")
+        r.tile = Signal(Shape, name="tile")
+        r.role = Signal(2, name="role")             # 0 none, 1 white, 2 black (as Winner)
+        r.variant = Signal(Variant, name="variant")
+        r.new_variant = Signal(Variant, name="new_variant")
+        r.err = Signal(5, name="err")
+        r.flags = Signal(2, name="flags")
+        r.side = Signal(name="side")                # the result's ply is odd: Black to move
+        r.ended = Signal(name="ended")              # the result's game has ended
+        r.num_go = Signal(name="num_go")            # a NUM has started its number
+        r.num_kick = Signal(name="num_kick")        # ... in the previous cycle: start it
+        r.c = self.line_data
+        r.res = self.engine_res.payload
+        r.cell = self.engine_cells.payload
+        return r
 
-        c = self.line_data
-        res = self.engine_res.payload
-        cell = self.engine_cells.payload
-
-        # Outgoing handshakes are registered, to keep the sequencer's decisions off the
-        # other modules' paths: a one-byte buffer in front of the transmitter, and `ready`s
-        # raised the cycle after the instruction that takes something.  Meanwhile that
-        # something still shows as offered, so the conditions mask it.
-        obuf = Signal(8)
-        ofull = Signal()
-        res_taken = Signal()
-        cell_taken = Signal()
-        line_taken = Signal()
+    def _handshakes(self, m, r):
+        """Outgoing handshakes are registered, to keep the sequencer's decisions off the
+        other modules' paths: a one-byte buffer in front of the transmitter, and ``ready``s
+        raised the cycle after the instruction that takes something.  Meanwhile that
+        something still shows as offered, so the conditions mask it."""
+        r.obuf = Signal(8, name="obuf")
+        r.ofull = Signal(name="ofull")
+        r.res_taken = Signal(name="res_taken")
+        r.cell_taken = Signal(name="cell_taken")
+        r.line_taken = Signal(name="line_taken")
         m.d.comb += [
-            self.tx.valid.eq(ofull),
-            self.tx.payload.eq(obuf),
-            self.engine_res.ready.eq(res_taken),
-            self.engine_cells.ready.eq(cell_taken),
-            self.line.ready.eq(line_taken),
+            self.tx.valid.eq(r.ofull),
+            self.tx.payload.eq(r.obuf),
+            self.engine_res.ready.eq(r.res_taken),
+            self.engine_cells.ready.eq(r.cell_taken),
+            self.line.ready.eq(r.line_taken),
         ]
-        res_offered = self.engine_res.valid & ~res_taken
-        cell_offered = self.engine_cells.valid & ~cell_taken
-        line_offered = self.line.valid & ~line_taken
-        at_end = ptr == self.line.payload.length
+
+    def _guard(self, m, r):
+        """Whether the instruction's condition holds (xor its ``neg``): ``r.guard``."""
+        res, cell, acc, col, tile, imm = r.res, r.cell, r.acc, r.col, r.tile, r.imm
+        res_offered = self.engine_res.valid & ~r.res_taken
+        cell_offered = self.engine_cells.valid & ~r.cell_taken
+        line_offered = self.line.valid & ~r.line_taken
+        r.at_end = at_end = r.ptr == self.line.payload.length
         # The character tests see NUL at the end of the line: what the buffer holds there is
         # left over from an earlier, longer line, and must not be read as part of this one.
         # (Registered from the pointer's next value, like `c`, to keep the comparison off the
         # guard's path; a line is offered cycles before its first character is tested.)
-        past_end = Signal()
-        m.d.sync += past_end.eq(ptr_next == self.line.payload.length)
-        ch = Mux(past_end, 0, c)
+        past_end = Signal(name="past_end")
+        m.d.sync += past_end.eq(r.ptr_next == self.line.payload.length)
+        ch = Mux(past_end, 0, r.c)
         status = res.status
 
         # Everything tested about a result or a square is registered, to keep the engine's
@@ -185,7 +211,6 @@ class Protocol(wiring.Component):
             sampled[cond] = Signal(name=f"cond_{cond.name.lower()}")
             m.d.sync += sampled[cond].eq(value)
 
-        # -- conditions ---------------------------------------------------------------------
         conds = {
             Cond.ALWAYS:     Const(1),
             Cond.EQ:         ch == imm,
@@ -200,9 +225,9 @@ class Protocol(wiring.Component):
             Cond.RES:        res_offered,
             Cond.CELL:       cell_offered,
             **sampled,
-            Cond.TURN:       (role != 0) & (ended | Mux(role == 1, side, ~side)),
-            Cond.FLAG0:      flags[0],
-            Cond.FLAG1:      flags[1],
+            Cond.TURN:       (r.role != 0) & (r.ended | Mux(r.role == 1, r.side, ~r.side)),
+            Cond.FLAG0:      r.flags[0],
+            Cond.FLAG1:      r.flags[1],
             Cond.FOUND:      self.search.found,
         }
         if self.has_perft:
@@ -210,14 +235,13 @@ class Protocol(wiring.Component):
         table = [Const(0)] * 32
         for cond, value in conds.items():
             table[cond] = value
-        guard = Signal()
-        m.d.comb += guard.eq(Array(table)[f["cond"]] ^ f["neg"])
+        r.guard = Signal(name="guard")
+        m.d.comb += r.guard.eq(Array(table)[r.f["cond"]] ^ r.f["neg"])
 
-        def is_op(*ops):
-            return Cat(*(op == o for o in ops)).any()
-
-        # -- waiting ops and the output bytes ------------------------------------------------
-        w = cell.white
+    def _output(self, m, r):
+        """The output bytes (EMIT's and NUM's) and the engine's command."""
+        op, imm, tile = r.op, r.imm, r.tile
+        w = r.cell.white
         cell1 = Mux(w[0], ord("N"), Mux(w[1], ord("E"), Mux(w[2], ord("S"), ord("W"))))
         cell2 = Mux(w[3], ord("W"), Mux(w[2], ord("S"), Mux(w[1], ord("E"), ord("N"))))
         tile_char = Mux(tile == Shape.PLUS, TILE_CHARS[Shape.PLUS],
@@ -225,44 +249,49 @@ class Protocol(wiring.Component):
                             TILE_CHARS[Shape.BACKSLASH]))
         special = Mux(imm == Src.CELL1, cell1, Mux(imm == Src.CELL2, cell2, tile_char))
 
-        emitting = guard & (op == Op.EMIT)
-        numbering = guard & (op == Op.NUM)
-        commanding = op == Op.ENGINE                     # never guarded (see isa.Asm.i)
-        num_streaming = numbering & num_go
-        room = ~ofull | self.tx.ready                    # the buffer can take a byte
-        m.d.comb += num.out.ready.eq(num_streaming & room)
+        emitting = r.guard & (op == Op.EMIT)
+        r.numbering = r.guard & (op == Op.NUM)
+        r.commanding = op == Op.ENGINE                   # never guarded (see isa.Asm.i)
+        num_streaming = r.numbering & r.num_go
+        r.room = room = ~r.ofull | self.tx.ready         # the buffer can take a byte
+        m.d.comb += r.num.out.ready.eq(num_streaming & room)
         with m.If(emitting & room):
-            m.d.sync += [obuf.eq(Mux(imm[7], special, imm)), ofull.eq(1)]
-        with m.Elif(num.out.valid & num.out.ready):
-            m.d.sync += [obuf.eq(num.out.payload), ofull.eq(1)]
+            m.d.sync += [r.obuf.eq(Mux(imm[7], special, imm)), r.ofull.eq(1)]
+        with m.Elif(r.num.out.valid & r.num.out.ready):
+            m.d.sync += [r.obuf.eq(r.num.out.payload), r.ofull.eq(1)]
         with m.Elif(self.tx.ready):
-            m.d.sync += ofull.eq(0)
+            m.d.sync += r.ofull.eq(0)
         m.d.comb += [
-            self.engine_cmd.valid.eq(commanding),
+            self.engine_cmd.valid.eq(r.commanding),
             self.engine_cmd.payload.op.eq(imm[:ENGINE_OP_BITS]),
-            self.engine_cmd.payload.col.eq(col),
-            self.engine_cmd.payload.row.eq(acc),
+            self.engine_cmd.payload.col.eq(r.col),
+            self.engine_cmd.payload.row.eq(r.acc),
             self.engine_cmd.payload.tile.eq(tile),
-            self.engine_cmd.payload.variant.eq(new_variant),
+            self.engine_cmd.payload.variant.eq(r.new_variant),
         ]
-        # SEARCH: raise `search.req` while waiting, until the searcher is done (a four-phase
-        # handshake: it drops `search.done` once `search.req` falls after the answer).
-        # PERFT: the same with the perft unit, the depth from acc.
+
+    def _jobs(self, m, r):
+        """Whether the op waits (``r.waits``) and whether it fires (``r.fire``).
+
+        SEARCH: raise ``search.req`` while waiting, until the player is done (a four-phase
+        handshake: it drops ``search.done`` once ``search.req`` falls after the answer).
+        PERFT: the same with the perft unit, the depth from acc."""
+        op = r.op
         searching = op == Op.SEARCH                      # never guarded (see isa.Asm.i)
-        search_req = Signal()
+        search_req = Signal(name="search_req")
         m.d.comb += self.search.req.eq(search_req)
-        waits = Signal()
+        r.waits = waits = Signal(name="waits")
         jobs = [(searching, search_req)]
         if self.has_perft:
             perfting = op == Op.PERFT                    # never guarded (see isa.Asm.i)
-            perft_req = Signal()
-            m.d.comb += [self.perft.req.eq(perft_req), self.perft.depth.eq(acc + 1)]
+            perft_req = Signal(name="perft_req")
+            m.d.comb += [self.perft.req.eq(perft_req), self.perft.depth.eq(r.acc + 1)]
             jobs.append((perfting, perft_req))
             # Both jobs' answers in one register, so that the second job adds nothing to
             # `waits` (the sequencer's longest path ends in the line buffer's address); it is
             # cleared as the op goes on, so a job right after another waits for its own.
             job = searching | perfting
-            job_done = Signal()
+            job_done = Signal(name="job_done")
             m.d.sync += job_done.eq(((search_req & self.search.done) |
                                      (perft_req & self.perft.done)) & ~(job & ~waits))
             job_waits = job & ~job_done
@@ -270,57 +299,66 @@ class Protocol(wiring.Component):
             job_waits = searching & ~(search_req & self.search.done)
         # Whether the op would have to wait, computed without the guard (an ENGINE op is never
         # guarded), so that the guard comes last in everything below.
-        m.d.comb += waits.eq(((op == Op.EMIT) & ~room) |
-                             ((op == Op.NUM) & ~(num_go & ~num_kick & ~num.busy)) |
-                             (commanding & ~self.engine_cmd.ready) |
+        m.d.comb += waits.eq(((op == Op.EMIT) & ~r.room) |
+                             ((op == Op.NUM) & ~(r.num_go & ~r.num_kick & ~r.num.busy)) |
+                             (r.commanding & ~self.engine_cmd.ready) |
                              job_waits)
         for running, req in jobs:
             m.d.sync += req.eq(running & waits)
-        fire = Signal()
-        m.d.comb += fire.eq(guard & ~waits)
+        r.fire = Signal(name="fire")
+        m.d.comb += r.fire.eq(r.guard & ~waits)
 
-        # NUM: start the number (from a register, off the guard's path), stream it, go on.
-        value = Array([res.placed, res.width, res.height, res.ply, col, acc + 1,
+    def _number(self, m, r):
+        """NUM: start the number (from a register, off the guard's path), stream it, go on."""
+        res, num, imm = r.res, r.num, r.imm
+        value = Array([res.placed, res.width, res.height, res.ply, r.col, r.acc + 1,
                        self.perft.count if self.has_perft else Const(0), Const(0)])[imm[:3]]
-        m.d.comb += [num.start.eq(num_kick), num.value.eq(value), num.column.eq(imm == Num.COL)]
-        m.d.sync += num_kick.eq(numbering & ~num_go)
-        with m.If(numbering & ~num_go):
-            m.d.sync += num_go.eq(1)
-        with m.If(numbering & num_go & ~num_kick & ~num.busy):
-            m.d.sync += num_go.eq(0)
+        m.d.comb += [num.start.eq(r.num_kick), num.value.eq(value),
+                     num.column.eq(imm == Num.COL)]
+        m.d.sync += r.num_kick.eq(r.numbering & ~r.num_go)
+        with m.If(r.numbering & ~r.num_go):
+            m.d.sync += r.num_go.eq(1)
+        with m.If(r.numbering & r.num_go & ~r.num_kick & ~num.busy):
+            m.d.sync += r.num_go.eq(0)
 
-        # -- next instruction, line pointer -------------------------------------------------------
-        index = Array([Const(0), err, res.winner.as_value(), res.reason.as_value(),
-                       variant.as_value(), role, self.line.payload.error.as_value(),
+    def _next(self, m, r):
+        """The next instruction and the line pointer."""
+        res, op, imm = r.res, r.op, r.imm
+        index = Array([Const(0), r.err, res.winner.as_value(), res.reason.as_value(),
+                       r.variant.as_value(), r.role, self.line.payload.error.as_value(),
                        Const(0)])[imm[:3]]
-        target = f["target"]
-        taken = Signal(PC_BITS)         # where the instruction goes when its guard holds
-        m.d.comb += taken.eq(Mux(waits, pc,
-                                 Mux(op == Op.RET, ret,
-                                     Mux(is_op(Op.JUMP, Op.CALL), target | index, target))))
-        m.d.comb += pc_next.eq(Mux(guard, taken, pc + 1))
+        target = r.f["target"]
+        taken = Signal(PC_BITS, name="taken")  # where the instruction goes when its guard holds
+        m.d.comb += taken.eq(Mux(r.waits, r.pc,
+                                 Mux(op == Op.RET, r.ret,
+                                     Mux(_is_op(op, Op.JUMP, Op.CALL), target | index,
+                                         target))))
+        m.d.comb += r.pc_next.eq(Mux(r.guard, taken, r.pc + 1))
 
-        ptr_plus = Signal.like(ptr)
-        m.d.comb += ptr_plus.eq(ptr + 1)
-        advance = Mux(guard, ~waits & f["inc"], f["inc_else"])
-        release = op == Op.RELEASE                      # never guarded (see isa.Asm.i)
-        m.d.comb += ptr_next.eq(Mux(release, 0, Mux(advance, ptr_plus, ptr)))
+        ptr_plus = Signal.like(r.ptr, name="ptr_plus")
+        m.d.comb += ptr_plus.eq(r.ptr + 1)
+        advance = Mux(r.guard, ~r.waits & r.f["inc"], r.f["inc_else"])
+        r.release = release = op == Op.RELEASE         # never guarded (see isa.Asm.i)
+        m.d.comb += r.ptr_next.eq(Mux(release, 0, Mux(advance, ptr_plus, r.ptr)))
 
-        # -- the other ops --------------------------------------------------------------------
+    def _registers(self, m, r):
+        """The other ops: what they take from the streams, and the registers they write."""
+        op, imm, res, c = r.op, r.imm, r.res, r.c
+        col, acc, tile = r.col, r.acc, r.tile
         m.d.sync += [
-            res_taken.eq(fire & is_op(Op.ACK, Op.ERR_STATUS, Op.NEXT_TILE, Op.NEXT_ROW,
-                                      Op.NEXT_COL)),
-            cell_taken.eq(fire & (op == Op.ACK_CELL)),
-            line_taken.eq(release),
+            r.res_taken.eq(r.fire & _is_op(op, Op.ACK, Op.ERR_STATUS, Op.NEXT_TILE,
+                                            Op.NEXT_ROW, Op.NEXT_COL)),
+            r.cell_taken.eq(r.fire & (op == Op.ACK_CELL)),
+            r.line_taken.eq(r.release),
         ]
         with m.If(self.engine_res.valid & self.engine_res.ready):
-            m.d.sync += [side.eq(res.ply[0]), ended.eq(res.reason != Reason.NONE)]
+            m.d.sync += [r.side.eq(res.ply[0]), r.ended.eq(res.reason != Reason.NONE)]
 
         # The move registers: each op's new value is computed from the op and the data alone,
         # and `fire` only enables the write (no adder behind the guard).
-        col_new = Signal.like(col)
-        acc_new = Signal.like(acc)
-        tile_new = Signal(Shape)
+        col_new = Signal.like(col, name="col_new")
+        acc_new = Signal.like(acc, name="acc_new")
+        tile_new = Signal(Shape, name="tile_new")
         m.d.comb += [col_new.eq(col), acc_new.eq(acc), tile_new.eq(tile)]
         with m.Switch(op):
             with m.Case(Op.ACC_LETTER):
@@ -328,7 +366,7 @@ class Protocol(wiring.Component):
             with m.Case(Op.ACC_M1):
                 m.d.comb += acc_new.eq(-1)
             with m.Case(Op.ACC_MUL):
-                m.d.comb += acc_new.eq(accumulate(m, acc, c, imm[0], bits))
+                m.d.comb += acc_new.eq(accumulate(m, acc, c, imm[0], r.bits))
             with m.Case(Op.COL_M1):
                 m.d.comb += [col_new.eq(acc), acc_new.eq(-1)]
             with m.Case(Op.COL_DIGIT):
@@ -346,29 +384,26 @@ class Protocol(wiring.Component):
             with m.Case(Op.SEARCH):
                 m.d.comb += [col_new.eq(self.search.col), acc_new.eq(self.search.row),
                              tile_new.eq(self.search.tile)]
-        with m.If(fire):
+        with m.If(r.fire):
             m.d.sync += [col.eq(col_new), acc.eq(acc_new), tile.eq(tile_new)]
             with m.Switch(op):
                 with m.Case(Op.CALL):
-                    m.d.sync += ret.eq(pc + 1)
+                    m.d.sync += r.ret.eq(r.pc + 1)
                 with m.Case(Op.SET_ROLE):
-                    m.d.sync += role.eq(imm)
+                    m.d.sync += r.role.eq(imm)
                 with m.Case(Op.SET_VAR):
-                    m.d.sync += new_variant.eq(imm)
+                    m.d.sync += r.new_variant.eq(imm)
                 with m.Case(Op.KEEP_VAR):
-                    m.d.sync += new_variant.eq(variant)
+                    m.d.sync += r.new_variant.eq(r.variant)
                 with m.Case(Op.COMMIT_VAR):
-                    m.d.sync += variant.eq(new_variant)
+                    m.d.sync += r.variant.eq(r.new_variant)
                 with m.Case(Op.SET_ERR):
-                    m.d.sync += err.eq(imm)
+                    m.d.sync += r.err.eq(imm)
                 with m.Case(Op.ERR_STATUS):
-                    m.d.sync += err.eq(status)
+                    m.d.sync += r.err.eq(res.status)
                 with m.Case(Op.SET_FLAGS):
-                    m.d.sync += flags.eq(imm)
+                    m.d.sync += r.flags.eq(imm)
 
-        m.d.comb += [
-            self.idle.eq((pc == self.asm.labels[IDLE]) & ~ofull),
-            self.thinking.eq(f["think"]),
-            self.error.eq(err != 0),
-        ]
-        return m
+
+def _is_op(op, *ops):
+    return Cat(*(op == o for o in ops)).any()

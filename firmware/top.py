@@ -2,8 +2,9 @@
 
 UART receiver -> line buffer -> protocol sequencer (microcode: parser, engine commands,
 player, printer) -> UART transmitter, with three status LEDs; the search cores
-(:mod:`~traxfpga.hdl.cores`: engines, each shared by the sequencer, its searcher and, unless
-left out, its perft unit) look to the sequencer like one engine and one searcher.  Everything runs in the
+(:mod:`~traxfpga.hdl.cores`: engines, each shared by the protocol sequencer, its search
+sequencer and, unless left out, its perft unit) look to the protocol like one engine and one
+player.  Everything runs in the
 ``sync`` domain; nothing here is platform specific unless ``spram`` asks for the
 iCE40UP5K's SPRAM blocks.
 """
@@ -12,12 +13,11 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.cores import Cores, check_player
+from ..hdl.cores import Cores, check_capacity
+from ..hdl.lfsr import LFSR_SEED, lfsr_step
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
-from ..hdl.players import DEFAULT_PLAYER
-from ..hdl.search import (LFSR_SEED, MAX_DEFENCE, MAX_DEPTH, check_max_defence,
-                          check_max_depth, lfsr_step)
+from ..hdl.request import MAX_CORES, SearchReport
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
@@ -36,7 +36,7 @@ class Device(wiring.Component):
     baud : int
         Serial line speed (8N1); the divisor is ``clk_freq / baud`` rounded.
     capacity : int
-        Board size N, a power of two from 8 to 512: the engine stores N x N squares and the
+        Board size N, a power of two from 8 to 128: the engine stores N x N squares and the
         area in play may grow to N - 2 columns and rows.
     spram : bool
         Keep the engine's board store in iCE40UP5K SPRAM (needed for N = 128 on that part).
@@ -46,23 +46,15 @@ class Device(wiring.Component):
     player_id : str
         The answer to ``-T``.
     think_time : float
-        Seconds the searcher may take for one move (its cycle budget is this many seconds of
+        Seconds the player may take for one move (its cycle budget is this many seconds of
         the clock); the contest allows one second per move, serial transfer included.
-    max_defence : int
-        The searcher's deepest test of its answer against the opponent's win by force
-        (:class:`~traxfpga.hdl.search.Searcher`).
-    max_depth : int
-        The deepest pass of the searcher's search for a win by force, in the board's moves
-        (2: the main search only; see :class:`~traxfpga.hdl.search.Searcher`).
     perft : bool
         Include the perft unit (:class:`~traxfpga.hdl.perft.Perft`) for ``:perft``; without
         it ``:perft`` answers ``! no-perft`` (the iCEBreaker's UP5K has no room for it).
     cores : int
-        Search cores (:class:`~traxfpga.hdl.cores.Cores`): each an engine, a searcher and
-        (with ``perft``) a perft unit, sharing the work of every answer and count.
-    player : str
-        ``"pvs"`` (the default: the search sequencer; docs/player.md) or ``"search"`` (the
-        hand-wired searcher, which alone reads ``max_depth`` and ``max_defence``).
+        Search cores (:class:`~traxfpga.hdl.cores.Cores`): each an engine, a search
+        sequencer and (with ``perft``) a perft unit, sharing the work of every answer and
+        count.
 
     Attributes
     ----------
@@ -74,30 +66,25 @@ class Device(wiring.Component):
         Bit 0 ready (waiting for a line, nothing left to send), bit 1 thinking (the player
         chooses its move), bit 2 error (the last line was answered with an error; cleared when
         the next line is read).
-    search_depth : Out(4)
-        The depth the player's last search completed (the searcher's ``depth``), for
-        simulations and benchmarks; no pin.
-    search_defence : Out(4)
-        How deep the last answer was proven safe against the opponent's win by force (the
-        searcher's ``defence``); no pin.
-    search_seed : Out(16)
-        The searcher's ``seed`` of its last search; no pin.
-    search_nodes : Out(32)
-        The searcher's ``nodes`` of its last search (over all the cores); no pin.
-    search_core : Out(range(cores))
-        The core whose answer was played; no pin.
+    report : In(SearchReport)
+        How the player's last search went (depth, seed, nodes, core, ...), for simulations
+        and benchmarks; no pins.
+    node_limit : In(32)
+        The player's searches also stop after this many legal placements (0, on a board:
+        none): where its twin, which cannot count cycles, stops too, so that tests predict
+        every answer; no pins.
     perft_count : Out(COUNT_BITS)
         The perft unit's count, counting up while it runs, for the benchmark's progress; no
         pin (only with ``perft``).
     """
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
-                 player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True, cores=1, player=DEFAULT_PLAYER):
+                 player_id="trax-fpga", think_time=0.8, perft=True, cores=1):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
-        if capacity & (capacity - 1) or not 8 <= capacity <= 512:
-            raise ValueError(f"capacity must be a power of two from 8 to 512, not {capacity}")
+        if capacity & (capacity - 1) or not 8 <= capacity:
+            raise ValueError(f"capacity must be a power of two from 8 up, not {capacity}")
+        check_capacity(capacity)
         self.clk_freq = clk_freq
         self.baud = baud
         self.capacity = capacity
@@ -106,19 +93,10 @@ class Device(wiring.Component):
         self.dual = dual
         self.player_id = player_id
         self.think_time = think_time
-        check_max_depth(max_depth)              # here: the searcher is made later
-        self.max_depth = max_depth
-        check_max_defence(max_defence)
-        self.max_defence = max_defence
         self.perft = perft
-        if cores < 1:
-            raise ValueError(f"cores must be at least 1, not {cores}")
+        if not 1 <= cores <= MAX_CORES:
+            raise ValueError(f"cores must be 1 .. {MAX_CORES}, not {cores}")
         self.cores = cores
-        check_player(player, cores, capacity)
-        if player != "search" and (max_depth, max_defence) != (MAX_DEPTH, MAX_DEFENCE):
-            raise ValueError("max_depth and max_defence are settings of the hand-wired "
-                             "searcher (player 'search')")
-        self.player = player
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -126,11 +104,8 @@ class Device(wiring.Component):
             "rx":             In(1, init=1),
             "tx":             Out(1, init=1),
             "leds":           Out(3),
-            "search_depth":   Out(4),
-            "search_defence": Out(4),
-            "search_seed":    Out(16),
-            "search_nodes":   Out(32),
-            "search_core":    Out(range(cores)),
+            "report":         In(SearchReport),
+            "node_limit":     In(32),
             **({"perft_count": Out(COUNT_BITS)} if perft else {}),
         })
 
@@ -139,11 +114,9 @@ class Device(wiring.Component):
         m.submodules.uart_rx = rx = UARTRx(self.divisor)
         m.submodules.uart_tx = tx = UARTTx(self.divisor)
         m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
-        m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, budget=self.budget,
-                                           max_depth=self.max_depth,
-                                           max_defence=self.max_defence, perft=self.perft,
+        m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
-                                           dual=self.dual, player=self.player)
+                                           dual=self.dual)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,
@@ -164,17 +137,15 @@ class Device(wiring.Component):
         noise = Signal(16, init=LFSR_SEED)
         m.d.sync += noise.eq(lfsr_step(noise))
         wiring.connect(m, proto.search, cores.ctl)
+        wiring.connect(m, wiring.flipped(self.report), cores.report)
         wiring.connect(m, cores.cells, proto.engine_cells)
 
         m.d.comb += [
             self.leds[LED_READY].eq(proto.idle & ~tx.busy),
             self.leds[LED_THINKING].eq(proto.thinking),
             self.leds[LED_ERROR].eq(proto.error),
-            self.search_depth.eq(cores.depth),
-            self.search_defence.eq(cores.defence),
-            cores.seed.eq(noise),
-            self.search_seed.eq(cores.seed_used),
-            self.search_nodes.eq(cores.nodes),
-            self.search_core.eq(cores.core),
+            cores.limits.seed.eq(noise),
+            cores.limits.budget_cycles.eq(self.budget),
+            cores.limits.node_limit.eq(self.node_limit),
         ]
         return m

@@ -1,5 +1,5 @@
 """The weights of the engine's ``EVAL``: the one place the hardware (``hdl/engine.py``) and
-its software model (``host/reference/searcher.py``) read them from.  Pure data, no Amaranth.
+its software model (``host/reference/evaluate.py``) read them from.  Pure data, no Amaranth.
 
 ``trax-fpga fit-eval`` fits them to the recorded games and, with ``--write``, rewrites this
 file; docs/player.md says how.

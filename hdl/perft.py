@@ -5,7 +5,7 @@ the hardware's move generation is checked against the reference's ``Game.perft``
 The unit borrows the engine (:func:`~traxfpga.hdl.share.share_engine`) for one count and
 leaves the position as it found it.  Depth first: a probe (a ``PLACE`` far out of range)
 reads the area and whether the game is over; then every level scans its placements in the
-searcher's order (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``; a
+player's order (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``; a
 refusal for the square skips its other tiles).  At the last level each legal placement is a
 leaf, counted and taken back; above it a legal placement that does not end the game goes
 down a level (its scan position waits on a small stack memory) and one that ends it is
@@ -56,7 +56,7 @@ class Perft(wiring.Component):
     ----------
     log2n : int
         The engine's board store is ``N = 2**log2n`` squares a side (its area at most
-        ``N - 2``); the scan's coordinates are ``log2n + 3`` bits, as the searcher's.
+        ``N - 2``); the scan's coordinates are ``log2n + 3`` bits, as the sequencer's.
     core, cores : int
         This unit is core ``core`` of ``cores`` (:mod:`.cores`): every unit walks the levels
         above :data:`SPLIT_LEVEL` in full, the legal moves at that level are dealt round
@@ -114,7 +114,7 @@ class Perft(wiring.Component):
 
         status = res.status
         ok = status == Status.OK
-        # the refusals that hold for every tile of the square (as the searcher's scan)
+        # the refusals that hold for every tile of the square (as the sequencer's NEXT)
         square = ~ok & (status != Status.MISMATCH) & (status != Status.THREE_TRACKS)
         ends = (res.winner != Winner.NONE) | (res.reason != Reason.NONE)
 

@@ -6,7 +6,7 @@ search sequencer") describes the machine and the program.
 The machine has an accumulator ``acc`` (16 bits, signed), a level ``lv``, a scan register
 (``col``, ``row``, ``tile``), the area's width and height from the engine's last result,
 compare flags, and a **frame** of 16 registers of 16 bits for every level, in one block RAM.
-An instruction names a frame register by :data:`Operand`: its number and whose frame
+An instruction names a frame register by its operand (:data:`OPERAND_FIELDS`): its number and whose frame
 (this level's, the child's, level 0's (the globals), or the last level's (the list)).
 
 Every instruction is a guarded action: ``if cond xor neg: do op`` (a jump goes to ``x``),
@@ -15,10 +15,9 @@ else go on with the next one.
 
 import enum
 
-from amaranth.lib import data
-
-__all__ = ["Op", "Cond", "Rel", "Operand", "Insn", "INSN_BITS", "MoveWord", "FRAME_REGS",
-           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
+__all__ = ["Op", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
+           "field_width", "field_offsets", "FRAME_REGS",
+           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "MAX_CORES", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
            "ATT_PENALTY", "NOISE_MAX", "noise", "pack_move", "unpack_move", "leaf_value",
            "term_value", "to_signed", "Asm"]
 
@@ -100,22 +99,47 @@ class Rel(enum.IntEnum):
     GLOBAL = 3      # level 0
 
 
-Operand = data.StructLayout({"reg": range(FRAME_REGS), "rel": 2})
-
-Insn = data.StructLayout({
-    "x":    WORD_BITS,  # the immediate, or the jump target
-    "a":    Operand,
-    "op":   5,
-    "cond": 4,
-    "neg":  1,
-})
-INSN_BITS = Insn.size
-
+#: The fields of an instruction's operand, of an instruction and of a placement in a frame
+#: register (:data:`MOVE_FIELDS`), from bit 0 up: one source for the assembler here and the
+#: hardware's layouts (:mod:`.pvs_layout`), which are built from them.
+OPERAND_FIELDS = (("reg", (FRAME_REGS - 1).bit_length()), ("rel", 2))
+INSN_FIELDS = (
+    ("x",    WORD_BITS),    # the immediate, or the jump target
+    ("a",    OPERAND_FIELDS),
+    ("op",   5),
+    ("cond", 4),
+    ("neg",  1),
+)
 #: A placement in a frame register: notation coordinates plus one (column -1, ``@``, is 0)
-#: in 7 bits each, so the area may be 126 squares wide: a capacity of up to 128.
-MoveWord = data.StructLayout({"tile": 2, "row": 7, "col": 7})
+#: in 7 bits each, so the area may be 126 squares wide: a capacity of up to 128.  ``tile``
+#: numbers the tiles as :data:`~traxfpga.hdl.tile_chars.TILE_CHARS`.
+MOVE_FIELDS = (("tile", 2), ("row", 7), ("col", 7))
 MAX_CAPACITY = 128
-assert MoveWord.size == WORD_BITS
+#: The most search cores a device may have, each a sequencer searching the root moves dealt
+#: to it (``DEAL``).
+MAX_CORES = 64
+
+
+def field_width(fields) -> int:
+    """The width of a field table (a nested table's is its fields' sum)."""
+    return sum(w if isinstance(w, int) else field_width(w) for _, w in fields)
+
+
+def field_offsets(fields, base=0) -> dict:
+    """``name -> (offset, width)`` of a field table, nested names joined by ``.``."""
+    out = {}
+    for name, w in fields:
+        if isinstance(w, int):
+            out[name] = (base, w)
+        else:
+            out.update({f"{name}.{k}": v for k, v in field_offsets(w, base).items()})
+            w = field_width(w)
+        base += w
+    return out
+
+
+INSN_BITS = field_width(INSN_FIELDS)
+assert field_width(MOVE_FIELDS) == WORD_BITS
 
 
 def to_signed(v: int, bits: int = WORD_BITS) -> int:
@@ -192,15 +216,18 @@ class Asm:
         return out
 
     def assemble(self):
-        """The program as integers of :data:`Insn`, packed by its layout."""
+        """The program as integers, packed by :data:`INSN_FIELDS` (the hardware's ``Insn``)."""
         words = []
         for f in self.words():
-            fields = {"x": f["x"], "op": int(f["op"]), "cond": int(f["cond"]),
-                      "neg": int(f["neg"])}
-            a = f["reg"] << Operand["reg"].offset | int(f["rel"]) << Operand["rel"].offset
-            w = a << Insn["a"].offset
+            fields = {"x": f["x"], "a.reg": f["reg"], "a.rel": int(f["rel"]),
+                      "op": int(f["op"]), "cond": int(f["cond"]), "neg": int(f["neg"])}
+            w = 0
             for name, v in fields.items():
-                assert 0 <= v < 1 << Insn[name].width, (name, v)
-                w |= v << Insn[name].offset
+                offset, width = _INSN_OFFSETS[name]
+                assert 0 <= v < 1 << width, (name, v)
+                w |= v << offset
             words.append(w)
         return words
+
+
+_INSN_OFFSETS = field_offsets(INSN_FIELDS)

@@ -5,11 +5,15 @@ docs/player.md ("The search sequencer") describes it.
 """
 
 from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
-from .search_params import OPENING
-from .tiles import SHAPE_CHARS
+from .tile_chars import TILE_CHARS
 
-__all__ = ["program", "threat_search", "schedule", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
+__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
            "F", "G"]
+
+#: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
+#: Both openings are legal and equal to the search; after ``@0+`` a 2016 contest program won
+#: every game by the same line in 12 moves (docs/player.md).
+OPENING = (-1, -1, "/")
 
 #: The last iteration (schedule(): a PVS of 7 plies, the threat search at MAX_DEFENCE).
 MAX_ITER = 13
@@ -79,8 +83,7 @@ def L(reg):
 
 def _opening_word():
     col, row, tile = OPENING
-    shape = {ch: int(k.value) for k, ch in SHAPE_CHARS.items()}[tile]
-    return pack_move(col, row, shape)
+    return pack_move(col, row, TILE_CHARS.index(tile))
 
 
 def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> Asm:
@@ -92,29 +95,47 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
     if cores < 1:
         raise ValueError(f"cores must be at least 1, not {cores}")
     a = Asm()
+    _driver(a, max_iter, threats)
+    if threats:
+        _exclude(a)
+    _answer(a, threats)
+    _node(a, threats, cores)
+    _ret(a, threats, cores)
+    if threats:
+        threat_search(a)
+    return a
+
+
+def _full_window(a, upper):
+    """Search the child with the window (-beta, -``upper``): ``upper`` is alpha, or a
+    null-window value v that is to be searched again."""
     I, J = a.i, a.jmp
+    I(Op.LD, S(F.BETA))
+    I(Op.NEG)
+    I(Op.ST, C(F.ALPHA))
+    I(Op.LD, S(upper))
+    I(Op.NEG)
+    I(Op.ST, C(F.BETA))
+    I(Op.UP)
+    J("node")
 
-    def full_window(upper):
-        """Search the child with the window (-beta, -``upper``): ``upper`` is alpha, or
-        a null-window value v that is to be searched again."""
-        I(Op.LD, S(F.BETA))
-        I(Op.NEG)
-        I(Op.ST, C(F.ALPHA))
-        I(Op.LD, S(upper))
-        I(Op.NEG)
-        I(Op.ST, C(F.BETA))
-        I(Op.UP)
-        J("node")
 
-    def call_threat_test(back):
-        """The child level's test (acc: its depth in moves); the verdict comes back at
-        ``back``, in WV of this level."""
-        I(Op.ST, C(F.DEPTH))
-        I(Op.LDI, x=back)
-        I(Op.ST, S(F.RET))
-        I(Op.UP)
-        J("or_node")
+def _call_threat_test(a, back):
+    """The child level's test (acc: its depth in moves); the verdict comes back at
+    ``back``, in WV of this level."""
+    I, J = a.i, a.jmp
+    I(Op.ST, C(F.DEPTH))
+    I(Op.LDI, x=back)
+    I(Op.ST, S(F.RET))
+    I(Op.UP)
+    J("or_node")
 
+
+def _driver(a, max_iter, threats):
+    """Iterative deepening at level 0: the game's state, the killers and the list
+    cleared, then each iteration (our own win by force, the last answer rechecked, the
+    PVS at the root) and the next one's depths."""
+    I, J = a.i, a.jmp
     # -- the driver: iterative deepening at level 0 ----------------------------------------
     a.label("start")
     I(Op.PROBE)
@@ -154,7 +175,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
         J("pvs", Cond.ZERO)
         I(Op.CMPI, x=MAX_ATTACK)
         J("pvs", Cond.GT)
-        call_threat_test("attack_back")
+        _call_threat_test(a, "attack_back")
         a.label("attack_back")
         I(Op.LD, S(F.WV))
         J("pvs", Cond.ZERO)
@@ -177,7 +198,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
         I(Op.PLACE)
         J("recheck_drawn", Cond.ENDED)      # (only a draw ends the game here)
         I(Op.LD, Gl(G.DD))
-        call_threat_test("recheck_back")
+        _call_threat_test(a, "recheck_back")
         a.label("recheck_back")             # lv = 1
         I(Op.LD, S(F.WV))
         I(Op.UNDO)
@@ -245,24 +266,31 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
     I(Op.ST, Gl(G.PD))
     J("iter")
 
-    if threats:
-        # Put acc (a refuted root move) on the list, note whether it is the last
-        # iteration's answer (see "aborted"), and go to PRET.
-        a.label("exclude")
-        I(Op.ST, Gl(G.TMP))
-        for k in range(EXCLUDED - 1, 0, -1):
-            I(Op.LD, L(k - 1))
-            I(Op.ST, L(k))
-        I(Op.LD, Gl(G.TMP))
-        I(Op.ST, L(0))
-        I(Op.CMP, Gl(G.BM))
-        J("excluded", Cond.EQ, neg=True)
-        I(Op.LDI, x=1)
-        I(Op.ST, Gl(G.KREF))
-        a.label("excluded")
-        I(Op.LD, Gl(G.PRET))
-        I(Op.JA)
 
+def _exclude(a):
+    """Put acc (a refuted root move) on the list, note whether it is the last iteration's
+    answer (see "aborted"), and go to PRET."""
+    I, J = a.i, a.jmp
+    a.label("exclude")
+    I(Op.ST, Gl(G.TMP))
+    for k in range(EXCLUDED - 1, 0, -1):
+        I(Op.LD, L(k - 1))
+        I(Op.ST, L(k))
+    I(Op.LD, Gl(G.TMP))
+    I(Op.ST, L(0))
+    I(Op.CMP, Gl(G.BM))
+    J("excluded", Cond.EQ, neg=True)
+    I(Op.LDI, x=1)
+    I(Op.ST, Gl(G.KREF))
+    a.label("excluded")
+    I(Op.LD, Gl(G.PRET))
+    I(Op.JA)
+
+
+def _answer(a, threats):
+    """The opening, the answer and the end of a search, and the way out when the budget
+    is spent."""
+    I, J = a.i, a.jmp
     a.label("opening")
     I(Op.LDI, x=_opening_word())
     I(Op.ST, Gl(G.BM))
@@ -300,7 +328,11 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
         I(Op.ST, Gl(G.BM))
     J("answer")
 
-    # -- a node at level lv: ALPHA, BETA, DEPTH set by its parent ------------------------
+
+def _node(a, threats, cores):
+    """A PVS node at level lv (ALPHA, BETA, DEPTH set by its parent): the killer first,
+    then the scan, each legal placement searched a level down."""
+    I, J = a.i, a.jmp
     a.label("node")
     J("abort", Cond.OUT)
     I(Op.LD, S(F.DEPTH))
@@ -356,7 +388,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
     I(Op.LD, S(F.STATE))
     J("null", Cond.ZERO, neg=True)
     a.label("full")                         # the first child: window (-beta, -alpha)
-    full_window(F.ALPHA)
+    _full_window(a, F.ALPHA)
     a.label("null")                         # the others: window (-alpha - 1, -alpha)
     I(Op.LD, S(F.ALPHA))
     I(Op.NEG)
@@ -370,6 +402,12 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
     I(Op.UNDO)
     J("scored")
 
+
+def _ret(a, threats, cores):
+    """A leaf's value, and a child's value back at its parent: the re-search of a
+    null-window result, the threat test of a root move about to be the best, the best
+    move and alpha kept, the cut-off, the next placement, the level's killer."""
+    I, J = a.i, a.jmp
     a.label("leaf")
     I(Op.EVAL)
     a.label("ret")                          # acc = the value of level lv's position
@@ -386,7 +424,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
     J("back", Cond.LT, neg=True)
     I(Op.LDI, x=FULL)
     I(Op.ST, S(F.STATE))
-    full_window(F.VAL)
+    _full_window(a, F.VAL)
     a.label("back")
     I(Op.LDI, x=NULL)                       # the next children: null windows
     I(Op.ST, S(F.STATE))
@@ -404,7 +442,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
         I(Op.CMPI, x=-DECIDED)
         J("taken_back", Cond.LT)
         I(Op.LD, Gl(G.DD))
-        call_threat_test("defence_back")
+        _call_threat_test(a, "defence_back")
         a.label("defence_back")
         I(Op.LD, S(F.WV))
         J("taken_back", Cond.ZERO)
@@ -452,11 +490,6 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
         J("ret", Cond.ROOT)                 # no move of this core's share: -INF
     I(Op.LDI, x=0)
     J("ret")
-
-    if threats:
-        threat_search(a)
-    return a
-
 
 def threat_search(a: Asm):
     """The win-by-force test along threats (docs/player.md): an OR node (the attacker to

@@ -1,5 +1,5 @@
 """The move engine shared by its clients: the protocol sequencer (the host of the engine)
-and the units that borrow it for a whole job, the searcher (:mod:`.search`) and the perft
+and the units that borrow it for a whole job, the search sequencer (:mod:`.pvs`) and the perft
 counter (:mod:`.perft`)."""
 
 from contextlib import contextmanager

@@ -18,6 +18,8 @@ both in Amaranth designs and in host-side code that talks to them.
 from amaranth.hdl import unsigned
 from amaranth.lib import data, enum
 
+from .tile_chars import TILE_CHARS
+
 __all__ = [
     "N", "E", "S", "W", "DIRS", "OFFSETS", "opposite",
     "Colour", "Shape", "SHAPE_MASKS", "SHAPE_CHARS", "mask_name", "MASK_NAMES",
@@ -56,7 +58,7 @@ SHAPE_MASKS = {
     Shape.SLASH:     (0b1001, 0b0110),
     Shape.BACKSLASH: (0b0011, 0b1100),
 }
-SHAPE_CHARS = {Shape.PLUS: "+", Shape.SLASH: "/", Shape.BACKSLASH: "\\"}
+SHAPE_CHARS = {shape: TILE_CHARS[shape.value] for shape in Shape}
 
 _LETTERS = "NESW"
 

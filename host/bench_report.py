@@ -19,24 +19,16 @@ def table(header, rows, right=()):
     return "\n".join([line(header), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
-def depth_name(depth, pvs=False):
-    """What the searcher's ``depth`` output says (see ``docs/player.md``); ``pvs``: the
-    search sequencer's, the last iteration completed."""
+def depth_name(depth):
+    """What the player's ``depth`` says: the last iteration its search completed (see
+    ``docs/player.md``)."""
+    from ..hdl.pvs_program import schedule
     depth = int(depth)
-    if pvs:
-        from ..hdl.pvs_program import schedule
-        if depth == 0:
-            return "the opening (no search)"
-        plies, threats = schedule(depth)
-        return (f"iteration {depth}: PVS {plies} {'ply' if plies == 1 else 'plies'}"
-                + (f", threat search {threats} moves" if threats else ""))
     if depth == 0:
-        return "budget spent in the main search"
-    if depth == 1:
-        return "a win at once"
-    if depth == 2:
-        return "main search (2 plies, 3 with threats)"
-    return f"deepening pass to {2 * depth - 1} plies"
+        return "the opening (no search)"
+    plies, threats = schedule(depth)
+    return (f"iteration {depth}: PVS {plies} {'ply' if plies == 1 else 'plies'}"
+            + (f", threat search {threats} moves" if threats else ""))
 
 
 def _num(v):
@@ -104,8 +96,6 @@ def _sim_part(figures):
 
 
 def _player_part(figures):
-    from .players import device_player
-    pvs = device_player(str(figures.get("player", ""))) == "pvs"
     opponents = {k[3:]: figures.pop(k) for k in list(figures) if k.startswith("vs_")}
     if not opponents:
         return []
@@ -125,19 +115,13 @@ def _player_part(figures):
         depths = v.get("depth_reached")
         if depths:
             total = sum(depths.values())
-            rows = [[depth_name(d, pvs), f"{n:,}", f"{100 * n / total:.0f}%"]
+            rows = [[depth_name(d), f"{n:,}", f"{100 * n / total:.0f}%"]
                     for d, n in sorted(depths.items(), key=lambda kv: -int(kv[0]))]
             out.append(f"depth reached against {name} ({total:,} answers):\n" +
                        table(["search", "answers", "share"], rows, right=(1, 2)))
         else:
             out.append(f"depth reached against {name}: not reported (only the simulated "
                        f"board and the model report their searches)")
-        defences = v.get("defence_reached")
-        if defences:
-            rows = [[f"{d} of the opponent's moves", f"{n:,}"]
-                    for d, n in sorted(defences.items(), key=lambda kv: -int(kv[0]))]
-            out.append(f"answers proven safe against {name}'s wins by force, to:\n" +
-                       table(["depth", "answers"], rows, right=(1,)))
     return out
 
 

@@ -14,8 +14,8 @@ once.
 A device's ``syntax`` answer to a move the reference reads as well formed is also taken as
 garbage (a garbage prefix makes any line malformed).
 
-It is also an engine for ``trax-fpga replay`` (``play``, ``board_rows``, ``close``), registered
-as ``sim`` (the simulated device, in process) and ``serial:PORT[@BAUD]``.
+It is also an engine for ``trax-fpga replay`` (``play``, ``board_rows``, ``close``), listed in
+:mod:`.engines` as ``sim`` (the simulated device, in process) and ``serial:PORT[@BAUD]``.
 """
 
 from __future__ import annotations
@@ -341,22 +341,3 @@ def open_client(spec, variant="trax", *, timeout=None, sim_args=None):
     except Exception:
         port.close()
         raise
-
-
-def _open_sim(arg, variant):
-    if arg:
-        raise ValueError(f"the simulated device takes no argument (got 'sim:{arg}')")
-    return open_client("sim", variant)
-
-
-def _open_serial(arg, variant):
-    return open_client(arg, variant)
-
-
-def _register():
-    from .engines import register_engine
-    register_engine("sim", _open_sim, replace=True)
-    register_engine("serial", _open_serial, replace=True)
-
-
-_register()

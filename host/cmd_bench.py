@@ -74,7 +74,7 @@ def bench_engine(args):
         progress("synthesis, place and route for the iCE40UP5K (Yosys, nextpnr; a few "
                  "minutes) ...")
         from ..boards.engine_synth import synth_engine
-        synth = synth_engine(log2n=args.log2n)
+        synth = synth_engine(log2n=args.log2n, progress=progress)
         figures.update({k: synth[k] for k in ("logic_cells", "logic_cells_total", "bram",
                                               "spram", "fmax_mhz", "harness_cells")})
         figures["logic_cells_pct"] = round(100 * synth["logic_cells"] / synth["logic_cells_total"], 1)
@@ -138,32 +138,10 @@ def _board(args, target):
     return board
 
 
-def bench_search(args):
-    """The search cores' node rate on mid-game positions (see :mod:`traxfpga.sim.bench`)."""
-    from ..sim.bench import bench_search as run_bench
-
-    if not 1 <= args.cores <= 64:
-        raise SystemExit("trax-fpga bench search: --cores must be 1 .. 64")
-    if args.positions < 1:
-        raise SystemExit("trax-fpga bench search: --positions must be at least 1")
-    board = _board(args, "search")
-    args.clock_mhz = board.clock_mhz
-    # The engines' schedule is the board's: overlapped where the store is block RAM.
-    args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
-    figures = run_bench(args, progress=lambda text: note("trax-fpga bench search", text))
-    figures["board"] = board.name
-    return figures
-
-
-register_target("search", bench_search,
-                "the search cores' nodes per second on mid-game positions, one search each "
-                "with the device's budget at a board's clock")
-
-
 def bench_pvs(args):
-    """The search sequencer: node rate on the positions of ``bench search`` (see
-    :mod:`traxfpga.sim.bench`), then its size and Fmax alone on the iCE40UP5K beside the
-    hand-wired searcher's, unless ``--no-synth``."""
+    """The board's player, the search sequencer: node rate on seeded mid-game positions
+    (see :mod:`traxfpga.sim.bench`), then its size and Fmax alone on the iCE40UP5K, unless
+    ``--no-synth``."""
     from ..sim.bench import bench_pvs as run_bench
 
     def progress(text):
@@ -180,26 +158,23 @@ def bench_pvs(args):
                          f"most {MAX_CAPACITY})")
     board = _board(args, "pvs")
     args.clock_mhz = board.clock_mhz
-    # The engine's schedule is the board's, as in bench search.
+    # The engines' schedule is the board's: overlapped where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
         from ..boards.engine_synth import synth_part
         from ..hdl.pvs import PVSCore
-        from ..hdl.search import Searcher
-        for name, make in (("sequencer", PVSCore),
-                           ("searcher", lambda: Searcher(coord_bits=10))):
-            progress(f"the {name} alone: synthesis, place and route for the iCE40UP5K "
-                     "(a few minutes) ...")
-            part = synth_part(make)
-            figures[f"{name}_size"] = {k: part[k] for k in ("logic_cells", "bram", "fmax_mhz")}
+        progress("the sequencer alone: synthesis, place and route for the iCE40UP5K "
+                 "(a few minutes) ...")
+        part = synth_part(PVSCore, progress=progress)
+        figures["sequencer_size"] = {k: part[k] for k in ("logic_cells", "bram", "fmax_mhz")}
     return figures
 
 
 register_target("pvs", bench_pvs,
-                "the search sequencer (PVS with iterative deepening and threats): nodes per "
-                "second, cycles a node and its size beside the hand-wired searcher's")
+                "the board's player (PVS with iterative deepening and threats): nodes per "
+                "second and cycles a node on mid-game positions, and its size")
 
 
 def bench_player(args):
@@ -208,33 +183,23 @@ def bench_player(args):
     search completed."""
     from collections import Counter
 
-    from .players import device_player, split_specs
+    from .players import split_specs
     from .referee import run_match
-    from .reference.searcher import MAX_DEFENCE, MAX_DEPTH
 
-    from ..hdl.pvs_program import MAX_DEFENCE as PVS_DEFENCE, MAX_ITER, schedule
-    pvs = device_player(args.player) == "pvs"
+    from ..hdl.pvs_program import MAX_DEFENCE, MAX_ITER, schedule
     figures = {"target": "player", "player": args.player, "seed": args.seed,
-               # every candidate is answered by every reply; safe candidates with threats
-               # are searched a ply deeper for a win by force; then, while the budget
-               # lasts, passes look for wins by force in up to max_depth moves, and the
-               # answer is tested against the opponent's wins by force up to max_defence
-               "search_depth": {"full_width": 2, "threats": 3,
-                                "deepening_plies": 2 * MAX_DEPTH - 1,
-                                "defence_moves": MAX_DEFENCE}}
-    if pvs:
-        # the search sequencer: iterations while the budget lasts, each a PVS with the
-        # threat search (schedule())
-        figures["search_depth"] = {"pvs_iterations_max": MAX_ITER,
-                                   "pvs_plies_max": schedule(MAX_ITER)[0],
-                                   "threat_search_moves_max": PVS_DEFENCE}
+               # iterations while the budget lasts, each a PVS with the threat search
+               # (schedule())
+               "search_depth": {"pvs_iterations_max": MAX_ITER,
+                                "pvs_plies_max": schedule(MAX_ITER)[0],
+                                "threat_search_moves_max": MAX_DEFENCE}}
     clk = None
     if args.player.startswith("sim"):
         from ..sim.device import DEFAULT_CLK
         clk = DEFAULT_CLK
         figures["clock_mhz"] = clk / 1e6
     for opponent in split_specs(args.opponents):
-        depths, defences, nodes = Counter(), Counter(), []
+        depths, nodes = Counter(), []
         done = []
 
         def on_game(i, rec, opponent=opponent, done=done):
@@ -265,7 +230,6 @@ def bench_player(args):
         for _, s in mine:
             if s is not None:       # the searches of the simulated board (or the model)
                 depths[s["depth"]] += 1
-                defences[s["defence"]] += 1
                 if s.get("nodes") is not None:
                     nodes.append(s["nodes"])
         times = sorted(t for t, _ in mine)
@@ -280,13 +244,8 @@ def bench_player(args):
         if nodes and times:
             # positions visited (legal placements) per second of thinking
             fig["nodes_per_second"] = round(sum(nodes) / sum(times))
-        if defences and not pvs:
-            # how deep each answer was proven safe against the opponent's win by force
-            fig["defence_reached"] = {str(d): n for d, n in sorted(defences.items())}
         if depths:
-            # 1 a win at once; 2 the main search; 3.. a deepening pass completed (or found
-            # a win by force); 0 out of time within the main search (pvs: the last
-            # iteration completed, schedule(); 0 the opening)
+            # the last iteration completed (schedule()); 0 the opening
             fig["depth_reached"] = {str(d): n for d, n in sorted(depths.items())}
         figures[f"vs_{opponent}"] = fig
     return figures
@@ -317,7 +276,7 @@ def add_arguments(parser):
     parser.add_argument("--no-synth", action="store_true",
                         help="engine, pvs: skip synthesis, place and route (cycles only)")
     parser.add_argument("--log2n", type=int, default=7,
-                        help="engine, search, pvs: board store of 2**LOG2N squares a side (default 7: 128)")
+                        help="engine, pvs: board store of 2**LOG2N squares a side (default 7: 128)")
     parser.add_argument("--games", type=int, default=50,
                         help="player: games against each opponent (default 50)")
     parser.add_argument("--opponents", default="random,ref",
@@ -325,8 +284,8 @@ def add_arguments(parser):
                              "options stay with it, e.g. random,cmd,per-game,cwd=DIR:./trax")
     parser.add_argument("--player", default="sim",
                         help="player: the spec measured (default sim, the simulated board; "
-                             "model is the hand-wired searcher's software twin)")
-    parser.add_argument("--seed", type=int, default=1, help="player: match seed; search, pvs: positions' seed (default 1)")
+                             "model is the player's software twin)")
+    parser.add_argument("--seed", type=int, default=1, help="player: match seed; pvs: positions' seed (default 1)")
     parser.add_argument("--time", type=float, default=1.0,
                         help="player: seconds per answer (default 1.0, the contest's; the "
                              "twin 'model' is timed by the wall clock, so give it more)")
@@ -336,23 +295,18 @@ def add_arguments(parser):
     parser.add_argument("--no-pysim", action="store_true",
                         help="sim: leave out Amaranth's simulator (minutes on the workload)")
     parser.add_argument("--cores", type=int, default=1, metavar="N",
-                        help="perft, search, pvs: search cores (perft: each counts below its "
+                        help="perft, pvs: search cores (perft: each counts below its "
                              "share of the first moves; pvs: the root's moves dealt round "
                              "them; default 1)")
     parser.add_argument("--board", default="icebreaker",
-                        help="perft, search, pvs: the board whose device is simulated: its clock "
+                        help="perft, pvs: the board whose device is simulated: its clock "
                              "(the search's budget), its store's schedule and (perft) its "
                              "capacity (default icebreaker)")
     parser.add_argument("--one-port", action="store_true",
-                        help="perft, search, pvs: the engines' one-port schedule (the iCEBreaker's "
+                        help="perft, pvs: the engines' one-port schedule (the iCEBreaker's "
                              "SPRAM store's) even on a block-RAM board")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
-                        help="search, pvs: mid-game positions searched (default 20)")
-    parser.add_argument("--max-defence", type=int, choices=range(1, 16), default=None,
-                        metavar="D",
-                        help="search: the searcher's deepest test of its answer against the "
-                             "opponent's win by force, 1 .. 15 of the opponent's moves "
-                             "(default: the device's, 7)")
+                        help="pvs: mid-game positions searched (default 20)")
     parser.add_argument("--depth", type=int, default=5,
                         help="perft: the depth counted from the start (default 5; 6 takes "
                              "minutes)")

@@ -4,8 +4,6 @@ import argparse
 
 from ..boards.build import DESIGNS
 from ..boards.platforms import BOARDS, DEFAULT_BOARD
-from ..hdl.players import PLAYERS
-from ..hdl.search_params import MAX_DEFENCE, MAX_DEPTH
 
 
 def _positive_int(text):
@@ -40,30 +38,13 @@ def add_arguments(parser):
                         help="UART baud rate (default: 115200)")
     parser.add_argument("--clock", type=_positive_float, default=None, metavar="MHZ",
                         help="PLL output clock in MHz (default: the board's default)")
-    parser.add_argument("--max-depth", type=int, choices=range(2, 8), default=None, metavar="D",
-                        help="device, --player search: the searcher's deepest search for a "
-                             "win by force, in its "
-                             f"moves, 2 .. 7 (default {MAX_DEPTH}: {2 * MAX_DEPTH - 1} plies; 2 turns the deepening "
-                             "off; deeper passes run only while the time budget lasts)")
-    parser.add_argument("--max-defence", type=int, choices=range(1, 16), default=None,
-                        metavar="D",
-                        help="device, --player search: the searcher's deepest test of its "
-                             "answer against the "
-                             "opponent's win by force, in the opponent's moves, 1 .. 15 "
-                             f"(default {MAX_DEFENCE}; 1 turns the tests off; deeper tests run only while "
-                             "the time budget lasts)")
     parser.add_argument("--perft", action=argparse.BooleanOptionalAction, default=None,
                         help="device: include the perft unit for :perft (default: where the "
                              "board's part has room for it, all but the iCEBreaker)")
     parser.add_argument("--cores", type=_positive_int, default=None, metavar="N",
-                        help="device: search cores, each an engine and its searcher (and "
-                             "perft unit) sharing every answer (default: the board's, as many "
-                             "as fit: 1 on the iCE40 boards)")
-    parser.add_argument("--player", choices=PLAYERS, default=None,
-                        help="device: the player: pvs, the search sequencer running "
-                             "principal variation search with iterative deepening and a "
-                             "threat search (default; on the board's cores, 12 on the 85F), "
-                             "or search, the hand-wired searcher")
+                        help="device: search cores, each an engine and its search sequencer "
+                             "(and perft unit) sharing every answer (default: the board's, as "
+                             "many as fit: 1 on the iCE40 boards, 12 on the 85F)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",
@@ -79,8 +60,7 @@ def run(args):
     try:
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
                        clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
-                       max_depth=args.max_depth, max_defence=args.max_defence,
-                       perft=args.perft, cores=args.cores, player=args.player)
+                       perft=args.perft, cores=args.cores)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

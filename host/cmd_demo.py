@@ -28,11 +28,9 @@ def add_arguments(parser):
 
 def run(args):
     import sys
-    import time
 
     from .reference.corpus import CORPUS, engine_variant, load_corpus
-    from .render import ascii_board
-    from .reference.trax import Game, Illegal
+    from .reference.trax import Game
 
     try:
         games = {g["id"]: g for g in load_corpus()}

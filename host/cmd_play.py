@@ -45,7 +45,9 @@ def _board_opponent(args):
     from .client import open_client
     if args.port:
         return BoardOpponent(open_client(args.port, args.variant), f"the board on {args.port}")
-    return BoardOpponent(open_client("sim", args.variant), "the simulated board")
+    return BoardOpponent(open_client("sim", args.variant,
+                                     sim_args={"node_limit": args.board_nodes or 0}),
+                         "the simulated board")
 
 
 #: --opponent choice -> factory(args) -> opponent with .name and .reply(game)
@@ -64,6 +66,9 @@ def add_arguments(parser):
     parser.add_argument("--port", metavar="PORT", default=None,
                         help="play the board on this serial port or pyserial URL, optionally "
                              "PORT@BAUD (implies --opponent board)")
+    parser.add_argument("--board-nodes", type=int, default=None, metavar="N",
+                        help="the simulated board also stops each search after N legal "
+                             "placements: a quicker, weaker board (default: its whole 0.8 s)")
     parser.add_argument("--auto", action="store_true",
                         help="the reference AI plays your side (a game to watch)")
 
@@ -157,6 +162,11 @@ def run(args):
     choice = args.opponent or "board"
     if args.port and choice != "board":
         print("trax-fpga play: --port is for --opponent board", file=sys.stderr)
+        return 1
+    if args.board_nodes is not None and (choice != "board" or args.port
+                                         or not 1 <= args.board_nodes < 1 << 32):
+        print("trax-fpga play: --board-nodes takes 1 .. 2**32 - 1, for the simulated board",
+              file=sys.stderr)
         return 1
     try:
         opponent = OPPONENTS[choice](args)

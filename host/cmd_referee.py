@@ -30,7 +30,7 @@ be started.
 def add_arguments(parser):
     parser.add_argument("--white", required=True, metavar="SPEC",
                         help="the player White in the first game: ref, random, model (the "
-                             "board's searcher in software), sim, serial:PORT[@BAUD], "
+                             "board's player in software), sim, serial:PORT[@BAUD], "
                              "cmd:COMMAND or cmd,per-game,cwd=DIR:COMMAND (docs/referee.md)")
     parser.add_argument("--black", required=True, metavar="SPEC",
                         help="the player Black in the first game (colours swap each game)")
@@ -80,6 +80,7 @@ def run(args):
     from rich.table import Table
 
     from .players import PlayerError, SpecError
+    from .progress import note
     from .referee import run_match
 
     err = Console(stderr=True)
@@ -108,6 +109,12 @@ def run(args):
                         console=err, transient=True, disable=not err.is_terminal)
     task = progress.add_task("opening players", total=args.games)
     written = []
+    # Without a terminal for the bar, a plain line a game on stderr, at once: a match takes
+    # minutes, and standard output may be a pipe that shows nothing until the end.
+    plain = not err.is_terminal
+    if plain:
+        note("trax-fpga referee", f"{args.games} game{'s' * (args.games != 1)} of "
+                                  f"{args.white} against {args.black}: opening the players ...")
 
     def on_start(i, white, black):
         progress.update(task, description=f"game {i + 1}: {white} (White) v {black} (Black)")
@@ -118,9 +125,12 @@ def run(args):
             path = record_dir / f"game-{i + 1:03}.txt"
             path.write_text(rec.notation(f"trax-fpga referee: game {i + 1} of {args.games}"))
             written.append(path)
+        if plain:
+            note("trax-fpga referee", f"game {i + 1}/{args.games}: {rec.summary()}")
         if not args.json:
             out.print(f"game {i + 1:>3}: {rec.result_code:<7} {rec.summary()}",
                       markup=False, soft_wrap=True)
+            out.file.flush()
 
     live, hooks = None, {"on_game": on_game, "on_start": on_start}
     if args.web is not None:    # the page's hooks call these, and open the players
@@ -162,8 +172,8 @@ def run(args):
                       f"{1000 * s['mean_time']:.1f}", f"{1000 * s['max_time']:.1f}")
         notes.append(f"  {label}: {s['id'] or '?'} ({s['clock']} clock)")
     out.print(table)
-    for note in notes:
-        out.print(note, markup=False, highlight=False)
+    for line in notes:
+        out.print(line, markup=False, highlight=False)
     if written:
         out.print(f"{len(written)} game{'s' if len(written) != 1 else ''} written to "
                   f"{record_dir}/", markup=False)

@@ -29,8 +29,9 @@ VARIANT_NAMES = {"trax": "Trax", "8x8": "8x8 Trax", "looptrax": "Loop Trax"}
 def add_arguments(parser):
     parser.add_argument("--engine", default="ref", metavar="SPEC",
                         help="engine to replay on: 'ref' (the reference engine, default); "
-                             "'core' or 'core:CAPACITY' (the hardware move engine alone, "
-                             "simulated); 'sim' (the whole device, simulated, over its serial "
+                             "'core' or 'core:LOG2N' (the hardware move engine alone, "
+                             "simulated, its store 2**LOG2N squares a side: 3 .. 9, default "
+                             "7, 128x128); 'sim' (the whole device, simulated, over its serial "
                              "line); 'serial:PORT[@BAUD]' (a board, e.g. serial:/dev/ttyUSB1 "
                              "or serial:socket://127.0.0.1:7015)")
     parser.add_argument("--variant", choices=("trax", "8x8", "looptrax"), default="trax",

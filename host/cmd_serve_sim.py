@@ -17,7 +17,6 @@ import os
 import select
 import sys
 
-from ..hdl.players import DEFAULT_PLAYER, PLAYERS
 from ..sim.backends import BACKENDS
 
 DEFAULT_TCP_PORT = 7015
@@ -46,9 +45,6 @@ def add_arguments(parser):
                         help="write a waveform of the whole session (Amaranth's simulator: slow)")
     parser.add_argument("--capacity", type=int, default=128, metavar="N",
                         help="board size N of the simulated device (default 128)")
-    parser.add_argument("--player", choices=PLAYERS, default=DEFAULT_PLAYER,
-                        help=f"the device's player (default {DEFAULT_PLAYER}; see trax-fpga "
-                             f"build --help)")
     parser.add_argument("--backend", choices=BACKENDS, default="auto",
                         help="simulator: the fastest this machine builds (auto: Verilator, "
                              "then CXXRTL, else Amaranth's), or one of them")
@@ -162,8 +158,7 @@ def run(args):
     from ..sim.device import DeviceSim
     backend = "pysim" if args.vcd else args.backend
     try:
-        sim = DeviceSim(capacity=args.capacity, backend=backend, vcd=args.vcd,
-                        player=args.player)
+        sim = DeviceSim(capacity=args.capacity, backend=backend, vcd=args.vcd)
     except ValueError as e:
         if server is not None:
             server.close()

@@ -55,22 +55,32 @@ def _open_ref(arg: str, variant: str) -> RefEngine:
     return RefEngine(variant)
 
 
+# The factories below import what they open on first use, so that listing the engines costs
+# nothing; the modules they reach know nothing of this registry.
+
 def _open_core(arg: str, variant: str):
-    """The hardware move engine alone, in simulation (the simulation layer knows nothing
-    of this registry; it is built here, on first use)."""
+    """The hardware move engine alone, in simulation."""
     from ..sim.core import open_core
     return open_core(arg, variant)
 
 
-#: name -> factory(arg, variant) -> engine
-ENGINES: dict[str, Callable] = {"ref": _open_ref, "core": _open_core}
+def _open_sim(arg: str, variant: str):
+    """The whole device, simulated, over its serial line."""
+    if arg:
+        raise ValueError(f"the simulated device takes no argument (got 'sim:{arg}')")
+    from .client import open_client
+    return open_client("sim", variant)
 
-#: Names that other applications register once they are imported:
-#: name -> module that calls :func:`register_engine` for it.
-LAZY_ENGINES: dict[str, str] = {
-    "sim": "traxfpga.host.client",        # the whole device, simulated, over its serial line
-    "serial": "traxfpga.host.client",     # a device on a serial port: serial:PORT[@BAUD]
-}
+
+def _open_serial(arg: str, variant: str):
+    """A device on a serial port: ``serial:PORT[@BAUD]``."""
+    from .client import open_client
+    return open_client(arg, variant)
+
+
+#: name -> factory(arg, variant) -> engine
+ENGINES: dict[str, Callable] = {"ref": _open_ref, "core": _open_core, "sim": _open_sim,
+                                "serial": _open_serial}
 
 
 def register_engine(name: str, factory: Callable, replace: bool = False) -> None:
@@ -91,12 +101,9 @@ def open_engine(spec: str, variant: str = "trax"):
         When nothing is registered under the name.
     """
     name, _, arg = spec.partition(":")
-    if name not in ENGINES and name in LAZY_ENGINES:
-        import importlib
-        importlib.import_module(LAZY_ENGINES[name])
     try:
         factory = ENGINES[name]
     except KeyError:
-        known = ", ".join(sorted(set(ENGINES) | set(LAZY_ENGINES)))
+        known = ", ".join(sorted(ENGINES))
         raise UnknownEngine(f"unknown engine {spec!r} (known: {known})") from None
     return factory(arg, variant)

@@ -6,17 +6,21 @@ A player is opened from a *spec* string (:func:`open_player`):
     the reference AI (:func:`traxfpga.host.reference.ai.choose_move`), seeded;
 ``random``
     a uniformly random legal move, seeded;
-``model``
-    the hand-wired searcher in software (:mod:`traxfpga.host.reference.searcher`, the
-    hardware searcher's twin: the same moves, without a cycle budget), for quick studies;
+``model`` (``model,nodes=N``, ``model,cores=N``)
+    the board's player in software: the search sequencer's twin
+    (:func:`traxfpga.host.reference.pvs.run_cores`, the same program on the reference
+    engine), its budget ``nodes`` legal placements (default :data:`MODEL_NODES`; the
+    iCEBreaker's board searches about 225,000 in its 0.8 s) instead of cycles, on ``cores``
+    search cores (default 1), for quick studies;
 ``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``,
-``sim,player=search``)
+``sim,nodes=N``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
     ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-25f``: 50 MHz,
     the perft units and three search cores) instead of the iCEBreaker's (24 MHz, one
-    core); ``cores=N`` sets the number of search cores; ``player=search`` gives the device
-    the hand-wired searcher instead of the search sequencer;
+    core); ``cores=N`` sets the number of search cores; ``nodes=N`` stops each search
+    after N legal placements too (a quicker, weaker board: the twin ``model,nodes=N``
+    plays the same moves);
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
@@ -75,15 +79,13 @@ import subprocess
 import threading
 import time
 
-from ..hdl.players import DEFAULT_PLAYER, PLAYERS
-
-__all__ = ["PLAYER_KINDS", "device_player", "open_player", "split_specs", "Player",
+__all__ = ["PLAYER_KINDS", "MODEL_NODES", "open_player", "split_specs", "Player",
            "ProtocolPlayer", "EnginePlayer", "Fault", "PlayerError", "SpecError", "OpenError",
            "LineTransport", "SimTransport", "SerialTransport", "ProcessTransport"]
 
 #: Spec names, for messages and ``--help``.
-PLAYER_KINDS = ("ref", "random", "model",
-                f"sim[,board=NAME][,cores=N][,player={'|'.join(PLAYERS)}]",
+PLAYER_KINDS = ("ref", "random", "model[,nodes=N][,cores=N]",
+                "sim[,board=NAME][,cores=N][,nodes=N]",
                 "serial:PORT[@BAUD]",
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
@@ -93,17 +95,9 @@ CMD_OPTIONS = ("per-game", "cwd=DIR")
 TRANSPORT_KINDS = ("sim", "serial", "cmd")
 
 
-def device_player(spec):
-    """The player of the simulated device a ``sim`` spec names (``player=``, else the
-    default: see :data:`~traxfpga.hdl.players.PLAYERS`); None for any other spec."""
-    kind = spec.partition(":")[0]
-    if kind != "sim" and not kind.startswith("sim,"):
-        return None
-    for option in kind.split(",")[1:]:
-        name, _, value = option.partition("=")
-        if name == "player":
-            return value
-    return DEFAULT_PLAYER
+#: The twin's default budget in legal placements: about a second of this machine's Python
+#: for a mid-game answer (the twin searches some 15,000 a second).
+MODEL_NODES = 10_000
 
 
 def split_specs(text):
@@ -124,6 +118,7 @@ def split_specs(text):
 STARTUP_TIMEOUT = 10.0
 #: Wait this long for an answer when no limit is given.
 DEFAULT_WAIT = 10.0
+from ..hdl.pvs_isa import MAX_CORES  # noqa: E402
 from .reference.echo import shown  # noqa: E402
 from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
 #: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
@@ -307,9 +302,9 @@ class SimTransport(LineTransport):
         return self.sim.cycles
 
     def last_search(self):
-        """The simulated board's last search: ``{"depth", "defence", "nodes"}``."""
+        """The simulated board's last search: ``{"depth", "nodes"}``."""
         s = self.sim
-        return {"depth": s.search_depth, "defence": s.search_defence, "nodes": s.search_nodes}
+        return {"depth": s.search_depth, "nodes": s.search_nodes}
 
     def close(self):
         self.sim.close()
@@ -619,23 +614,34 @@ class Player:
 
 class EnginePlayer(Player):
     """An in-process player on its own reference game: the reference AI (``ref``), a
-    uniformly random legal move (``random``) or the board's searcher in software
-    (``model``).  Timed by the wall clock."""
+    uniformly random legal move (``random``) or the board's player in software (``model``:
+    the sequencer's twin with a budget of ``nodes`` on ``cores``, its noise seeded from the
+    player's seed).  Timed by the wall clock."""
 
     IDENTS = {"ref": "reference AI", "random": "random legal moves",
-              "model": "trax-fpga searcher (software twin)"}
+              "model": "trax-fpga search sequencer (software twin)"}
 
-    def __init__(self, kind, seed=0):
+    def __init__(self, kind, seed=0, *, nodes=MODEL_NODES, cores=1):
         if kind not in self.IDENTS:
             raise SpecError(f"no in-process player {kind!r}")
         self.name = kind
         self.ident = self.IDENTS[kind]
         self.kind = kind
+        self.nodes, self.cores = nodes, cores
         self.rng = random.Random(seed)
         self.game = None
 
     def seed(self, n):
         self.rng.seed(n)
+
+    def _model_move(self):
+        from .reference.pvs import run_cores
+        # a fresh noise seed each answer, as the board's free-running generator gives
+        choice = run_cores(self.game, self.cores, self.nodes,
+                           seed=self.rng.randrange(1, 1 << 16))
+        # as the simulated board reports its searches
+        self.last_search = {"depth": choice.depth, "nodes": choice.nodes}
+        return choice.move
 
     def _move(self):
         from .reference.ai import choose_move
@@ -644,12 +650,7 @@ class EnginePlayer(Player):
         if self.kind == "ref":
             mv = choose_move(self.game, self.rng)
         elif self.kind == "model":
-            from .reference.searcher import choose
-            choice = choose(self.game, max_defence=3)
-            mv = choice.move
-            # as the simulated board reports its searches (the twin counts no nodes)
-            self.last_search = {"depth": choice.depth, "defence": choice.defence,
-                                "nodes": None}
+            mv = self._model_move()
         else:
             mv = self.rng.choice(self.game.legal_moves())
         text = format_move(mv)
@@ -795,6 +796,10 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
         if sep:
             raise SpecError(f"player {kind!r} takes no argument (got {spec!r})")
         return EnginePlayer(kind, seed)
+    if kind.startswith("model,"):
+        if sep:
+            raise SpecError(f"player 'model' takes no argument (got {spec!r})")
+        return EnginePlayer("model", seed, **_parse_model_options(spec, kind.split(",")[1:]))
     if kind == "sim" or kind.startswith("sim,"):
         backend = arg or "auto"
         from ..sim.device import BACKENDS
@@ -826,32 +831,49 @@ def open_player(spec, *, seed=0, startup=STARTUP_TIMEOUT):
     raise SpecError(f"unknown player {spec!r}; expected one of: {', '.join(PLAYER_KINDS)}")
 
 
+def _number_option(spec, name, value, low, high, what):
+    if not value.isdigit() or not low <= int(value) <= high:
+        raise SpecError(f"{name}= needs {what}, {low:,} .. {high:,}, in {spec!r}")
+    return int(value)
+
+
+def _parse_model_options(spec, options):
+    """The :class:`EnginePlayer` arguments of a ``model,...`` spec: ``nodes=N`` (its budget
+    in legal placements) and ``cores=N``."""
+    args = {}
+    for option in options:
+        name, eq, value = option.partition("=")
+        if name not in ("nodes", "cores") or not eq or name in args:
+            raise SpecError(f"unknown or repeated model option {option!r} in {spec!r} "
+                            f"(expected nodes=N, cores=N)")
+        args[name] = (_number_option(spec, name, value, 1, 1 << 31, "a budget in nodes")
+                      if name == "nodes" else
+                      _number_option(spec, name, value, 1, MAX_CORES, "a number of cores"))
+    return args
+
+
 def _parse_sim_options(spec, options):
     """The :class:`~traxfpga.sim.device.DeviceSim` arguments of a ``sim,...`` spec: the
     option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit,
-    search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N`` sets the search
-    cores (after ``board=``, it overrides the board's); ``player=search`` gives the device the
-    hand-wired searcher instead of the search sequencer (on the board's cores for it)."""
+    search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N``
+    sets the search cores (after ``board=``, it overrides the board's); ``nodes=N`` the
+    player's budget in legal placements."""
     from ..boards.platforms import BOARDS
-    from ..hdl.cores import check_player
     sim_args = {}
     seen = set()
-    chosen = None
     for option in options:
         name, eq, value = option.partition("=")
-        if name not in ("board", "cores", "player") or not eq or name in seen:
+        if name not in ("board", "cores", "nodes") or not eq or name in seen:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
-                            f"(expected board=NAME, cores=N, player={'|'.join(PLAYERS)})")
+                            f"(expected board=NAME, cores=N, nodes=N)")
         seen.add(name)
-        if name == "player":
-            if value not in PLAYERS:
-                raise SpecError(f"player= needs one of {', '.join(PLAYERS)} in {spec!r}")
-            sim_args["player"] = value
+        if name == "nodes":
+            sim_args["node_limit"] = _number_option(spec, name, value, 1, (1 << 32) - 1,
+                                                    "a budget in nodes")
             continue
         if name == "cores":
-            if not value.isdigit() or not 1 <= int(value) <= 64:
-                raise SpecError(f"cores= needs a number of search cores, 1 .. 64, in {spec!r}")
-            sim_args["cores"] = int(value)
+            sim_args["cores"] = _number_option(spec, name, value, 1, MAX_CORES,
+                                               "a number of search cores")
             continue
         board = BOARDS.get(value)
         if board is None or board.device_unfit:
@@ -859,16 +881,8 @@ def _parse_sim_options(spec, options):
             raise SpecError(f"no board {value!r} for the simulated device in {spec!r} "
                             f"(expected one of: {', '.join(fits)})")
         sim_args.update(clk_freq=round(board.clock_mhz * 1e6), capacity=board.capacity,
-                        dual=not board.store_in_spram())
-        chosen = board
-    player = sim_args.get("player", DEFAULT_PLAYER)
-    if chosen is not None:      # the perft unit and cores as the board's build for the player
-        sim_args["perft"] = chosen.has_perft(player)
-        sim_args.setdefault("cores", chosen.cores_for(player))
-    try:
-        check_player(player, sim_args.get("cores", 1), sim_args.get("capacity", 128))
-    except ValueError as e:
-        raise SpecError(f"{e} ({spec!r})") from None
+                        dual=not board.store_in_spram(), perft=board.perft)
+        sim_args.setdefault("cores", board.cores)
     return sim_args
 
 

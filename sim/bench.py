@@ -2,14 +2,14 @@
 over the recorded games (``bench engine``; its size and speed on the iCE40UP5K are added by
 the command, :mod:`traxfpga.host.cmd_bench`), simulated cycles per second of the whole
 device on every backend (``bench sim``), the device's ``:perft`` against the reference
-(``bench perft``), the searcher's node rate on one or many cores (``bench search``), and the
-search sequencer's (``bench pvs``).  Progress goes to a ``progress(text)`` callback."""
+(``bench perft``), and the player's node rate on one or many cores (``bench pvs``).
+Progress goes to a ``progress(text)`` callback."""
 
 import time
 
 from ..hdl.tiles import Status
 
-__all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_search", "bench_pvs",
+__all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_pvs",
            "search_positions", "percentile"]
 
 
@@ -66,30 +66,35 @@ def bench_engine(args, progress=None):
 
 #: The workload of ``bench sim``: engine-mode moves, then the board's own moves (searches).
 SIM_WORKLOAD = [":reset", ":play @0/", ":play A2+", ":play A3/", ":move", ":move"]
+#: ... searched with this budget (cycles): the device as built, thinking 1/60 s at 24 MHz,
+#: so that the compiled backends run long enough to be timed and Amaranth's simulator
+#: finishes in minutes.
+SIM_THINK_CYCLES = 400_000
 
 
 def bench_sim(args, progress=None):
     """Simulated clock cycles per second of the whole device on every simulation backend
-    this machine can build (the same design: capacity 16, with the hand-wired searcher,
-    whose searches of this workload end long before the budget, so that Amaranth's
-    simulator finishes too; the sequencer spends its whole budget), on the same workload
-    (:data:`SIM_WORKLOAD`: engine moves, then two of the board's own searches), with the
-    answers compared: ``{"backends": {name: {"cycles_per_second", "cycles", "seconds",
-    "default"}}, "workload": {...}}``.  ``progress(text)`` is told each stage."""
+    this machine can build (the same design: the default device at capacity 16, its
+    budget :data:`SIM_THINK_CYCLES`), on the same workload (:data:`SIM_WORKLOAD`: engine
+    moves, then two of the board's own searches), with the answers compared:
+    ``{"backends": {name: {"cycles_per_second", "cycles", "seconds", "default"}},
+    "workload": {...}}``.  ``progress(text)`` is told each stage."""
     from . import cxxrtl, verilator
-    from .device import DeviceSim, default_backend
+    from .device import DEFAULT_CLK, DeviceSim, default_backend
 
     backends = ([b for b, mod in (("verilator", verilator), ("cxxrtl", cxxrtl))
                  if mod.available()] + ([] if getattr(args, "no_pysim", False) else ["pysim"]))
     default = default_backend()
     progress = progress or (lambda text: None)
     figures = {"target": "sim", "backends": {},
-               "workload": {"design": "device, capacity 16, the hand-wired searcher",
+               "workload": {"design": f"the default device, capacity 16, a budget of "
+                                      f"{SIM_THINK_CYCLES:,} cycles",
                             "lines": SIM_WORKLOAD}}
     answers = {}
     for backend in backends:
         progress(f"{backend}: building the device (cached after the first run) ...")
-        with DeviceSim(capacity=16, backend=backend, player="search") as sim:
+        with DeviceSim(capacity=16, backend=backend,
+                       think_time=SIM_THINK_CYCLES / DEFAULT_CLK) as sim:
             sim.exchange("-T")                  # warm up (and build)
             progress(f"{backend}: running the workload ...")
             start_cycles, start = sim.cycles, time.perf_counter()
@@ -205,53 +210,10 @@ def _search_each(sim, positions, progress, describe):
     return rows
 
 
-def bench_search(args, progress=None):
-    """The searcher's node rate on ``args.positions`` seeded mid-game positions
-    (:func:`search_positions`), each searched once with the device's budget (0.8 s of
-    ``args.clock_mhz``) by ``args.cores`` search cores (their engines on a dual-port store
-    with ``args.dual``) in compiled simulation: nodes (legal
-    placements) per second at that clock, cycles per node per core, how much of the cores'
-    time the searches used (``busy``), the shares halved for cores that had finished their
-    own (``splits``), and the depths reached; ``args.max_defence`` (None: the device's
-    default) is the searcher's deepest defence test."""
-    from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
-    from .search import SearchSim
-
-    progress = progress or (lambda text: None)
-    cores, clock = args.cores, args.clock_mhz
-    budget = int(0.8 * clock * 1e6)
-    positions = search_positions(args.positions, args.seed)
-    progress(f"{cores} core(s), budget {budget:,} cycles ({clock:g} MHz): building the "
-             "search cores (cached after the first run) ...")
-    dual = getattr(args, "dual", False)
-    max_defence = getattr(args, "max_defence", None) or MAX_DEFENCE
-    with SearchSim(log2n=args.log2n, budget=budget, max_depth=MAX_DEPTH,
-                   max_defence=max_defence, cores=cores, dual=dual) as sim:
-        rows = _search_each(sim, positions, progress, lambda got: (
-            f"{got.nodes:,} nodes in {got.cycles:,} cycles, defence {got.defence}"))
-    cycles = sum(r.cycles for r in rows)
-    nodes = sum(r.nodes for r in rows)
-    busy = sum(r.busy for r in rows)
-    return {
-        "target": "search", "cores": cores, "clock_mhz": clock, "budget_cycles": budget,
-        "store": "dual-port" if dual else "one-port",
-        "positions": len(rows), "seed": args.seed, "capacity": 1 << args.log2n,
-        "nodes": nodes, "cycles": cycles,
-        "nodes_per_second": round(nodes * clock * 1e6 / cycles),
-        "cycles_per_node_per_core": round(busy / max(nodes, 1), 1),
-        "busy_pct": round(100 * busy / (cores * cycles), 1),
-        "mean_defence": round(sum(r.defence for r in rows) / len(rows), 2),
-        "mean_depth": round(sum(r.depth for r in rows) / len(rows), 2),
-        "at_budget": sum(r.cycles >= budget for r in rows),
-        "max_defence": max_defence,
-        # shares halved for cores that had finished their own (docs/player.md)
-        "splits": sum(r.splits for r in rows),
-    }
-
-
 def bench_pvs(args, progress=None):
-    """The search sequencer (the prototype, :mod:`traxfpga.hdl.pvs`) on the positions of
-    :func:`bench_search`, each searched once with the device's budget (0.8 s of
+    """The search sequencer (:mod:`traxfpga.hdl.pvs`) on ``args.positions`` seeded
+    mid-game positions (:func:`search_positions`), each searched once with the device's
+    budget (0.8 s of
     ``args.clock_mhz``): nodes per second, cycles a node, the share
     of the cycles the program itself takes (the rest waits for the engine), instructions
     a node and the iterations completed; the engine's store is ``2**args.log2n`` squares a

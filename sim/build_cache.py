@@ -2,11 +2,13 @@
 
 A library is kept under ``~/.cache/trax-fpga/BACKEND/KEY/`` (or ``$TRAX_FPGA_CACHE``), KEY
 a hash of the design's RTLIL text and the backend's recipe, so only the first run of a
-design pays the compile.  Each build works in a folder of its own and moves the library
-into place at once: processes that build the same design together (parallel tests)
-neither clash nor load half a file.
+design pays the compile.  A build holds a lock on its key's folder, so that processes that
+need the same design at once (parallel tests) compile it once: the others wait and load
+it.  It works in a folder of its own and moves the library into place at once, so no
+process loads half a file.
 """
 
+import fcntl
 import hashlib
 import os
 import shutil
@@ -39,11 +41,17 @@ def cached_build(design, *, name, backend, label, recipe, make):
     lib = root / key / f"lib{name}.so"
     if lib.exists():
         return lib
-    notices.compiling(name, label, root)
     lib.parent.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix="work-", dir=lib.parent))
-    (work / f"{name}.il").write_text(text)
-    make(work)
-    os.replace(work / f"lib{name}.so.tmp", lib)
-    shutil.rmtree(work, ignore_errors=True)
+    with open(lib.parent / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)        # released when the file closes
+        if lib.exists():                        # another process built it meanwhile
+            return lib
+        notices.compiling(name, label, root)
+        work = Path(tempfile.mkdtemp(prefix="work-", dir=lib.parent))
+        try:
+            (work / f"{name}.il").write_text(text)
+            make(work)
+            os.replace(work / f"lib{name}.so.tmp", lib)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     return lib

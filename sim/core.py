@@ -159,7 +159,7 @@ class CoreSim:
 
     def evaluate(self):
         """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential
-        (:func:`traxfpga.host.reference.searcher.evaluate` is the same in software)."""
+        (:func:`traxfpga.host.reference.evaluate.evaluate` is the same in software)."""
         return self._call(op=Op.EVAL)[0]
 
     def board_rows(self):

@@ -21,8 +21,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, Device
 from ..hdl.perft import COUNT_BITS
-from ..hdl.players import DEFAULT_PLAYER
-from ..hdl.search import MAX_DEFENCE, MAX_DEPTH
+from ..hdl.request import SearchReport
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl, notices, verilator
 from .backends import BACKENDS
@@ -33,7 +32,7 @@ __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSi
 
 #: The simulated device's clock (1 MHz: a cycle is a microsecond of simulated time) and
 #: line speed (8 cycles per bit).
-# The iCEBreaker's clock, so the searcher has the board's cycle budget and the simulated
+# The iCEBreaker's clock, so the player has the board's cycle budget and the simulated
 # time of an answer is the board's; the line runs at clk/8 so that bytes cost few cycles.
 DEFAULT_CLK = 24_000_000
 DEFAULT_BAUD = 3_000_000
@@ -71,8 +70,8 @@ class DeviceHarness(wiring.Component):
         neither UART of the host is busy.
     leds : Out(3)
         The device's LEDs.
-    search_depth : Out(4)
-        The depth the device's last search completed.
+    report : In(SearchReport)
+        The device's report of its last search.
     """
 
     send:  In(stream.Signature(8))
@@ -80,10 +79,8 @@ class DeviceHarness(wiring.Component):
     brk:   In(1)
     quiet: Out(1)
     leds:  Out(3)
-    search_depth: Out(4)
-    search_defence: Out(4)
-    search_seed: Out(16)
-    search_nodes: Out(32)
+    report: In(SearchReport)
+    node_limit: In(32)
     perft_count: Out(COUNT_BITS)
 
     def __init__(self, device):
@@ -97,19 +94,26 @@ class DeviceHarness(wiring.Component):
         m.submodules.host_rx = host_rx = UARTRx(dev.divisor)
         wiring.connect(m, wiring.flipped(self.send), host_tx.stream)
         wiring.connect(m, host_rx.stream, wiring.flipped(self.recv))
+        wiring.connect(m, wiring.flipped(self.report), dev.report)
+        m.d.comb += dev.node_limit.eq(self.node_limit)
         m.d.comb += [
             dev.rx.eq(host_tx.tx & ~self.brk),
             host_rx.rx.eq(dev.tx),
             self.leds.eq(dev.leds),
-            self.search_depth.eq(dev.search_depth),
-            self.search_defence.eq(dev.search_defence),
-            self.search_seed.eq(dev.search_seed),
-            self.search_nodes.eq(dev.search_nodes),
             self.perft_count.eq(dev.perft_count if dev.perft else 0),
             self.quiet.eq(dev.leds[LED_READY] & ~host_tx.busy & ~host_rx.busy &
                           ~host_rx.stream.valid & ~self.brk),
         ]
         return m
+
+
+def _port(harness, name):
+    """The harness's port of a compiled simulation's name (``report__depth``: the member
+    ``depth`` of the interface ``report``)."""
+    value = harness
+    for part in name.split("__"):
+        value = getattr(value, part)
+    return value
 
 
 class _Pysim:
@@ -125,10 +129,10 @@ class _Pysim:
         ctx.set(h.recv.ready, 1)            # the host side always takes what comes
         kind, args = request
         if kind == "set":
-            ctx.set(getattr(h, args[0]), args[1])
+            ctx.set(_port(h, args[0]), args[1])
             return None
         if kind == "get":
-            return ctx.get(getattr(h, args[0]))
+            return ctx.get(_port(h, args[0]))
         if kind == "tick":
             await ctx.tick().repeat(args[0])
             return None
@@ -202,21 +206,19 @@ class DeviceSim:
     player_id : str
         The device's answer to ``-T``.
     think_time : float
-        The searcher's budget in seconds of ``clk_freq`` (see :class:`Device`).
-    max_depth : int
-        The searcher's deepest pass (see :class:`Device`).
+        The player's budget in seconds of ``clk_freq`` (see :class:`Device`).
+    node_limit : int
+        The player's budget in legal placements (0: none; :meth:`set_node_limit`).
     perft : bool
         Include the perft unit (see :class:`Device`).
     cores, dual :
         Search cores, and the engines' schedule on a dual-port store (see :class:`Device`:
         a block-RAM board's device, not the iCEBreaker's).
-    player : str
-        The device's player, ``"pvs"`` (the default) or ``"search"`` (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
-                 vcd=None, player_id="trax-fpga", think_time=0.8, max_depth=MAX_DEPTH,
-                 max_defence=MAX_DEFENCE, perft=True, cores=1, dual=False, player=DEFAULT_PLAYER):
+                 vcd=None, player_id="trax-fpga", think_time=0.8, perft=True, cores=1,
+                 dual=False, node_limit=0):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -225,9 +227,8 @@ class DeviceSim:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
         self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
-                             player_id=player_id, think_time=think_time, max_depth=max_depth,
-                             max_defence=max_defence, perft=perft, cores=cores, dual=dual,
-                             player=player)
+                             player_id=player_id, think_time=think_time, perft=perft,
+                             cores=cores, dual=dual)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq
@@ -245,6 +246,14 @@ class DeviceSim:
             self._sim.set("recv__ready", 1)
         else:
             self._sim = _Pysim(self.harness, vcd)
+        self.set_node_limit(node_limit)
+
+    def set_node_limit(self, nodes):
+        """The player's budget in legal placements from the next search on (0: none)."""
+        if not 0 <= nodes < 1 << 32:
+            raise ValueError(f"the node limit must be 0 .. 2**32 - 1, not {nodes}")
+        self._sim.set("node_limit", nodes)
+        self.node_limit = nodes
 
     @property
     def cycles(self):
@@ -318,27 +327,21 @@ class DeviceSim:
 
     @property
     def search_depth(self):
-        """The depth the device's last search completed (see
-        :class:`~traxfpga.hdl.search.Searcher`: 1 a win at once, 2 the main search, 3 and
-        more the deepening passes, 0 out of time in the main search)."""
-        return self._sim.get("search_depth")
-
-    @property
-    def search_defence(self):
-        """How deep the device's last answer was proven safe against the opponent's win by
-        force (the searcher's ``defence``)."""
-        return self._sim.get("search_defence")
+        """The deepest iteration the device's last search completed (0: the opening, not
+        searched; :func:`~traxfpga.hdl.pvs_program.schedule` gives its plies and moves)."""
+        return self._sim.get("report__depth")
 
     @property
     def search_seed(self):
         """The noise generator's value when the device's last search started (the twin's
         ``seed`` for the same choice)."""
-        return self._sim.get("search_seed")
+        return self._sim.get("report__seed_used")
 
     @property
     def search_nodes(self):
-        """Positions the device's last search visited (legal engine placements)."""
-        return self._sim.get("search_nodes")
+        """Positions the device's last search visited (legal engine placements, over all
+        its cores)."""
+        return self._sim.get("report__nodes")
 
     @property
     def perft_count(self):

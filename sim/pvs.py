@@ -1,66 +1,54 @@
-"""The search sequencer on the engine, in compiled simulation.
+"""The board's player on its engines, in compiled simulation: the search cores without the
+serial front end.
 
 :class:`PVSSim` plays moves on the engines as the protocol would and asks the
 :class:`~traxfpga.hdl.pvs.PVSCore` (or several, :class:`~traxfpga.hdl.cores.Cores`) for the
-side to move's move.  It shares
-:class:`~traxfpga.sim.search.SearchSim`'s engine calls; only the player differs.
+side to move's move, on the compiled simulation (:mod:`traxfpga.sim.verilator` where it is
+installed, else :mod:`traxfpga.sim.cxxrtl`), so it needs a C++ compiler.  (Without one, the
+player still runs on Amaranth's simulator inside the whole device: ``DeviceSim``.)
 """
 
 from typing import NamedTuple
 
-from amaranth.hdl import Module, signed
+from amaranth.hdl import Module
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.cores import Cores
-from ..hdl.engine import Command, Result
-from ..hdl.search import LFSR_SEED, SearchRequest
-from ..hdl.tiles import SHAPE_CHARS, Shape
-from .search import SearchSim, _signed16
+from ..hdl.engine import Command, Op, Result
+from ..hdl.lfsr import LFSR_SEED
+from ..hdl.request import SearchLimits, SearchReport, SearchRequest
+from ..hdl.tiles import SHAPE_CHARS, Shape, Status
+from . import cxxrtl, verilator
+from .core import SHAPES, VARIANTS, command, send_command
+from .device import default_backend
 
 __all__ = ["PVSHarness", "PVSSim", "PVSResult"]
 
 
 class PVSHarness(wiring.Component):
-    """The search cores with the sequencer as their player, as in the device (one engine
-    and sequencer, or ``cores`` of them), the host's commands going to the engines while
-    the sequencers are idle."""
+    """The search cores as in the device (one engine and sequencer, or ``cores`` of them),
+    the host's commands going to the engines while the sequencers are idle."""
 
     def __init__(self, *, log2n=7, dual=False, cores=1):
         self.log2n, self.dual, self.cores = log2n, dual, cores
         super().__init__({
-            "cmd":           In(stream.Signature(Command)),
-            "res":           Out(stream.Signature(Result)),
-            "ctl":           In(SearchRequest),
-            "seed":          In(16),
-            "budget_cycles": In(32),
-            "node_limit":    In(32),
-            "depth":         Out(4),
-            "value":         Out(signed(16)),
-            "nodes":         Out(32),
-            "insns":         Out(32),
-            "cycles":        Out(32),
-            "engine_cycles": Out(32),
-            "core":          Out(range(cores)),
-            "busy":          Out(40),
+            "cmd":    In(stream.Signature(Command)),
+            "res":    Out(stream.Signature(Result)),
+            "ctl":    In(SearchRequest),
+            "limits": In(SearchLimits),
+            "report": In(SearchReport),
         })
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, budget=None,
-                                       dual=self.dual, player="pvs")
+        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual)
         m.d.comb += s.cells.ready.eq(1)
         wiring.connect(m, wiring.flipped(self.cmd), s.cmd)
         wiring.connect(m, s.res, wiring.flipped(self.res))
         wiring.connect(m, wiring.flipped(self.ctl), s.ctl)
-        m.d.comb += [
-            s.seed.eq(self.seed),
-            s.budget_cycles.eq(self.budget_cycles), s.node_limit.eq(self.node_limit),
-            self.depth.eq(s.depth), self.value.eq(s.value), self.nodes.eq(s.nodes),
-            self.insns.eq(s.insns), self.cycles.eq(s.cycles),
-            self.engine_cycles.eq(s.engine_cycles), self.core.eq(s.core),
-            self.busy.eq(s.busy),
-        ]
+        wiring.connect(m, wiring.flipped(self.limits), s.limits)
+        wiring.connect(m, wiring.flipped(self.report), s.report)
         return m
 
 
@@ -76,21 +64,62 @@ class PVSResult(NamedTuple):
     busy: int = 0           # the cores' own search cycles, summed (one core: ``cycles``)
 
 
-class PVSSim(SearchSim):
+def _signed16(v):
+    return v - (1 << 16) if v & 0x8000 else v
+
+
+class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
-    or ``cores`` sharing each search."""
+    or ``cores`` sharing each search, their engines on a dual-port store with ``dual``."""
 
     def __init__(self, *, log2n=7, dual=False, cores=1):
-        self._compile(PVSHarness(log2n=log2n, dual=dual, cores=cores), "pvs")
+        if not cxxrtl.available():
+            raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
+        self.harness = PVSHarness(log2n=log2n, dual=dual, cores=cores)
+        # The fastest compiled backend, as the device picks it (a C++ compiler is there).
+        compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
+        self._cx = compiled[default_backend()](self.harness, name="pvs")
+        self._cx.set("res__ready", 1)
         self.limits(0, 0)
         self.set_seed(LFSR_SEED)
 
+    def set_seed(self, seed):
+        """The noise generator's start value for the next searches (not 0)."""
+        if not 0 < seed < 1 << 16:
+            raise ValueError(f"the seed must be 1 .. 65535, not {seed}")
+        self._cx.set("limits__seed", seed)
+        self.seed = seed
+
     def limits(self, cycles=0, nodes=0):
         """The next searches' cycle budget and node limit (0: none)."""
-        self._cx.set("budget_cycles", cycles)
-        self._cx.set("node_limit", nodes)
+        self._cx.set("limits__budget_cycles", cycles)
+        self._cx.set("limits__node_limit", nodes)
+
+    def _call(self, **fields):
+        cx = self._cx
+        send_command(cx, command(**fields))
+        cx.until("res__valid")
+        res = Result.from_bits(cx.get("res__payload"))
+        cx.tick()
+        return res
+
+    def reset(self, variant="trax"):
+        return self._call(op=Op.RESET, variant=VARIANTS[variant])
+
+    def play(self, move):
+        """Play a move given as a :class:`~traxfpga.host.reference.trax.Move` or notation text."""
+        from ..host.reference.trax import parse_move
+        mv = parse_move(move) if isinstance(move, str) else move
+        res = self._call(op=Op.PLACE, col=mv.col, row=mv.row, tile=SHAPES[mv.tile])
+        if Status(res.status) != Status.OK:
+            raise ValueError(f"the engine refused {move}: {Status(res.status).name}")
+        return res
+
+    def undo(self):
+        return self._call(op=Op.UNDO)
 
     def search(self, limit=1 << 34):
+        """Ask the player for the side to move's move."""
         from ..host.reference.trax import Move, format_move
         cx = self._cx
         cx.set("ctl__req", 1)
@@ -98,10 +127,22 @@ class PVSSim(SearchSim):
         col, row = _signed16(cx.get("ctl__col")), _signed16(cx.get("ctl__row"))
         tile = SHAPE_CHARS[Shape(cx.get("ctl__tile"))]
         found = bool(cx.get("ctl__found"))
-        out = PVSResult(format_move(Move(col, row, tile)) if found else None, cx.get("depth"),
-                        _signed16(cx.get("value")), cx.get("nodes"), cx.get("insns"),
-                        cx.get("cycles"), cx.get("engine_cycles"),
-                        cx.get("core") if self.harness.cores > 1 else 0, cx.get("busy"))
+        report = {name: cx.get(f"report__{name}") for name in
+                  ("depth", "value", "nodes", "insns", "cycles", "engine_cycles", "core",
+                   "busy")}
+        out = PVSResult(format_move(Move(col, row, tile)) if found else None,
+                        report["depth"], _signed16(report["value"]), report["nodes"],
+                        report["insns"], report["cycles"], report["engine_cycles"],
+                        report["core"], report["busy"])
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out
+
+    def close(self):
+        self._cx.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,7 +1,6 @@
 """Shared helpers for the hardware-engine tests: one compiled engine per session,
 notation in and reference-format results out, and a differential checker."""
 
-import random
 
 from traxfpga.hdl.tiles import STATUS_CODES, Status
 from traxfpga.host.reference.corpus import load_corpus

@@ -13,45 +13,28 @@ from traxfpga.host import cli
 from traxfpga.host.bench_report import report
 
 PLAYER = {
-    "target": "player", "player": "sim,player=search", "seed": 1, "clock_mhz": 24.0,
-    "search_depth": {"full_width": 2, "threats": 3, "deepening_plies": 5, "defence_moves": 4},
+    "target": "player", "player": "sim", "seed": 1, "clock_mhz": 24.0,
+    "search_depth": {"pvs_iterations_max": 13, "pvs_plies_max": 7,
+                     "threat_search_moves_max": 7},
     "vs_ref": {"games": 50, "wins": 44, "losses": 6, "draws": 0, "illegal": 0, "timeouts": 0,
-               "win_rate": 0.88, "answers": 485,
+               "win_rate": 0.88, "answers": 35,
                "cycles_per_answer": {"mean": 1612032, "p99": 19201296, "max": 19201296},
-               "nodes_per_second": 300000, "defence_reached": {"4": 400, "3": 85},
-               "depth_reached": {"1": 43, "2": 46, "3": 396}},
+               "nodes_per_second": 300000, "depth_reached": {"0": 5, "1": 10, "9": 20}},
 }
 
 
 def test_player_report_is_a_table_with_the_depth_reached():
     text = report(PLAYER)
     assert "{" not in text and "}" not in text          # no raw Python dicts
-    assert "depth reached against ref (485 answers)" in text
-    assert re.search(r"^deepening pass to 5 plies +396 +82%$", text, re.M), text
-    assert re.search(r"^a win at once +43 +9%$", text, re.M), text
-    assert "44 / 50 (88%)" in text
-    # wins because the opponent answered late are told apart
-    late = dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], wins_on_time=3))
-    assert "44 / 50 (88%, 3 on its time)" in report(late)
-
-
-@pytest.mark.parametrize("spec", ["sim", "sim,player=pvs", "sim,board=hx8k:cxxrtl"])
-def test_the_sequencers_report_names_its_iterations(spec):
-    """The default device's player, the sequencer, reports its iterations."""
-    figures = dict(PLAYER, player=spec,
-                   vs_ref=dict(PLAYER["vs_ref"], depth_reached={"0": 5, "1": 10, "9": 20}))
-    text = report(figures)
+    assert "depth reached against ref (35 answers)" in text
     assert re.search(r"^iteration 9: PVS 3 plies, threat search 7 moves +20 +57%$", text,
                      re.M), text
     assert re.search(r"^iteration 1: PVS 1 ply +10 +29%$", text, re.M), text
     assert re.search(r"^the opening \(no search\) +5 +14%$", text, re.M), text
-
-
-def test_device_player_of_a_spec():
-    from traxfpga.host.players import device_player
-    assert [device_player(s) for s in ("sim", "sim:pysim", "sim,cores=2,player=search",
-                                       "sim,player=pvs", "model", "ref", "cmd:sim,player=x")] \
-        == ["pvs", "pvs", "search", "pvs", None, None, None]
+    assert "44 / 50 (88%)" in text
+    # wins because the opponent answered late are told apart
+    late = dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], wins_on_time=3))
+    assert "44 / 50 (88%, 3 on its time)" in report(late)
 
 
 def test_engine_and_sim_reports_have_no_raw_dicts():
@@ -118,12 +101,25 @@ def test_opponent_specs_keep_their_options():
         "serial:/dev/ttyUSB1@19200", "sim:cxxrtl"]
 
 
-def test_the_model_reports_its_search():
-    from traxfpga.host.players import EnginePlayer
-    player = EnginePlayer("model")
-    player.start("black")
-    player.reply("@0/")
-    assert player.last_search["depth"] >= 1 and player.last_search["nodes"] is None
+def test_the_model_is_the_sequencers_twin_and_reports_its_search():
+    """``model`` plays the board's program on the reference engine with a node budget: its
+    answer is the twin's for the seed it drew, and it reports depth and nodes as the
+    simulated board does."""
+    import random
+
+    from traxfpga.host.players import open_player
+    from traxfpga.host.reference.pvs import run
+    from traxfpga.host.reference.trax import Game, format_move
+    with open_player("model,nodes=400", seed=7) as player:
+        player.start("black")
+        answer = player.reply("@0/")
+    seed = random.Random(7).randrange(1, 1 << 16)
+    game = Game()
+    game.play("@0/")
+    want = run(game, 400, seed=seed)
+    assert answer == format_move(want.move)
+    assert player.last_search == {"depth": want.depth, "nodes": want.nodes}
+    assert want.depth >= 1 and want.nodes >= 400
 
 
 def test_bench_perft_checks_the_device_against_the_reference(capsys):

@@ -17,7 +17,8 @@ import pytest
 from amaranth.sim import Simulator
 
 from traxfpga.boards import build as build_mod
-from traxfpga.boards import flash as flash_mod
+# imported before any test patches subprocess.run, which flash binds as a default argument
+from traxfpga.boards import flash as flash_mod  # noqa: F401
 from traxfpga.boards import pll_ecp5
 from traxfpga.boards.families import FAMILIES
 from traxfpga.boards.platforms import BOARDS, get_board
@@ -623,8 +624,7 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
         == (1, 2, 12)
     assert report["bitstream"] == str(tmp_path / "out" / "top.bit")
     text = build_mod.format_report(report)
-    assert report["player"] == "pvs"        # the default
-    assert "design device, 3 search cores, the search sequencer, capacity 64" in text
+    assert "design device, 3 search cores, capacity 64" in text
     assert "4012 / 24288 LUT4s (16.5%)" in text
     assert "memory     47 / 56 DP16KD block RAMs\n" in text and "SPRAM" not in text
     assert "50.000 MHz (PLL from 25 MHz), fmax 57.30 MHz: timing met" in text
@@ -673,30 +673,23 @@ def test_build_says_which_resource_ran_out(board, cell, unit, monkeypatch, tmp_p
         build_mod.build(board, design="selftest", out_dir=tmp_path)
 
 
-@pytest.mark.parametrize("setting, value, default", [
-    ("max_depth", 5, "MAX_DEPTH"), ("max_defence", 2, "MAX_DEFENCE")])
-def test_build_passes_the_players_settings_to_the_device(setting, value, default):
-    """``--max-depth`` and ``--max-defence`` reach the device's searcher; they are refused
-    for the self-test, and for the default player, the sequencer, which has neither."""
-    from traxfpga.hdl import search
-    for given, want in ((value, value), (None, getattr(search, default))):
-        dev = build_mod._device_factory("device", capacity=32, baud=115200, player="search",
-                                        **{setting: given})(24e6)
-        dev._MustUse__silence = True            # made only to be looked at
-        assert getattr(dev, setting) == want
-    with pytest.raises(build_mod.BuildError, match=setting.replace("_", "-")):
-        build_mod.build("icebreaker", design="selftest", **{setting: value})
-    for player in (None, "pvs"):
-        with pytest.raises(build_mod.BuildError, match="add --player search"):
-            build_mod.build("icebreaker", player=player, **{setting: value})
+@pytest.mark.parametrize("option", ["--player", "--max-depth", "--max-defence"])
+def test_build_has_no_player_settings(option, capsys):
+    """The device has one player, the sequencer, which has no settings of its own: the
+    options of the retired hand-wired searcher are unknown, said in one line."""
+    with pytest.raises(SystemExit) as exit_:
+        cli_main(["build", option, "3"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments" in err and "Traceback" not in err
 
 
 def test_the_perft_unit_is_in_where_the_board_has_room():
     """``Board.perft`` is the default of ``--perft``: off on the iCEBreaker (the UP5K has no
-    room for it), on elsewhere; the setting reaches the device and is refused for the
-    self-test."""
+    room for it) and the HX8K (the sequencer's program takes the block RAM it needs), on
+    elsewhere; the setting reaches the device and is refused for the self-test."""
     from traxfpga.boards.platforms import BOARDS
-    assert {name for name, b in BOARDS.items() if not b.perft} == {"icebreaker"}
+    assert {name for name, b in BOARDS.items() if not b.perft} == {"icebreaker", "hx8k"}
     for given in (True, False):
         dev = build_mod._device_factory("device", capacity=32, baud=115200, perft=given)(24e6)
         dev._MustUse__silence = True            # made only to be looked at
@@ -731,8 +724,6 @@ def test_build_device_import_failure(monkeypatch, capsys):
     ["build", "--baud", "-9600"],
     ["build", "--clock", "fast"],
     ["build", "--clock", "0"],
-    ["build", "--max-depth", "8"],
-    ["build", "--max-depth", "1"],
     ["flash", "--board", "ulx3s"],
     ["flash", "--programmer", "dfu-util"],
     ["flash", "--frobnicate"],

@@ -198,12 +198,20 @@ def test_play_command_against_the_board(capsys):
     board move checked by the session's own reference game, to the end (8x8 Trax: a game
     of standard Trax between the two can run to a very wide board)."""
     status = cli.main(["play", "--opponent", "board", "--auto", "--as", "black", "--seed", "2",
-                       "--variant", "8x8"])
+                       "--variant", "8x8", "--board-nodes", "400"])
     out = capsys.readouterr().out
     assert status == 0, out
     assert re.search(r"the simulated board plays @0[+/]", out), out
     assert re.search(r"((You win|The simulated board wins): (white|black) (loop|line)"
                      r"|Drawn) after \d+ moves", out), out
+
+
+@pytest.mark.parametrize("argv", [["--board-nodes", "0"], ["--board-nodes", "5", "--opponent", "ai"],
+                                  ["--board-nodes", "5", "--port", "/dev/null"]])
+def test_play_command_refuses_board_nodes_it_cannot_use(argv, capsys):
+    assert cli.main(["play", *argv]) == 1
+    err = capsys.readouterr().err
+    assert "--board-nodes" in err and "Traceback" not in err
 
 
 def test_play_command_bad_port(capsys):

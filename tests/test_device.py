@@ -8,22 +8,22 @@ import pytest
 from traxfpga.firmware.text import LINE_MAX
 from traxfpga.host.reference.corpus import engine_variant, load_corpus
 from traxfpga.host.reference.ai import choose_move
-from traxfpga.host.reference.searcher import LFSR_SEED, choose
+from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.trax import Game, Illegal, Move, format_move
 from traxfpga.sim.device import DeviceSim
 
 SEED = 20160211
 
 
-#: The device's defence tests go to two of the opponent's moves here, which its budget always
-#: completes in these games, so that every answer is the twin's (the defence itself, and
-#: the budget cutting it short, are tested in test_search.py).
-DEFENCE = 2
+#: The device's searches stop after this many legal placements, long before its cycle
+#: budget, so that every answer is the twin's (the budget cutting a search short is tested
+#: in test_pvs.py).
+NODES = 1500
 
 
 @pytest.fixture(scope="module")
 def dev():
-    with DeviceSim(capacity=128, player="search", max_defence=DEFENCE) as sim:
+    with DeviceSim(capacity=128, node_limit=NODES) as sim:
         yield sim
 
 
@@ -42,10 +42,9 @@ def status(dev):
 
 
 def board_choice(game, dev=None):
-    """The device player's choice: the searcher's (its software twin's) from the noise seed
-    of the device's last search (without ``dev``: a prediction, from the default seed)."""
-    seed = LFSR_SEED if dev is None else dev.search_seed
-    return choose(game, max_defence=DEFENCE, seed=seed).move
+    """The device player's choice: its twin's from the noise seed of the device's last
+    search (without ``dev``: a prediction, with no noise)."""
+    return run(game, NODES, seed=None if dev is None else dev.search_seed).move
 
 
 def ref_result(step, game):
@@ -105,7 +104,7 @@ def test_recorded_games_in_engine_mode(dev):
                                f"{winner} {reason} -")
 
 
-def test_move_command_plays_the_searchers_move(dev):
+def test_move_command_plays_the_players_move(dev):
     fresh(dev)
     game = Game()
     while not game.over and game.ply < 16:
@@ -415,7 +414,7 @@ def test_contest_draw_in_8x8(dev):
 
 
 def test_games_vary_with_the_moment_of_the_first_line(dev):
-    """The searcher's noise is seeded by a generator that runs on every cycle: the answer
+    """The player's noise is seeded by a generator that runs on every cycle: the answer
     to the same opening move, asked for at different moments, differs (the noise in the
     evaluation picks among near-equal moves), each the twin's choice from the seed the
     device reports.  (The first move as White hardly varies: the evaluation prefers

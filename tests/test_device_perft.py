@@ -100,7 +100,9 @@ def test_without_the_unit_perft_is_refused():
     works on; its program has no ``PERFT``."""
     assert all(ins["op"] != Op.PERFT for ins in program(perft=False).code)
     assert sum(ins["op"] == Op.PERFT for ins in program().code) == 1
-    with DeviceSim(capacity=8, player="search", max_defence=1, perft=False) as small:
+    # the device of test_pvs.py's timed games (one compiled simulation for both)
+    with DeviceSim(capacity=128, clk_freq=921_600, baud=115200, perft=False,
+                   node_limit=150) as small:
         assert small.exchange(":reset") == ["= trax"]
         for line in (":perft 2", ":perft", ":perft x"):
             assert small.exchange(line) == ["! no-perft"], line

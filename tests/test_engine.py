@@ -285,12 +285,12 @@ def test_power_up_clear(dual):
         assert sim.board_rows() == Game_of("@0/ A0/ @1+").board_rows()
 
 
-# -- EVAL: the attacking potential the searcher scores quiet moves by ----------------------
+# -- EVAL: the attacking potential the player scores quiet leaves by ----------------------
 
 def test_eval_matches_model(core):
     """EVAL against its software model after every move of 40 recorded games of all
     variants, with the position untouched afterwards."""
-    from traxfpga.host.reference.searcher import evaluate
+    from traxfpga.host.reference.evaluate import evaluate
     rng = random.Random(SEED + 5)
     games = corpus()
     checked = 0

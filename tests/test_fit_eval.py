@@ -8,7 +8,7 @@ from traxfpga.hdl import eval_weights
 from traxfpga.host.cli import main
 from traxfpga.host.reference.corpus import load_corpus
 from traxfpga.host.reference.fit_eval import accuracy, fit, samples, to_registers, write_weights
-from traxfpga.host.reference.searcher import END_CLASSES, evaluate
+from traxfpga.host.reference.evaluate import END_CLASSES, evaluate
 from traxfpga.host.reference.trax import Game
 
 

@@ -11,13 +11,13 @@ import pytest
 from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Cond, Op, Rel, leaf_value, pack_move,
                                   term_value, unpack_move)
 from traxfpga.hdl.pvs_program import F, program, schedule, threat_search
-from traxfpga.host.reference import searcher
 from traxfpga.host.reference.corpus import load_corpus
-from traxfpga.host.reference.pvs import run, run_cores
-from traxfpga.host.reference.searcher import evaluate
+from traxfpga.host.reference.evaluate import evaluate
+from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.trax import Game, Move, format_move, parse_move
 
-from search_harness import SEED, _play_both, _reply_cycles, needs_cxx, timed_answers
+from player_harness import (SEED, _play_both, _reply_cycles, forced_after, needs_cxx,
+                            timed_answers, wins_by_force)
 
 
 def _positions(count, seed=SEED, low=4, high=16):
@@ -131,8 +131,9 @@ def _threat_test_code(depth):
 
 
 def test_threat_search_agrees_with_the_reference():
-    """The program's win-by-force test says what the reference's does (the searcher's
-    ``_or``), at 1 to 3 of the mover's moves, and the move it names wins by force."""
+    """The program's win-by-force test says what a plain recursion on the reference does
+    (``wins_by_force``), at 1 to 3 of the mover's moves, and the move it names wins by
+    force."""
     codes = {d: _threat_test_code(d) for d in (1, 2, 3)}
     wins = {True: 0, False: 0}
     for moves in _positions(16, seed=SEED + 3, low=6, high=30):
@@ -142,14 +143,14 @@ def test_threat_search_agrees_with_the_reference():
         me = game.ply & 1
         for d, code in codes.items():
             got = run(game, code=code)
-            want = searcher._or(game, me, d)
+            want = wins_by_force(game, me, d)
             assert bool(got.value) == want, (moves, d)
             wins[want] += 1
             if want:
                 after = game.copy()
                 after.play(got.move)
                 assert after.winner == game.to_move or (
-                    d > 1 and not after.over and searcher._and(after, me, d)), (moves, d)
+                    d > 1 and not after.over and forced_after(after, me, d)), (moves, d)
     assert wins[True] >= 3 and wins[False] >= 10, wins
 
 
@@ -160,7 +161,7 @@ def _refuted(game, move, depth):
     after.play(move)
     if after.over:
         return after.winner not in (None, game.to_move)
-    return searcher._or(after, 1 - (game.ply & 1), depth)
+    return wins_by_force(after, 1 - (game.ply & 1), depth)
 
 
 def test_the_answer_holds_against_the_opponents_win_by_force():
@@ -285,13 +286,13 @@ def test_hardware_answers_within_its_cycle_budget(sim):
 @needs_cxx
 @pytest.mark.parametrize("baud", [115200, 19200])
 def test_device_with_the_sequencer_answers_legally_in_time(baud):
-    """The whole device with the sequencer as its player (``player="pvs"``), on a clock so
+    """The whole device with its player, the sequencer, on a clock so
     slow that the budget cuts its searches: every answer is legal and within the second,
     timed as the opponent's clock sees it."""
     from traxfpga.sim.device import DeviceSim
 
     clk = 921_600                       # both line speeds divide it
-    with DeviceSim(capacity=128, clk_freq=clk, baud=baud, player="pvs", perft=False) as dev:
+    with DeviceSim(capacity=128, clk_freq=clk, baud=baud, perft=False) as dev:
         times = timed_answers(dev, clk, SEED, lambda times: len(times) >= 10)
         assert dev.framing_errors == 0
     assert max(times) <= 1.0, times
@@ -300,52 +301,11 @@ def test_device_with_the_sequencer_answers_legally_in_time(baud):
 
 def test_device_takes_the_sequencer_within_its_capacity():
     from traxfpga.firmware.top import Device
-    Device(clk_freq=24e6, capacity=128, player="pvs")
-    Device(clk_freq=24e6, capacity=64, player="pvs", cores=3)
-    for kwargs in ({"capacity": 256}, {"player": "minimax"}):
-        args = {"clk_freq": 24e6, "capacity": 128, "player": "pvs", **kwargs}
+    Device(clk_freq=24e6, capacity=128)
+    Device(clk_freq=24e6, capacity=64, cores=3)
+    for kwargs in ({"capacity": 256}, {"cores": 0}, {"cores": 65}):
         with pytest.raises(ValueError):
-            Device(**args)
-
-
-def test_build_refuses_the_sequencer_for_the_self_test(tmp_path):
-    from traxfpga.boards.build import BuildError, build
-    with pytest.raises(BuildError, match="--player is a setting of the device"):
-        build("icebreaker", design="selftest", player="pvs", out_dir=tmp_path)
-
-
-# -- many cores ------------------------------------------------------------------------------
-
-def test_cores_share_the_roots_moves():
-    """Dealt round the cores, the root's moves are all searched, each by one core: the
-    one-ply search's value (the best root move's) is the same on 1, 2 and 3 cores."""
-    for moves in _positions(6, seed=SEED + 6, low=4, high=24):
-        game = Game()
-        for mv in moves:
-            game.play(mv)
-        one = run(game, max_iter=1, threats=False, seed=None)
-        for cores in (2, 3):
-            parts = [run(game, max_iter=1, threats=False, seed=None, core=k, cores=cores)
-                     for k in range(cores)]
-            assert max(p.value for p in parts) == one.value, moves
-            assert run_cores(game, cores, max_iter=1, threats=False,
-                             seed=None).value == one.value
-
-
-@needs_cxx
-def test_hardware_cores_run_as_the_twins():
-    """Three sequencers with their engines (hdl/cores.py): the combined answer is the twins'
-    (run_cores), under node limits."""
-    from traxfpga.sim.pvs import PVSSim
-    with PVSSim(log2n=7, cores=3) as sim:
-        for k, moves in enumerate(_positions(3, seed=SEED + 7, low=6, high=24)):
-            game = _setup(sim, moves)
-            limit = 1500 + 700 * k
-            sim.limits(nodes=limit)
-            got = sim.search()
-            want = run_cores(game, 3, limit, seed=sim.seed)
-            assert (got.move, got.depth, got.value, got.nodes, got.insns) == \
-                (format_move(want.move), want.depth, want.value, want.nodes, want.insns), moves
+            Device(**{"clk_freq": 24e6, "capacity": 128, **kwargs})
 
 
 def test_bench_pvs_refuses_a_capacity_the_sequencer_cannot_take():

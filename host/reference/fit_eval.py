@@ -2,7 +2,7 @@
 
 Every position of the recorded games after a move (but the last) is a sample: its features
 are the differences, mover minus opponent, of the path-end counts by class
-(:func:`traxfpga.host.reference.searcher.end_classes`: five distance classes and six line classes),
+(:func:`traxfpga.host.reference.evaluate.end_classes`: five distance classes and six line classes),
 and its label whether the mover went on to win the game.  A game won on the board names
 its winner; a resigned game is taken as won by the side that made the last move (the
 opponent resigned instead of answering it); other games are left out.  A logistic
@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 
 from ...hdl.eval_weights import END_CLASSES, END_MAX, EVAL_LINE, EVAL_WEIGHTS, LINE_MAX
-from .searcher import end_classes
+from .evaluate import end_classes
 from .trax import Game, Illegal
 
 __all__ = ["samples", "fit", "to_registers", "accuracy", "fit_corpus", "write_weights"]

@@ -14,13 +14,14 @@ from typing import NamedTuple
 
 from ...hdl.pvs_isa import (FRAME_REGS, LEVELS, WORD_BITS, Cond, Op, Rel, leaf_value,
                             pack_move, term_value, to_signed, unpack_move)
+from ...hdl.lfsr import LFSR_SEED, lfsr_next
 from ...hdl.pvs_program import MAX_ITER, program
-from .searcher import LFSR_SEED, evaluate, lfsr_next
+from ...hdl.tile_chars import TILE_CHARS
+from .evaluate import evaluate
 from .trax import Game, Illegal, Move
 
 __all__ = ["PVSChoice", "run", "run_cores"]
 
-TILES = ("+", "/", "\\")
 _MASK = (1 << WORD_BITS) - 1
 _SAME_SQUARE = ("mismatch", "three-tracks")     # refusals that leave the square's other tiles
 
@@ -128,7 +129,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         elif op == Op.PLACE:
             mover = g.to_move
             try:
-                g.play(Move(col, row, TILES[tile]))
+                g.play(Move(col, row, TILE_CHARS[tile]))
             except Illegal as exc:
                 ok, ended, square = False, False, exc.code not in _SAME_SQUARE
             else:
@@ -158,7 +159,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             armed = True
         elif op == Op.ANSWER:
             c_, r_, t_ = unpack_move(frames[addr(f)])
-            answer = Move(c_, r_, TILES[t_])
+            answer = Move(c_, r_, TILE_CHARS[t_])
         elif op == Op.DEPTH:
             depth = acc & 0xF
         elif op == Op.VALUE:

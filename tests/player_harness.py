@@ -1,9 +1,10 @@
-"""What the searcher's tests share: playing moves on the simulation and the reference side
-by side, and checking a hardware choice against the twin's."""
+"""What the player's tests share: playing moves on the simulation and the reference side by
+side, a game against the reference AI timed on the device, and an oracle for wins by
+force, written on the reference engine apart from the program's threat search, which the
+tests check against it."""
 
 import pytest
 
-from traxfpga.host.reference.searcher import choose
 from traxfpga.host.reference.trax import Game, Illegal, format_move
 from traxfpga.sim import cxxrtl
 
@@ -59,44 +60,6 @@ def _replay(sim, moves, variant="trax"):
     return game
 
 
-def _check_search(sim, game):
-    """The hardware's choice equals the twin's; returns the choice."""
-    got = sim.search()
-    assert got.nodes >= got.candidates          # each candidate is a node, and its replies
-    budget, max_depth, max_defence = None, sim.max_depth, sim.max_defence
-    if got.cycles >= sim.budget:
-        # Out of cycles, the hardware answers the best of the candidates scored so far
-        # (cut short in the main search), the main search's answer (cut short in a
-        # deepening pass: the passes before it were completed), or the last answer that
-        # held (cut short in the defence: the twin with that depth of defence).
-        max_depth = max(2, got.depth)
-        if got.defence > 1 or got.depth == sim.max_depth:
-            max_defence = got.defence
-            want = choose(game, max_depth=max_depth, max_defence=max_defence, seed=got.seed)
-            assert (got.move, got.win, got.forced, got.depth, got.defence) == \
-                (format_move(want.move), want.win, want.forced, want.depth,
-                 want.defence), game.moves
-            assert got.candidates >= want.candidates
-            return got
-        budget = got.candidates
-        max_defence = 1
-    want = choose(game, budget=budget, max_depth=max_depth, max_defence=max_defence,
-                  seed=got.seed)
-    assert (got.move, got.win, got.forced, got.candidates, got.defence) == \
-        (format_move(want.move), want.win, want.forced, want.candidates, want.defence), \
-        game.moves
-    if budget is not None and got.depth == 0:
-        # Out of cycles in the main search: the twin, counting candidates, completes it
-        # when none was left (the hardware stopped in the scan's last refused squares).
-        assert want.depth in (0, 2), game.moves
-    else:
-        assert got.depth == want.depth, game.moves
-    return got
-
-
-# -- the twin's promises (software, fast) -------------------------------------------------------
-
-
 def timed_answers(dev, clk, seed, enough):
     """The board plays White on the simulated device ``dev`` against the reference AI
     (seeded with ``seed``) until ``enough(times)`` or the game's end; every answer is played
@@ -119,3 +82,57 @@ def timed_answers(dev, clk, seed, enough):
         line = format_move(choose_move(game, rng))
         game.play(line)
     return times
+
+
+# -- wins by force, by plain recursion on the reference ----------------------------------------
+
+def _safe_threat(game, me):
+    """Whether ``me``'s move just played is safe (no reply wins for the opponent) and
+    threatens (some reply would complete only ``me``'s loop or line)."""
+    threat = False
+    for _, _, _, wins in game._outcomes():
+        if wins[1 - me]:
+            return False
+        threat = threat or wins[me]
+    return threat
+
+
+def wins_by_force(game, me, depth):
+    """Whether ``me`` (0 White, 1 Black), to move, wins within ``depth`` of its moves: a
+    move that wins at once, or (``depth`` >= 2) a safe threatening move after which every
+    reply leaves ``me`` a win within ``depth - 1`` (:func:`forced_after`).  Moves that end
+    the game otherwise are skipped."""
+    if game.has_winning_move(("white", "black")[me]):
+        return True
+    if depth == 1:
+        return False
+    for q, _, mask, wins in list(game._outcomes()):
+        if wins[0] or wins[1]:
+            continue
+        game._apply(q, mask, "")
+        try:
+            if game.reason is None and _safe_threat(game, me) and \
+                    forced_after(game, me, depth):
+                return True
+        finally:
+            game.undo()
+    return False
+
+
+def forced_after(game, me, depth):
+    """Whether ``me``, having just moved, wins by force within ``depth`` of its moves
+    counting that one: every reply that neither wins for the opponent nor completes only
+    ``me``'s loop or line (those lose at once) leaves ``me`` a win within ``depth - 1``.
+    A reply that draws (8x8) or wins for the opponent refutes it."""
+    for q, _, mask, wins in list(game._outcomes()):
+        if wins[1 - me]:
+            return False
+        if wins[me]:
+            continue
+        game._apply(q, mask, "")
+        try:
+            if game.reason is not None or not wins_by_force(game, me, depth - 1):
+                return False
+        finally:
+            game.undo()
+    return True
