@@ -66,6 +66,12 @@ def _usage_problem(args):
         return "--jobs must be at least 1"
     if args.web is not None and args.jobs is not None:
         return "--web shows one game at a time: leave out --jobs"
+    if args.web is not None:
+        from .cmd_web import parse_listen
+        try:
+            parse_listen(args.web)
+        except ValueError as e:
+            return str(e).replace("--listen", "--web")
     return None
 
 
