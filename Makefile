@@ -9,9 +9,8 @@ STAMP  := $(VENV)/.installed
 .PHONY: demo test install clean
 
 $(STAMP): pyproject.toml
-	@echo "make: installing trax-fpga and its dependencies into $(VENV) (the first time: a few minutes, most of it downloads)"
+	@echo "make: installing trax-fpga and its dependencies into $(VENV) (the first time: a minute or more, most of it downloads)"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 

@@ -45,11 +45,11 @@ def test_hardware_cores_run_as_the_twins():
     with PVSSim(log2n=7, cores=CORES) as sim:
         sim.reset("trax")
         game = Game()
-        while not game.over and game.ply < 24:
+        while not game.over and game.ply < 16:
             if game.ply % 2 == 0:
                 _play_both(sim, game, format_move(choose_move(game, rng)))
                 continue
-            limit = 800 + 50 * game.ply
+            limit = 600 + 50 * game.ply
             sim.limits(nodes=limit)
             got = sim.search()
             want = run_cores(game, CORES, limit, seed=sim.seed)
@@ -57,7 +57,7 @@ def test_hardware_cores_run_as_the_twins():
                 (format_move(want.move), want.depth, want.value, want.nodes, want.insns), \
                 game.moves
             _play_both(sim, game, got.move)
-            if game.ply == 9:                   # an undo reaches every engine
+            if game.ply == 7:                   # an undo reaches every engine
                 sim.undo()
                 game.undo()
                 _play_both(sim, game, got.move)

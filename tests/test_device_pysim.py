@@ -1,6 +1,8 @@
 """The simulated device on Amaranth's own simulator (the fallback without a C++ compiler), with a
 small board store to reach the capacity limit, and a waveform file."""
 
+import functools
+
 import pytest
 
 from traxfpga.host.reference.pvs import run
@@ -55,6 +57,22 @@ AGREE_LINES = ["-T", ":reset", ":play @0/", ":play A2+", "-B", "@0+", ":status",
                "bad line", ":board"]
 
 
+@functools.cache
+def _trace(backend):
+    """Every byte the device sends for :data:`AGREE_LINES`, the cycle each arrives at, and
+    the search's depth, seed and nodes, on ``backend`` (bench sim's device: one compiled
+    simulation for both; Amaranth's simulator's trace is made once for both comparisons)."""
+    from traxfpga.sim.bench import SIM_THINK_CYCLES
+    from traxfpga.sim.device import DEFAULT_CLK
+    with DeviceSim(capacity=16, backend=backend, node_limit=NODES,
+                   think_time=SIM_THINK_CYCLES / DEFAULT_CLK) as dev:
+        trace = []
+        for line in AGREE_LINES:
+            trace.append((dev.run(line.encode() + b"\n"), dev.cycles))
+        trace.append((dev.search_depth, dev.search_seed, dev.search_nodes, dev.leds))
+    return trace
+
+
 @pytest.mark.parametrize("backend", ["verilator", "cxxrtl"])
 def test_compiled_backends_agree_with_amaranths_simulator(backend):
     """The same lines on a compiled backend and on Amaranth's simulator: every byte the
@@ -62,19 +80,7 @@ def test_compiled_backends_agree_with_amaranths_simulator(backend):
     from traxfpga.sim import cxxrtl, verilator
     if not {"verilator": verilator, "cxxrtl": cxxrtl}[backend].available():
         pytest.skip(f"the {backend} backend cannot build here")
-    from traxfpga.sim.bench import SIM_THINK_CYCLES
-    from traxfpga.sim.device import DEFAULT_CLK
-    runs = {}
-    for be in ("pysim", backend):
-        # bench sim's device (one compiled simulation for both)
-        with DeviceSim(capacity=16, backend=be, node_limit=NODES,
-                       think_time=SIM_THINK_CYCLES / DEFAULT_CLK) as dev:
-            trace = []
-            for line in AGREE_LINES:
-                trace.append((dev.run(line.encode() + b"\n"), dev.cycles))
-            trace.append((dev.search_depth, dev.search_seed, dev.search_nodes, dev.leds))
-            runs[be] = trace
-    assert runs[backend] == runs["pysim"]
+    assert _trace(backend) == _trace("pysim")
 
 
 @pytest.mark.slow

@@ -526,8 +526,8 @@ def test_parallel_matches_are_the_serial_match():
     match whatever the number of processes (the simulated board included: its noise seed
     comes from the match seed, not from the games before)."""
     def moves(jobs):
-        m = run_match(f"sim,nodes={QUICK}", "random", games=3, seed=11, time_limit=1.0,
-                      max_moves=10, jobs=jobs)
+        m = run_match(f"sim,nodes={QUICK}", "random", games=2, seed=11, time_limit=1.0,
+                      max_moves=8, jobs=jobs)
         return [(r.white, r.moves, r.winner, r.reason, r.searches) for r in m.records]
     serial = moves(1)
     assert serial == moves(2)
