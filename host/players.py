@@ -118,6 +118,8 @@ def split_specs(text):
 STARTUP_TIMEOUT = 10.0
 #: Wait this long for an answer when no limit is given.
 DEFAULT_WAIT = 10.0
+#: Wait this long (in the player's clock) for a board's answer to ``:status``.
+STATUS_WAIT = 2.0
 from ..hdl.pvs_isa import MAX_CORES  # noqa: E402
 from .reference.echo import shown  # noqa: E402
 from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
@@ -765,6 +767,27 @@ class ProtocolPlayer(Player):
             raise Fault("illegal", f"sent {shown(stale[0], 40)} when no answer was due")
         self.transport.send_line(move)
         return self._answer(limit)
+
+    def device_status(self, limit=STATUS_WAIT):
+        """A trax-fpga board's answer to ``:status`` between moves (``= VARIANT W H PLY
+        WINNER REASON ROLE``: engine mode's view of the game, which the command leaves as
+        it was), or None: for a program that is not a board (only ``sim`` and ``serial``
+        players are asked), or when no such line came (the next game starts clean)."""
+        if not isinstance(self.transport, (SimTransport, SerialTransport)):
+            return None
+        if any(s.strip() for s in self.transport.pending()):
+            self._dirty = True
+            return None
+        self.transport.send_line(":status")
+        try:
+            text, _ = self._read(limit)
+        except Fault:
+            self._dirty = True
+            return None
+        if not text.startswith("= "):
+            self._dirty = True
+            return None
+        return text
 
     def close(self):
         self.transport.close()

@@ -145,6 +145,10 @@ def test_a_game_against_the_simulated_board_by_clicking(browser, tmp_path):
         assert game.over
         players = browser.find_element(_by().ID, "players").text
         assert "sim" in players
+        # look inside: the board's last search and its own view of the game
+        assert browser.find_element(_by().ID, "search").text.startswith("search: iteration ")
+        assert browser.find_element(_by().ID, "board-status").text.startswith(
+            "board's :status: = trax ")
         shot = Path(os.environ.get("TRAX_WEB_SCREENSHOT") or tmp_path / "web.png")
         assert browser.save_screenshot(str(shot))
         assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

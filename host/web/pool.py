@@ -26,11 +26,15 @@ __all__ = ["Answer", "Failure", "PlayerPool", "Watched", "Stopped"]
 class Answer:
     """A player's answer line (None after ``-B``), the seconds it took in the player's own
     clock (``clock``: ``"simulated"`` for ``sim``, else ``"wall"``), and the wall-clock
-    seconds of the call."""
+    seconds of the call; where the player reports them, its search (``{"depth",
+    "nodes"}``: the simulated board and ``model``) and a board's ``:status`` line after
+    the answer (``sim`` and ``serial``)."""
     line: str | None
     seconds: float
     wall: float
     clock: str = "wall"
+    search: dict | None = None
+    status: str | None = None
 
 
 @dataclass
@@ -84,7 +88,10 @@ class PlayerPool:
         except OpenError as e:
             self.drop(spec)
             return Failure("open", str(e))
-        return Answer(line, player.last_time, time.perf_counter() - started, player.clock)
+        wall = time.perf_counter() - started
+        search = getattr(player, "last_search", None) if line is not None else None
+        status = player.device_status() if hasattr(player, "device_status") else None
+        return Answer(line, player.last_time, wall, player.clock, search, status)
 
     def start(self, spec, colour, seed, limit):
         """Begin a game with ``spec`` playing ``colour``."""

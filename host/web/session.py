@@ -234,7 +234,8 @@ class Table:
             self._lost(_other(self.human), got.kind, got.detail)
             return
         self.think = {"seconds": round(got.seconds, 6), "clock": got.clock,
-                      "wall": round(got.wall, 6)}
+                      "wall": round(got.wall, 6), "search": got.search,
+                      "status": got.status}
         if got.line is None and not first:  # -B: the person moves first
             self.status = f"You play White against {who}. Your move."
             return self._changed()
@@ -379,7 +380,8 @@ class Table:
             self.game.play(line)
         except Illegal:
             return      # the referee reports it when the game ends
-        self.think = {"seconds": round(seconds, 6), "clock": clock, "wall": None}
+        self.think = {"seconds": round(seconds, 6), "clock": clock, "wall": None,
+                      "search": None, "status": None}
         self._changed()
 
     def _watch_end(self, index, record):

@@ -110,6 +110,11 @@ function drawMoves(msg) {
   $("think").textContent = t === null ? "" :
     `last answer: ${(1000 * t.seconds).toFixed(1)} ms of thinking` +
     (t.clock === "simulated" ? " (simulated clock)" : "");
+  // Look inside: the board's search and its own view of the game, where it reports them.
+  const s = t && t.search;
+  $("search").textContent = s ?
+    `search: iteration ${s.depth}` + (s.nodes === null ? "" : `, ${s.nodes.toLocaleString("en")} nodes`) : "";
+  $("board-status").textContent = t && t.status ? `board's :status: ${t.status}` : "";
 }
 
 function drawControls(msg) {
