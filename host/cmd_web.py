@@ -3,18 +3,21 @@ browser.
 
 Contract::
 
-    trax-fpga web [--listen [HOST:]PORT] [--opponents SPECS] [--time SECONDS]
-                  [--delay SECONDS] [--replay FILE] [--seed S]
+    trax-fpga web [--listen [HOST:]PORT] [--opponents SPECS] [--port PORT[@BAUD]]
+                  [--time SECONDS] [--delay SECONDS] [--replay FILE] [--seed S]
 
-Serves the page on ``http://HOST:PORT/`` (default ``127.0.0.1:8037``) until interrupted.
+Serves the page on ``http://HOST:PORT/`` (default ``127.0.0.1:8000``) until interrupted.
 ``--opponents`` is a comma-separated list of player specs (:mod:`traxfpga.host.players`),
-each opened once at start-up, so a board that is missing is reported before anything is
-served.  Exit status 0 after Ctrl-C, 2 for unusable arguments: a bad ``--listen``, a spec
+``--port`` adds a real board on a serial port or pyserial URL (as ``play --port`` takes
+it); each is opened once at start-up, so a board that is missing is reported before
+anything is served.  Exit status 0 after Ctrl-C, 2 for unusable arguments: a bad ``--listen``, a spec
 that names no player, a player that cannot be started, a port already in use.
 """
 
-DEFAULT_LISTEN = "127.0.0.1:8037"
-DEFAULT_OPPONENTS = "sim,ref,random"
+DEFAULT_LISTEN = "127.0.0.1:8000"
+#: The simulated board first (the page's default opponent), then the reference AI, the
+#: board's player in software and random moves.
+DEFAULT_OPPONENTS = "sim,ref,model,random"
 
 
 def add_arguments(parser):
@@ -23,8 +26,11 @@ def add_arguments(parser):
                              "every interface, PORT 0 for any free port)")
     parser.add_argument("--opponents", default=DEFAULT_OPPONENTS, metavar="SPECS",
                         help="comma-separated player specs offered on the page (default "
-                             f"{DEFAULT_OPPONENTS}): ref, random, sim, serial:PORT[@BAUD], "
-                             "cmd:COMMAND (docs/referee.md)")
+                             f"{DEFAULT_OPPONENTS}): ref, random, model, sim, "
+                             "serial:PORT[@BAUD], cmd:COMMAND (docs/referee.md)")
+    parser.add_argument("--port", metavar="PORT[@BAUD]", default=None,
+                        help="also offer the board on this serial port or pyserial URL "
+                             "(e.g. /dev/ttyUSB1), first")
     parser.add_argument("--time", type=float, default=10.0, metavar="SECONDS",
                         help="time an opponent may take per answer, in its own clock "
                              "(default 10)")
@@ -69,6 +75,8 @@ def run(args):
         if not (math.isfinite(value) and value >= (0 if name == "delay" else 1e-3)):
             return fail(f"--{name} must be a positive number of seconds")
     specs = [s for s in split_specs(args.opponents) if s] if args.opponents else []
+    if args.port:
+        specs.insert(0, f"serial:{args.port}")
     recorded = None
     if args.replay:
         try:

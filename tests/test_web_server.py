@@ -229,6 +229,7 @@ async def test_a_page_of_another_site_is_refused(client):
     (["--listen", "127.0.0.1:99999"], "--listen"),
     (["--opponents", "nonsense"], "nonsense"),
     (["--opponents", "serial:/dev/no-such-port-trax"], "no-such-port"),
+    (["--opponents", "ref", "--port", "/dev/no-such-port-trax"], "no-such-port"),
     (["--time", "0"], "--time"),
     (["--replay", "/no/such/file.txt"], "no/such"),
 ])
@@ -250,6 +251,13 @@ def test_a_port_in_use_is_one_line_and_exit_2(capsys):
         assert main(["web", "--opponents", "random", "--listen", f"127.0.0.1:{port}"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert "cannot serve" in err[-1], err
+
+
+def test_the_defaults_serve_on_port_8000_with_the_simulated_board_first():
+    from traxfpga.host import cli
+    args = cli.build_parser().parse_args(["web"])
+    assert args.listen == "127.0.0.1:8000"
+    assert args.opponents.split(",") == ["sim", "ref", "model", "random"]
 
 
 def test_parse_listen():
