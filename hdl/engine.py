@@ -24,6 +24,7 @@ from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from .engine_eval import EvalPipeline
 from .store import DualPortRAM, SinglePortRAM
 
 from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
@@ -41,10 +42,7 @@ class Op(enum.Enum, shape=3):
 
 
 # EVAL's weights: one source for the engine and its model (see eval_weights.py).
-from .eval_weights import END_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, LINE_MAX  # noqa: E402
-
-assert all(0 <= v <= END_MAX for v in EVAL_WEIGHTS.values()), EVAL_WEIGHTS
-assert all(0 <= v <= LINE_MAX for v in EVAL_LINE), EVAL_LINE
+from .eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS  # noqa: E402
 
 
 Command = data.StructLayout({
@@ -305,73 +303,11 @@ class Engine(wiring.Component):
             with m.Elif(horiz | vert):
                 m.d.sync += line.bit_select(lcol, 1).eq(1)
 
-        # EVAL, after a path end's far end is found: the distance between the empty
-        # square P the path runs into and the square its far end runs into, as columns
-        # and rows from the area's left/top ring (unique: the ring spans at most N
-        # squares), weighted and added to the colour's sums.
-        pot = Array(Signal(16, name=f"pot{c}") for c in range(2))
-        att = Array(Signal(8, name=f"att{c}") for c in range(2))
-        ev_valid = Signal()
-        ev_col = Signal()                 # 0 white, 1 black
-        ev_end = Signal(EndL)
-        m.d.sync += ev_valid.eq(0)
-        fx = Mux(ev_end.d == 1, ev_end.x + 1, Mux(ev_end.d == 3, ev_end.x - 1, ev_end.x))
-        fy = Mux(ev_end.d == 2, ev_end.y + 1, Mux(ev_end.d == 0, ev_end.y - 1, ev_end.y))
-
-        def ring(v, lo):
-            return (v - lo + 1)[:L]
-
-        def absdiff(a, b):
-            return Mux(a >= b, a - b, b - a)[:L]
-        # Three registered steps (for timing): the distances, the weight, the sums.
-        adx = Signal(L)
-        ady = Signal(L)
-        ev_valid2 = Signal()
-        ev_col2 = Signal()
-        m.d.sync += [adx.eq(absdiff(ring(fx, minx), ring(px, minx))),
-                     ady.eq(absdiff(ring(fy, miny), ring(py, miny))),
-                     ev_valid2.eq(ev_valid), ev_col2.eq(ev_col)]
-        dist = adx + ady
-        weight = Signal(4)
-        attack = Signal()
-        ev_valid3 = Signal()
-        ev_col3 = Signal()
-        m.d.sync += [weight.eq(0), attack.eq(dist == 1), ev_valid3.eq(ev_valid2),
-                     ev_col3.eq(ev_col2)]
-        with m.If(dist == 1):
-            m.d.sync += weight.eq(EVAL_WEIGHTS["adjacent"])
-        with m.Elif((adx == 1) & (ady == 1)):
-            m.d.sync += weight.eq(EVAL_WEIGHTS["corner"])
-        with m.Elif(dist == 2):
-            m.d.sync += weight.eq(EVAL_WEIGHTS["two"])
-        with m.Elif(dist == 3):
-            m.d.sync += weight.eq(EVAL_WEIGHTS["three"])
-        with m.Elif(dist == 4):
-            m.d.sync += weight.eq(EVAL_WEIGHTS["four"])
-        # Line potential: the span (the larger distance less one) against the area's
-        # width or height along it (at least 8).  `short` = full + 1 - the larger distance,
-        # from full + 1 registered beforehand (the area does not change during EVAL), so
-        # the two subtractions and the comparison run side by side.
-        full_x1 = Signal(L + 1)
-        full_y1 = Signal(L + 1)
-        m.d.sync += [full_x1.eq(Mux(width < 8, 8, width) + 1),
-                     full_y1.eq(Mux(height < 8, 8, height) + 1)]
-        short_x = Signal(L + 2)
-        short_y = Signal(L + 2)
-        m.d.comb += [short_x.eq(full_x1 - adx), short_y.eq(full_y1 - ady)]
-        short = Mux(adx > ady, short_x, short_y)
-        line_w = Signal(5)
-        m.d.sync += line_w.eq(0)
-        with m.If((variant != Variant.LOOPTRAX) & ((adx >= 4) | (ady >= 4))):
-            with m.Switch(short):
-                for n_short, v in enumerate(EVAL_LINE):
-                    with m.Case(n_short):
-                        m.d.sync += line_w.eq(v)
-        with m.If(ev_valid3):
-            pot_sum = pot[ev_col3] + weight + line_w
-            m.d.sync += pot[ev_col3].eq(Mux(pot_sum > EVAL_MAX, EVAL_MAX, pot_sum))
-            with m.If(attack & (att[ev_col3] != 255)):
-                m.d.sync += att[ev_col3].eq(att[ev_col3] + 1)
+        # EVAL: each path end found is weighted into its colour's sums.
+        m.submodules.eval = ev = EvalPipeline(L)
+        m.d.comb += [ev.at.x.eq(px), ev.at.y.eq(py), ev.lines.eq(variant != Variant.LOOPTRAX),
+                     ev.area.minx.eq(minx), ev.area.miny.eq(miny),
+                     ev.area.width.eq(width), ev.area.height.eq(height)]
 
         # The neighbour written (`wdir`, at `w_addr`): the one addressed now on one port;
         # with `dual`, the one read two steps ago, while the next is read.
@@ -429,8 +365,7 @@ class Engine(wiring.Component):
             self.res.payload.winner.eq(winner),
             self.res.payload.reason.eq(reason),
         ]
-        for c in range(2):
-            m.d.comb += [self.res.payload.pot[c].eq(pot[c]), self.res.payload.att[c].eq(att[c])]
+        m.d.comb += [self.res.payload.pot.eq(ev.pot), self.res.payload.att.eq(ev.att)]
 
         def finish(st):
             # (`placed` is cleared on a command's acceptance and set only by DECIDE and
@@ -649,8 +584,7 @@ class Engine(wiring.Component):
                             m.next = "DUMP"
                         with m.Case(Op.EVAL):
                             m.d.sync += [prx.eq(-1), pry.eq(-1)]
-                            for c in range(2):
-                                m.d.sync += [pot[c].eq(0), att[c].eq(0)]
+                            m.d.comb += ev.clear.eq(1)
                             m.next = "EVAL"
                         with m.Case(Op.UNDO):
                             m.next = "UNDO"
@@ -751,9 +685,8 @@ class Engine(wiring.Component):
                 m.d.comb += cells.addr.eq(nb_addr)
                 for c in range(2):
                     m.d.comb += far[c].addr.eq(nb_addr)
-                with m.If(step != 0):
-                    m.d.sync += [ev_valid.eq((pcell.inc[rdir] != Colour.NONE) & occ),
-                                 ev_end.eq(end_now), ev_col.eq(~r_white)]
+                m.d.comb += [ev.ends.valid.eq((step != 0) & (pcell.inc[rdir] != Colour.NONE) & occ),
+                             ev.ends.payload.end.eq(end_now), ev.ends.payload.black.eq(~r_white)]
                 with m.If(step == 4):
                     m.d.sync += step.eq(0)
                     m.next = "EVAL"
