@@ -13,7 +13,7 @@ See ``docs/engine.md`` for the design; in short:
 * **Undo log** (``log``): one entry per placed tile (its square and the four path
   ends it joined) and a trailer per move (the tile count and the previous area).
   Rolling back an illegal move and undoing a move are the same routine.
-* **Forced stack** (``stack``): squares into which two same-coloured tracks enter.
+* **Forced stack** (``forced``): squares into which two same-coloured tracks enter.
 
 Coordinates in commands are relative to the current area, exactly as in the
 notation: column ``-1`` is ``@``, ``0`` is ``A``; row ``-1`` is ``0``.
@@ -25,6 +25,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine_eval import EvalPipeline
+from .engine_forced import ForcedStack
 from .store import DualPortRAM, SinglePortRAM
 
 from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
@@ -161,12 +162,10 @@ class Engine(wiring.Component):
         m.submodules.far_w = far_w = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
         m.submodules.far_b = far_b = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
         m.submodules.log = log = Memory(shape=LogEntry, depth=self.log_depth, init=[])
-        m.submodules.stack = stack = Memory(shape=PosL, depth=self.stack_depth, init=[])
+        m.submodules.forced = forced = ForcedStack(L, self.stack_depth)
 
         log_rd = log.read_port(domain="sync")
         log_wr = log.write_port()
-        stk_rd = stack.read_port(domain="sync")
-        stk_wr = stack.write_port()
         far = [far_w, far_b]
 
         # -- game state -------------------------------------------------------------
@@ -194,7 +193,6 @@ class Engine(wiring.Component):
         k = Signal(KW)                    # tiles placed so far / left to take back
         placed = Signal(KW)
         status = Signal(Status)
-        sp = Signal(range(self.stack_depth + 1))
         loop = Signal(2)                  # per colour (0 white, 1 black)
         line = Signal(2)
         fault = Signal(Status)            # status of a move found illegal mid-way
@@ -427,14 +425,10 @@ class Engine(wiring.Component):
         def push_forced():
             """Push the neighbour written the step before if it became forced; returns
             whether the stack overflowed."""
-            cap_now = push_r & (sp == self.stack_depth)
-            with m.If(push_r):
-                with m.If(cap_now):
-                    m.d.sync += fault.eq(Status.CAPACITY)
-                with m.Else():
-                    m.d.comb += [stk_wr.addr.eq(sp), stk_wr.data.eq(push_xy),
-                                 stk_wr.en.eq(1)]
-                    m.d.sync += sp.eq(sp + 1)
+            m.d.comb += [forced.push.valid.eq(push_r), forced.push.payload.eq(push_xy)]
+            cap_now = push_r & ~forced.push.ready
+            with m.If(cap_now):
+                m.d.sync += fault.eq(Status.CAPACITY)
             return cap_now
 
         def over_full():
@@ -454,7 +448,7 @@ class Engine(wiring.Component):
                     m.d.sync += fault.eq(Status.THREE_TRACKS)
                 m.next = "ROLLBACK"
             if self.dual:                    # a cycle saved: nothing forced, no POP
-                with m.Elif((sp == 0) & ~push_r & ~trial):
+                with m.Elif(forced.empty & ~push_r & ~trial):
                     m.next = "DECIDE"
             with m.Else():
                 m.next = "POP"
@@ -736,7 +730,8 @@ class Engine(wiring.Component):
                     m.d.sync += height.eq(height + 1)
                 with m.If(ply == 0):
                     m.d.sync += [px.eq(minx - 1), py.eq(miny - 1)]
-                m.d.sync += [sp.eq(0), loop.eq(0), line.eq(0), step.eq(0)]
+                m.d.comb += forced.clear.eq(1)
+                m.d.sync += [loop.eq(0), line.eq(0), step.eq(0)]
                 m.next = "TILE"
 
             # -- one tile: read neighbours and path ends, join, write, log, push ----------
@@ -802,18 +797,17 @@ class Engine(wiring.Component):
 
             # -- forced squares --------------------------------------------------------
             with m.State("POP"):
-                with m.If((sp == 0) & trial):
+                with m.If(forced.empty & trial):
                     m.d.sync += found.eq(1)
                     m.next = "ROLLBACK"
-                with m.Elif(sp == 0):
+                with m.Elif(forced.empty):
                     m.next = "DECIDE"
                 with m.Else():
-                    m.d.comb += stk_rd.addr.eq(sp - 1)
-                    m.d.sync += sp.eq(sp - 1)
+                    m.d.comb += forced.pop.eq(1)
                     m.next = "POP_READ"
             with m.State("POP_READ"):
-                m.d.sync += [px.eq(stk_rd.data.x), py.eq(stk_rd.data.y)]
-                m.d.comb += cells.addr.eq(Cat(stk_rd.data.x, stk_rd.data.y))
+                m.d.sync += [px.eq(forced.top.x), py.eq(forced.top.y)]
+                m.d.comb += cells.addr.eq(forced.top)
                 m.next = "POP_CHECK"
             with m.State("POP_CHECK"):
                 m.d.sync += pcell.eq(cells.rdata)
