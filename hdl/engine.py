@@ -21,11 +21,12 @@ notation: column ``-1`` is ``@``, ``0`` is ``A``; row ``-1`` is ``0``.
 
 from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed, unsigned
 from amaranth.lib import data, enum, stream, wiring
-from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine_eval import EvalPipeline
 from .engine_forced import ForcedStack
+from .engine_layouts import Area
+from .engine_log import UndoLog
 from .store import DualPortRAM, SinglePortRAM
 
 from .tiles import (DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status,
@@ -144,12 +145,7 @@ class Engine(wiring.Component):
         NN = self.n
         PosL = Pos(L)
         EndL = End(L)
-        TileEntry = data.StructLayout({"p": PosL, "e": data.ArrayLayout(PosL, 4)})
         KW = self.log_depth.bit_length()            # tiles in one move: < log_depth
-        Trailer = data.StructLayout({
-            "k": KW, "minx": L, "miny": L, "width": L + 1, "height": L + 1})
-        LogEntry = data.StructLayout({
-            "trailer": 1, "u": data.UnionLayout({"tile": TileEntry, "trailer": Trailer})})
 
         # -- memories ---------------------------------------------------------------
         if self.dual:
@@ -161,11 +157,9 @@ class Engine(wiring.Component):
                                                        spram=self.spram)
         m.submodules.far_w = far_w = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
         m.submodules.far_b = far_b = SinglePortRAM(shape=EndL, depth=NN * NN, spram=self.spram)
-        m.submodules.log = log = Memory(shape=LogEntry, depth=self.log_depth, init=[])
+        m.submodules.log = log = UndoLog(L, self.log_depth)
         m.submodules.forced = forced = ForcedStack(L, self.stack_depth)
 
-        log_rd = log.read_port(domain="sync")
-        log_wr = log.write_port()
         far = [far_w, far_b]
 
         # -- game state -------------------------------------------------------------
@@ -178,8 +172,6 @@ class Engine(wiring.Component):
         miny = Signal(L)
         width = Signal(L + 1)
         height = Signal(L + 1)
-        log_wptr = Signal(range(self.log_depth))
-        log_avail = Signal(range(self.log_depth + 1))
         maxx = Signal(L)
         maxy = Signal(L)
         m.d.comb += [maxx.eq(minx + width - 1), maxy.eq(miny + height - 1)]
@@ -189,7 +181,7 @@ class Engine(wiring.Component):
         wild = Signal()                   # a coordinate far outside any area
         eol = Signal()                    # DUMP: the square read is the last of its row
         tile = Signal(Shape)
-        saved = Signal(Trailer)           # the area before this move (k unused)
+        saved = Signal(Area(L))           # the area before this move
         k = Signal(KW)                    # tiles placed so far / left to take back
         placed = Signal(KW)
         status = Signal(Status)
@@ -210,10 +202,7 @@ class Engine(wiring.Component):
         nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)      # neighbour cells
         step = Signal(3)
 
-        # The undo log is always read at its newest entry; the pointer moves only
-        # after an entry has been taken back, so the read data stays put meanwhile.
-        m.d.comb += log_rd.addr.eq(log_wptr - 1)
-        entry = log_rd.data
+        entry = log.top
 
         def wrap(v):
             return v[:L]
@@ -374,10 +363,6 @@ class Engine(wiring.Component):
             with m.Else():
                 m.next = "RESULT"
 
-        def log_push():
-            return [log_wptr.eq(log_wptr + 1),
-                    log_avail.eq(Mux(log_avail == self.log_depth, log_avail, log_avail + 1))]
-
         def read_neighbours():
             """Steps 0..3 address P's neighbours N, E, S, W; steps 1..4 take their words."""
             m.d.comb += cells.addr.eq(nb_addr)
@@ -398,22 +383,20 @@ class Engine(wiring.Component):
             the log entry), then B's at A's (i = 1)."""
             if i == 0:
                 m.d.comb += [
-                    log_wr.addr.eq(log_wptr),
-                    log_wr.data.trailer.eq(0),
-                    log_wr.data.u.tile.p.x.eq(px),
-                    log_wr.data.u.tile.p.y.eq(py),
-                    log_wr.en.eq(1),
+                    log.push.valid.eq(1),
+                    log.push.payload.trailer.eq(0),
+                    log.push.payload.u.tile.p.x.eq(px),
+                    log.push.payload.u.tile.p.y.eq(py),
                 ]
                 for c in range(2):
                     for s_ in range(2):
-                        m.d.comb += [log_wr.data.u.tile.e[2 * c + s_].x.eq(ends[c][s_].x),
-                                     log_wr.data.u.tile.e[2 * c + s_].y.eq(ends[c][s_].y)]
+                        m.d.comb += [log.push.payload.u.tile.e[2 * c + s_].x.eq(ends[c][s_].x),
+                                     log.push.payload.u.tile.e[2 * c + s_].y.eq(ends[c][s_].y)]
             for c in range(2):
                 ea, eb = ends[c] if i == 0 else ends[c][::-1]
                 m.d.comb += [far[c].addr.eq(Cat(ea.x, ea.y)), far[c].wdata.eq(eb),
                              far[c].we.eq(1)]
             if i == 0:
-                m.d.sync += log_push()
                 m.d.sync += k.eq(k + 1)
 
         def write_neighbour():
@@ -514,7 +497,7 @@ class Engine(wiring.Component):
             """The pointer moves back one entry at this edge: read the entry below it now,
             so that ROLLBACK has it (ROLLBACK's other ways in leave the pointer still for a
             cycle, and the log's read data follows)."""
-            m.d.comb += log_rd.addr.eq(log_wptr - 2)
+            m.d.comb += log.ahead.eq(1)
 
         def untile_p():
             """Take back the tile of the log's newest entry: P's word is read first."""
@@ -532,8 +515,8 @@ class Engine(wiring.Component):
                 m.next = "TILE"
 
         def untile_done():
-            m.d.sync += [step.eq(0), log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1),
-                         k.eq(k - 1)]
+            m.d.comb += log.pop.eq(1)
+            m.d.sync += [step.eq(0), k.eq(k - 1)]
             m.next = "ROLLBACK"
 
         # ------------------------------------------------------------------------------
@@ -621,8 +604,8 @@ class Engine(wiring.Component):
                     m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
                     with m.If(pry >= height):
                         m.d.sync += [ply.eq(0), over.eq(0), winner.eq(Winner.NONE),
-                                     reason.eq(Reason.NONE), width.eq(0), height.eq(0),
-                                     log_avail.eq(0)]
+                                     reason.eq(Reason.NONE), width.eq(0), height.eq(0)]
+                        m.d.comb += log.clear.eq(1)
                         finish(Status.OK)
                 with m.Else():
                     m.d.sync += prx.eq(prx + 1)
@@ -837,16 +820,11 @@ class Engine(wiring.Component):
                     m.d.sync += [over.eq(1), winner.eq(Mux(mover, Winner.WHITE, Winner.BLACK)),
                                  reason.eq(Mux(theirs_loop, Reason.LOOP, Reason.LINE))]
                 m.d.comb += [
-                    log_wr.addr.eq(log_wptr),
-                    log_wr.data.trailer.eq(1),
-                    log_wr.data.u.trailer.k.eq(k),
-                    log_wr.data.u.trailer.minx.eq(saved.minx),
-                    log_wr.data.u.trailer.miny.eq(saved.miny),
-                    log_wr.data.u.trailer.width.eq(saved.width),
-                    log_wr.data.u.trailer.height.eq(saved.height),
-                    log_wr.en.eq(1),
+                    log.push.valid.eq(1),
+                    log.push.payload.trailer.eq(1),
+                    log.push.payload.u.trailer.k.eq(k),
+                    log.push.payload.u.trailer.area.eq(saved),
                 ]
-                m.d.sync += log_push()
                 m.d.sync += [ply.eq(ply + 1), placed.eq(k)]
                 with m.If((variant == Variant.EIGHT) & ~mine & ~theirs):
                     # 8x8: drawn if no legal move remains.  Try placements until one fits.
@@ -879,12 +857,12 @@ class Engine(wiring.Component):
             # -- undo: the trailer, then the tiles, newest first ---------------------------
             with m.State("UNDO"):
                 t = entry.u.trailer
-                with m.If((ply == 0) | (log_avail == 0) | ~entry.trailer |
-                          (log_avail < t.k + 1)):
+                with m.If((ply == 0) | (log.avail == 0) | ~entry.trailer |
+                          (log.avail < t.k + 1)):
                     finish(Status.NO_UNDO)
                 with m.Else():
-                    m.d.sync += [saved.eq(t), k.eq(t.k), placed.eq(t.k),
-                                 log_wptr.eq(log_wptr - 1), log_avail.eq(log_avail - 1)]
+                    m.d.comb += log.pop.eq(1)
+                    m.d.sync += [saved.eq(t.area), k.eq(t.k), placed.eq(t.k)]
                     m.next = "ROLLBACK"
                 if self.dual:
                     # Whatever the checks say (a refused UNDO's RESULT and IDLE read the

@@ -12,10 +12,11 @@ from amaranth.hdl import Array, Module, Mux, Signal
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from .engine_layouts import Area
 from .eval_weights import END_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, LINE_MAX
 from .tiles import End, Pos
 
-__all__ = ["EvalItem", "Area", "EvalSignature", "EvalPipeline"]
+__all__ = ["EvalItem", "EvalSignature", "EvalPipeline"]
 
 assert all(0 <= v <= END_MAX for v in EVAL_WEIGHTS.values()), EVAL_WEIGHTS
 assert all(0 <= v <= LINE_MAX for v in EVAL_LINE), EVAL_LINE
@@ -24,12 +25,6 @@ assert all(0 <= v <= LINE_MAX for v in EVAL_LINE), EVAL_LINE
 def EvalItem(log2n):
     """One path end: its colour (0 white, 1 black) and the far end of its path."""
     return data.StructLayout({"black": 1, "end": End(log2n)})
-
-
-def Area(log2n):
-    """The area in play: its top-left square on the torus and its size."""
-    return data.StructLayout({"minx": log2n, "miny": log2n,
-                              "width": log2n + 1, "height": log2n + 1})
 
 
 class EvalSignature(wiring.Signature):
