@@ -23,7 +23,9 @@ from amaranth.hdl import Array, Cat, Const, Module, Mux, Signal, signed, unsigne
 from amaranth.lib import data, enum, stream, wiring
 from amaranth.lib.wiring import In, Out
 
+from .engine_ends import PathEndFinder, one_hot_dir, second_edge
 from .engine_eval import EvalPipeline
+from .engine_joins import Joins
 from .engine_forced import ForcedStack
 from .engine_layouts import Area
 from .engine_log import UndoLog
@@ -72,10 +74,6 @@ CellOut = data.StructLayout({
     "white": 4,             # white-edge mask of the tile
     "eol":   1,             # last square of a row
 })
-
-
-def _one_hot_dir(mask):
-    return Mux(mask[0], 0, Mux(mask[1], 1, Mux(mask[2], 2, 3)))
 
 
 class Engine(wiring.Component):
@@ -172,9 +170,6 @@ class Engine(wiring.Component):
         miny = Signal(L)
         width = Signal(L + 1)
         height = Signal(L + 1)
-        maxx = Signal(L)
-        maxy = Signal(L)
-        m.d.comb += [maxx.eq(minx + width - 1), maxy.eq(miny + height - 1)]
 
         # -- command in progress ----------------------------------------------------
         undoing = Signal()                # UNDO (else PLACE) while rolling back
@@ -185,8 +180,6 @@ class Engine(wiring.Component):
         k = Signal(KW)                    # tiles placed so far / left to take back
         placed = Signal(KW)
         status = Signal(Status)
-        loop = Signal(2)                  # per colour (0 white, 1 black)
-        line = Signal(2)
         fault = Signal(Status)            # status of a move found illegal mid-way
         trial = Signal()                  # 8x8 draw scan: trying placements, keeping none
         found = Signal()                  # the scan found a legal placement
@@ -229,66 +222,28 @@ class Engine(wiring.Component):
         nb_addr = Signal(PosL)
         m.d.comb += nb_addr.eq(Cat(nb_x, nb_y))
 
-        def side_b(d):
-            """Edge d of P is the second (higher) edge of its colour."""
-            pm = pmask
-            return Array([Const(0), pm[0] == pm[1], (pm[0] == pm[2]) | (pm[1] == pm[2]),
-                          Const(1)])[d]
-
-        # The two ends of the path each colour's track of P joins.  In TILE, the words
-        # of the neighbour across edge `rdir` (the one addressed the cycle before, at
-        # `rpos`) arrive one per step, with its far-end entries: one path-end unit
-        # works out the far end of the path P joins across that edge (P's own edge
-        # when the neighbour is empty) and whether it closes a loop.
+        # In TILE, the words of the neighbour across edge `rdir` (the one addressed the cycle
+        # before, at `rpos`) arrive one per step, with its far-end entries: the one path-end
+        # finder works out the far end of the path P joins across that edge, and the joins
+        # keep it, with whether it closes a loop or a line.
         rdir = Signal(2)
         rpos = Signal(PosL)
         m.d.sync += [rdir.eq(ndir), rpos.eq(nb_addr)]
-        ends = [[Signal(EndL, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
-        r_white = pmask.bit_select(rdir, 1)           # edge rdir of P is white
-        r_b = side_b(rdir)
-        ncell = cells.rdata
-        occ = ncell.occ
-        raw = Mux(r_white, far_w.rdata.as_value(), far_b.rdata.as_value())
-        raw = data.View(EndL, raw)
-        nmask = Mux(r_white, ncell.white, ~ncell.white)[:4]
-        other = _one_hot_dir((nmask & ~(Const(1, 4) << (rdir ^ 2)))[:4])
-        # A neighbour whose track of this colour has both ends open points to itself:
-        # the far end is then its other edge of the colour.
-        selfp = (raw.x == rpos.x) & (raw.y == rpos.y)
-        end_now = Signal(EndL)
-        m.d.comb += [
-            end_now.x.eq(Mux(occ, raw.x, px)),
-            end_now.y.eq(Mux(occ, raw.y, py)),
-            end_now.d.eq(Mux(occ, Mux(selfp, other, raw.d), rdir)),
-        ]
-        # Across side b: the path from side a comes back to this neighbour, at its
-        # edge facing P -- a loop.
-        loop_now = Cat(*(occ & (ends[c][0].x == rpos.x) & (ends[c][0].y == rpos.y) &
-                         (ends[c][0].d == (rdir ^ 2)) for c in range(2)))
+        m.submodules.finder = finder = PathEndFinder(L)
+        m.d.comb += [finder.p.x.eq(px), finder.p.y.eq(py), finder.mask.eq(pmask),
+                     finder.dir.eq(rdir), finder.pos.eq(rpos), finder.cell.eq(cells.rdata),
+                     finder.far[0].eq(far_w.rdata), finder.far[1].eq(far_b.rdata)]
+        occ = cells.rdata.occ
+        end_now, r_white, r_b = finder.end, ~finder.black, finder.second
 
-        # A line, one step later: from the end just registered (`elast`) and, for
-        # side b, the flags registered with side a of the same colour.
-        elast = Signal(EndL)
-        lvalid = Signal()
-        lcol = Signal()                   # 0 white, 1 black
-        lside = Signal()
-        flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
-        m.d.sync += lvalid.eq(0)
-
-        def edge_flags(e):
-            """Which outermost edge of the area the end lies on: W, E, N, S."""
-            return Cat((e.d == 3) & (e.x == minx), (e.d == 1) & (e.x == maxx),
-                       (e.d == 0) & (e.y == miny), (e.d == 2) & (e.y == maxy))
-
-        fl = edge_flags(elast)
-        fa = flags_a[lcol]
-        horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (width >= 8)
-        vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (height >= 8)
-        with m.If(lvalid):
-            with m.If(~lside):
-                m.d.sync += flags_a[lcol].eq(fl)
-            with m.Elif(horiz | vert):
-                m.d.sync += line.bit_select(lcol, 1).eq(1)
+        m.submodules.joins = joins = Joins(L)
+        m.d.comb += [joins.end.eq(end_now), joins.black.eq(finder.black),
+                     joins.second.eq(r_b), joins.occ.eq(occ),
+                     joins.facing.x.eq(rpos.x), joins.facing.y.eq(rpos.y),
+                     joins.facing.d.eq(rdir ^ 2),
+                     joins.area.minx.eq(minx), joins.area.miny.eq(miny),
+                     joins.area.width.eq(width), joins.area.height.eq(height)]
+        ends, loop, line = joins.ends, joins.loop, joins.line
 
         # EVAL: each path end found is weighted into its colour's sums.
         m.submodules.eval = ev = EvalPipeline(L)
@@ -393,7 +348,7 @@ class Engine(wiring.Component):
                         m.d.comb += [log.push.payload.u.tile.e[2 * c + s_].x.eq(ends[c][s_].x),
                                      log.push.payload.u.tile.e[2 * c + s_].y.eq(ends[c][s_].y)]
             for c in range(2):
-                ea, eb = ends[c] if i == 0 else ends[c][::-1]
+                ea, eb = ends[c][i], ends[c][1 - i]
                 m.d.comb += [far[c].addr.eq(Cat(ea.x, ea.y)), far[c].wdata.eq(eb),
                              far[c].we.eq(1)]
             if i == 0:
@@ -448,7 +403,7 @@ class Engine(wiring.Component):
             next_w = Mux(step == 4, 0, step + 1)[:2]
         hx = Mux(next_w == 1, wrap(px + 1), Mux(next_w == 3, wrap(px - 1), px))
         hy = Mux(next_w == 0, wrap(py - 1), Mux(next_w == 2, wrap(py + 1), py))
-        next_b = side_b(next_w)
+        next_b = second_edge(pmask, next_w)
         far_home = Signal(2)
         for c in range(2):
             e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
@@ -462,12 +417,12 @@ class Engine(wiring.Component):
             colour, as a placement writes such an entry.  So a rollback leaves the path-end
             stores exactly as they were."""
             w_white = pmask.bit_select(wdir, 1)
-            w_b = side_b(wdir)
+            w_b = second_edge(pmask, wdir)
             for c in range(2):
                 e0, e1 = entry.u.tile.e[2 * c], entry.u.tile.e[2 * c + 1]
                 target = Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
                 home = far_home[c]
-                n_lower = _one_hot_dir(nsel.white if c == 0 else ~nsel.white)
+                n_lower = one_hot_dir(nsel.white if c == 0 else ~nsel.white)
                 m.d.comb += [far[c].addr.eq(target),
                              far[c].wdata.x.eq(w_addr.x), far[c].wdata.y.eq(w_addr.y),
                              far[c].wdata.d.eq(Mux(home, n_lower, wdir ^ 2)),
@@ -713,8 +668,8 @@ class Engine(wiring.Component):
                     m.d.sync += height.eq(height + 1)
                 with m.If(ply == 0):
                     m.d.sync += [px.eq(minx - 1), py.eq(miny - 1)]
-                m.d.comb += forced.clear.eq(1)
-                m.d.sync += [loop.eq(0), line.eq(0), step.eq(0)]
+                m.d.comb += [forced.clear.eq(1), joins.clear.eq(1)]
+                m.d.sync += step.eq(0)
                 m.next = "TILE"
 
             # -- one tile: read neighbours and path ends, join, write, log, push ----------
@@ -726,16 +681,7 @@ class Engine(wiring.Component):
                 for c in range(2):
                     m.d.comb += far[c].addr.eq(nb_addr)
                 taking = (step != 0) & (step <= 4) if self.dual else step != 0
-                with m.If(taking):
-                    m.d.sync += [elast.eq(end_now), lvalid.eq(1), lcol.eq(~r_white),
-                                 lside.eq(r_b)]
-                    for c in range(2):
-                        with m.If(r_white == (c == 0)):
-                            with m.If(~r_b):
-                                m.d.sync += ends[c][0].eq(end_now)
-                            with m.Else():
-                                m.d.sync += [ends[c][1].eq(end_now),
-                                             loop[c].eq(loop[c] | loop_now[c])]
+                m.d.comb += joins.take.eq(taking)
                 if self.dual:
                     # The writes overlap the reads: neighbour i at step i + 2 (steps 2..5),
                     # the path ends once all four are in (steps 5, 6), P last (step 6).
