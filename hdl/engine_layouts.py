@@ -1,10 +1,48 @@
-"""The data layouts the engine's parts share: the area in play and the undo log's entries."""
+"""The engine's data layouts: its commands and results (re-exported by
+:mod:`traxfpga.hdl.engine`, where the rest of the design imports them from), and those its
+parts share: the area in play and the undo log's entries."""
 
-from amaranth.lib import data
+from amaranth.hdl import signed
+from amaranth.lib import data, enum
 
-from .tiles import Pos
+from .tiles import Pos, Reason, Shape, Status, Variant, Winner
 
-__all__ = ["Area", "TileEntry", "Trailer", "LogEntry"]
+__all__ = ["Op", "Command", "Result", "CellOut", "Area", "TileEntry", "Trailer", "LogEntry"]
+
+
+class Op(enum.Enum, shape=3):
+    PLACE = 0   # place a tile (col, row, shape), with its forced plays
+    UNDO  = 1   # take back the last move
+    RESET = 2   # empty board, new game of `variant`
+    DUMP  = 3   # stream the area's squares row by row on `cells`
+    EVAL  = 4   # the attacking potential of both colours (`pot`, `att` of the result)
+
+
+Command = data.StructLayout({
+    "op":      Op,
+    "col":     signed(16),
+    "row":     signed(16),
+    "tile":    Shape,
+    "variant": Variant,
+})
+
+Result = data.StructLayout({
+    "status":  Status,
+    "placed":  16,          # tiles placed (1 + forced) by PLACE, taken back by UNDO
+    "width":   16,
+    "height":  16,
+    "ply":     16,          # moves played so far
+    "winner":  Winner,
+    "reason":  Reason,
+    "pot":     data.ArrayLayout(16, 2),     # EVAL: potential of white (0) and black (1)
+    "att":     data.ArrayLayout(8, 2),      # EVAL: path ends one square from the other end
+})
+
+CellOut = data.StructLayout({
+    "occ":   1,
+    "white": 4,             # white-edge mask of the tile
+    "eol":   1,             # last square of a row
+})
 
 
 def Area(log2n):

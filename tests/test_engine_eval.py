@@ -45,7 +45,8 @@ def run(items_per_eval, seed):
 
     async def tb(ctx):
         for _ in range(12):
-            area = (rng.randrange(N), rng.randrange(N), rng.randint(1, N - 2), rng.randint(1, N - 2))
+            area = (rng.randrange(N), rng.randrange(N), rng.randint(1, N - 2),
+                    rng.randint(1, N - 2))
             lines = rng.random() < 0.7
             ctx.set(dut.area, {"minx": area[0], "miny": area[1], "width": area[2],
                                "height": area[3]})
