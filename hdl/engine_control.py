@@ -9,6 +9,7 @@ their cycles are those of docs/engine.md, on both schedules (``dual`` or one por
 """
 
 from amaranth.hdl import Array, Cat, Const, Mux, Signal, signed
+from amaranth.lib import wiring
 
 from .engine_ends import PathEndFinder, one_hot_dir, second_edge
 from .engine_eval import EvalPipeline
@@ -158,8 +159,8 @@ class Control:
         self.occ = cells.rdata.occ
 
         m.submodules.joins = self.joins = joins = Joins(L)
-        m.d.comb += [joins.end.eq(finder.end), joins.black.eq(finder.black),
-                     joins.second.eq(finder.second), joins.occ.eq(self.occ),
+        wiring.connect(m, finder.found, joins.found)
+        m.d.comb += [joins.occ.eq(self.occ),
                      joins.facing.x.eq(self.rpos.x), joins.facing.y.eq(self.rpos.y),
                      joins.facing.d.eq(self.rdir ^ 2), *self._area_to(joins.area)]
         self.ends = joins.ends
@@ -565,7 +566,8 @@ class Control:
             m.d.comb += [
                 ends.valid.eq((step != 0) & (self.pcell.inc[self.rdir] != Colour.NONE) &
                               self.occ),
-                ends.payload.end.eq(self.finder.end), ends.payload.black.eq(self.finder.black),
+                ends.payload.end.eq(self.finder.found.end),
+                ends.payload.black.eq(self.finder.found.black),
             ]
             with m.If(step == 4):
                 m.d.sync += step.eq(0)

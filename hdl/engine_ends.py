@@ -14,7 +14,7 @@ from amaranth.lib.wiring import In, Out
 
 from .tiles import Cell, End, Pos
 
-__all__ = ["PathEndSignature", "PathEndFinder", "one_hot_dir", "second_edge"]
+__all__ = ["FoundEndSignature", "PathEndSignature", "PathEndFinder", "one_hot_dir", "second_edge"]
 
 
 def one_hot_dir(mask):
@@ -29,14 +29,25 @@ def second_edge(mask, d):
                   Const(1)])[d]
 
 
+class FoundEndSignature(wiring.Signature):
+    """A far end found across an edge of P: ``end``; ``black``, the edge is black;
+    ``second``, it is P's second edge of its colour (side b)."""
+
+    def __init__(self, log2n):
+        super().__init__({
+            "end":    Out(End(log2n)),
+            "black":  Out(1),
+            "second": Out(1),
+        })
+
+
 class PathEndSignature(wiring.Signature):
     """The finder seen from the engine.
 
     In: ``p``, the square of the tile; ``mask``, its white edges; ``dir``, the edge of P
     looked across; ``pos``, the neighbour's square there; ``cell`` and ``far``, the
-    neighbour's word and its far-end entries (white, black).  Out: ``end``, the far end of
-    the path P joins across ``dir``; ``black``, that edge of P is black; ``second``, it is
-    P's second edge of its colour.
+    neighbour's word and its far-end entries (white, black).  Out: ``found``, the far end
+    of the path P joins across ``dir``.
     """
 
     def __init__(self, log2n):
@@ -47,9 +58,7 @@ class PathEndSignature(wiring.Signature):
             "pos":    In(Pos(log2n)),
             "cell":   In(Cell),
             "far":    In(data.ArrayLayout(End(log2n), 2)),
-            "end":    Out(End(log2n)),
-            "black":  Out(1),
-            "second": Out(1),
+            "found":  Out(FoundEndSignature(log2n)),
         })
 
 
@@ -63,17 +72,18 @@ class PathEndFinder(wiring.Component):
         white = self.mask.bit_select(d, 1)
         occ = cell.occ
         raw = Mux(white, self.far[0].as_value(), self.far[1].as_value())
-        raw = data.View(self.end.shape(), raw)
+        found = self.found
+        raw = data.View(found.end.shape(), raw)
         nmask = Mux(white, cell.white, ~cell.white)[:4]
         other = one_hot_dir((nmask & ~(Const(1, 4) << (d ^ 2)))[:4])
         # A neighbour whose track of this colour has both ends open points to itself:
         # the far end is then its other edge of the colour.
         selfp = (raw.x == self.pos.x) & (raw.y == self.pos.y)
         m.d.comb += [
-            self.end.x.eq(Mux(occ, raw.x, self.p.x)),
-            self.end.y.eq(Mux(occ, raw.y, self.p.y)),
-            self.end.d.eq(Mux(occ, Mux(selfp, other, raw.d), d)),
-            self.black.eq(~white),
-            self.second.eq(second_edge(self.mask, d)),
+            found.end.x.eq(Mux(occ, raw.x, self.p.x)),
+            found.end.y.eq(Mux(occ, raw.y, self.p.y)),
+            found.end.d.eq(Mux(occ, Mux(selfp, other, raw.d), d)),
+            found.black.eq(~white),
+            found.second.eq(second_edge(self.mask, d)),
         ]
         return m

@@ -12,6 +12,7 @@ from amaranth.hdl import Array, Cat, Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
+from .engine_ends import FoundEndSignature
 from .engine_layouts import Area
 from .tiles import End
 
@@ -21,8 +22,9 @@ __all__ = ["JoinsSignature", "Joins"]
 class JoinsSignature(wiring.Signature):
     """The joins seen from the engine.
 
-    In: ``take``, a far end found this cycle: ``end``, of colour ``black``, across P's
-    ``second`` edge of that colour or its first; ``facing``, the neighbour's edge facing P
+    In: ``take``, a far end ``found`` this cycle (by the path-end finder: the end, of
+    colour ``black``, across P's ``second`` edge of that colour or its first); ``facing``,
+    the neighbour's edge facing P
     there, and ``occ``, whether the neighbour holds a tile; ``area``; ``clear``, a new move
     (no loop, no line).  Out: ``ends``, per colour (white, black) the far ends of sides a
     and b; ``loop``, ``line``, per colour, of the move so far (a line a cycle after its
@@ -33,9 +35,7 @@ class JoinsSignature(wiring.Signature):
         end = End(log2n)
         super().__init__({
             "take":   In(1),
-            "end":    In(end),
-            "black":  In(1),
-            "second": In(1),
+            "found":  In(FoundEndSignature(log2n)),
             "facing": In(end),
             "occ":    In(1),
             "area":   In(Area(log2n)),
@@ -52,7 +52,8 @@ class Joins(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        end_l = self.end.shape()
+        found = self.found
+        end_l = found.end.shape()
         ends = [[Signal(end_l, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
         loop = Signal(2)
         line = Signal(2)
@@ -65,11 +66,11 @@ class Joins(wiring.Component):
                          for c in range(2)))
         with m.If(self.take):
             for c in range(2):
-                with m.If(self.black == c):
-                    with m.If(~self.second):
-                        m.d.sync += ends[c][0].eq(self.end)
+                with m.If(found.black == c):
+                    with m.If(~found.second):
+                        m.d.sync += ends[c][0].eq(found.end)
                     with m.Else():
-                        m.d.sync += [ends[c][1].eq(self.end),
+                        m.d.sync += [ends[c][1].eq(found.end),
                                      loop[c].eq(loop[c] | loop_now[c])]
 
         # A line, one step later: from the end just registered (`elast`) and, for side b,
@@ -81,7 +82,7 @@ class Joins(wiring.Component):
         flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
         m.d.sync += lvalid.eq(self.take)
         with m.If(self.take):
-            m.d.sync += [elast.eq(self.end), lcol.eq(self.black), lside.eq(self.second)]
+            m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(found.second)]
         area = self.area
         maxx = Signal.like(area.minx)
         maxy = Signal.like(area.miny)

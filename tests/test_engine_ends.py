@@ -55,13 +55,13 @@ def test_finder_against_model():
             ctx.set(dut.pos, {"x": pos[0], "y": pos[1]})
             ctx.set(dut.cell, {"occ": occ, "white": nwhite})
             ctx.set(dut.far, [{"x": f[0], "y": f[1], "d": f[2]} for f in far])
-            end = ctx.get(dut.end)
+            end = ctx.get(dut.found.end)
             want = model_end(p, mask, d, pos, occ, nwhite, far)
             assert (end.x, end.y, end.d) == want, (p, mask, d, pos, occ, nwhite, far)
             white = (mask >> d) & 1
-            assert ctx.get(dut.black) == (not white)
+            assert ctx.get(dut.found.black) == (not white)
             same = [e for e in range(4) if ((mask >> e) & 1) == white]
-            assert ctx.get(dut.second) == (d == max(same))
+            assert ctx.get(dut.found.second) == (d == max(same))
             hits += occ and far[1 - white][:2] == pos
         assert hits > 100
 
@@ -76,9 +76,9 @@ def test_joins_loop_and_line():
 
     async def take(ctx, end, black, second, facing=(0, 0, 0), occ=0):
         ctx.set(dut.take, 1)
-        ctx.set(dut.end, {"x": end[0], "y": end[1], "d": end[2]})
-        ctx.set(dut.black, black)
-        ctx.set(dut.second, second)
+        ctx.set(dut.found.end, {"x": end[0], "y": end[1], "d": end[2]})
+        ctx.set(dut.found.black, black)
+        ctx.set(dut.found.second, second)
         ctx.set(dut.facing, {"x": facing[0], "y": facing[1], "d": facing[2]})
         ctx.set(dut.occ, occ)
         await ctx.tick()
