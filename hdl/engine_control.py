@@ -765,8 +765,11 @@ class Control:
         m, step, cells, log, entry = self.m, self.step, self.cells, self.log, self.entry
         with m.State("UNDO"):
             t = entry.u.trailer
+            # The log must still hold the trailer and the move's k tiles.  (`avail <= k`,
+            # not `avail < k + 1`: the log's read data starts the UP5K's longest path, and
+            # one comparison is shorter than an addition and a comparison.)
             with m.If((self.ply == 0) | (log.avail == 0) | ~entry.trailer |
-                      (log.avail < t.k + 1)):
+                      (log.avail <= t.k)):
                 self.finish(Status.NO_UNDO)
             with m.Else():
                 m.d.comb += log.pop.eq(1)

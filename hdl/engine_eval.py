@@ -67,9 +67,10 @@ class EvalPipeline(wiring.Component):
         ev_valid = Signal()
         ev_col = Signal()
         ev_end = Signal(End(L))
-        m.d.sync += ev_valid.eq(self.ends.valid)
-        with m.If(self.ends.valid):
-            m.d.sync += [ev_col.eq(self.ends.payload.black), ev_end.eq(self.ends.payload.end)]
+        # The item is registered whatever `valid` says: an enable would put the store's
+        # output (the engine's `valid` depends on the word read) in front of 18 flip-flops.
+        m.d.sync += [ev_valid.eq(self.ends.valid),
+                     ev_col.eq(self.ends.payload.black), ev_end.eq(self.ends.payload.end)]
 
         # Stage 2: the distance between the square the path runs into and the square its
         # far end runs into, as columns and rows from the area's left/top ring (unique: the
