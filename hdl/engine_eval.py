@@ -34,7 +34,7 @@ class EvalSignature(wiring.Signature):
     ``at``: the empty square the path runs into, sampled the cycle after its item;
     ``area``, ``lines``: the area and whether lines count (not in Loop Trax), constant
     during an EVAL; ``clear``: zero the sums (a new EVAL); ``pot``, ``att``: the sums, final
-    three cycles after the last item; ``busy``: an item is still on its way to them.
+    four cycles after the last item; ``busy``: an item is still on its way to them.
     """
 
     def __init__(self, log2n):
