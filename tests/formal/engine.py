@@ -105,7 +105,7 @@ class StreamHarness(wiring.Component):
                 m.d.comb += Assert(outstanding == ~idle, "idle exactly when nothing is outstanding")
             # (The "dump_for_eval" mutant states a false invariant: the base case fails.)
             dump_op = Op.EVAL if self.mutant == "dump_for_eval" else Op.DUMP
-            drained = ~Cat(*(inside.signal(n) for n in ("ev_valid", "ev_valid2", "ev_valid3"))).any()
+            drained = ~body.submodules.eval.busy
             m.d.comb += [
                 Assert(inside.defined(), "a defined state"),
                 Assert(~in_state("CLEAR_ALL"), "never clearing (clear_on_start=False)"),
@@ -134,7 +134,7 @@ class RefusalHarness(wiring.Component):
     chosen by the solver, the harness keeps a copy of each store's word (all stores start
     zeroed), and takes a snapshot when a ``PLACE`` is accepted.  Proved: when that
     ``PLACE`` is refused (any status but OK), the three words equal the snapshot, the
-    undo log's read pointer is back where it was, and the result reports the area and the
+    undo log's pointer is back where it was, and the result reports the area and the
     ply of the previous result.
 
     ``prefix`` is a list of moves (``(col, row, tile)`` in notation coordinates) sent
@@ -192,7 +192,7 @@ class RefusalHarness(wiring.Component):
             with m.If(store.we & (store.addr == at)):
                 m.d.sync += shadow.eq(store.wdata.as_value())
             shadows.append(shadow)
-        log_ptr = body.submodules.log.read_ports[0].addr
+        log_ptr = body.submodules.log.head
 
         snaps = [Signal.like(s) for s in shadows]
         snap_ptr = Signal.like(log_ptr)

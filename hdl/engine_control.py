@@ -1,0 +1,840 @@
+"""The engine's control: its state machine, the registers it steps, and the wiring of its
+stores and parts.
+
+It is built into the engine's own module (not a component of its own), so that a proof
+harness that elaborates the engine finds the state machine there (tests/formal/engine.py).
+Each group of states is one method, in the order of docs/engine.md ("One move"); the
+helpers the groups share (a tile's writes, its take-back) are methods too.  The states and
+their cycles are those of docs/engine.md, on both schedules (``dual`` or one port).
+"""
+
+from amaranth.hdl import Array, Cat, Const, Mux, Signal, signed
+from amaranth.lib import wiring
+
+from .engine_ends import PathEndFinder, one_hot_dir, second_edge
+from .engine_eval import EvalPipeline
+from .engine_forced import ForcedStack
+from .engine_joins import Joins
+from .engine_layouts import Area, Op
+from .engine_log import UndoLog
+from .engine_neighbour import NeighbourUpdate, counts, popcount
+from .store import DualPortRAM, SinglePortRAM
+from .tiles import DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status, Variant, Winner
+
+__all__ = ["Control"]
+
+
+class Control:
+    """The state machine of ``engine`` (an :class:`~traxfpga.hdl.engine.Engine`), built into
+    its module ``m``: the stores and parts at construction, the states by :meth:`build`."""
+
+    def __init__(self, engine, m):
+        self.m = m
+        self.cmd, self.res, self.dump, self.busy = engine.cmd, engine.res, engine.cells, engine.busy
+        self.L = engine.log2n
+        self.NN = engine.n
+        self.log_depth = engine.log_depth
+        self.stack_depth = engine.stack_depth
+        self.clear_on_start = engine.clear_on_start
+        self.spram = engine.spram
+        self.dual = engine.dual
+        self._stores()
+        self._registers()
+        self._walk()
+        self._path_ends()
+        self._neighbours()
+        self._untile_home()
+        self._result()
+
+    def build(self):
+        m = self.m
+        with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE"):
+            self._command_states()
+            self._board_states()
+            self._eval_states()
+            self._place_states()
+            self._tile_states()
+            self._forced_states()
+            self._decide_states()
+            self._undo_states()
+            with m.State("RESULT"):
+                m.d.comb += self.res.valid.eq(1)
+                with m.If(self.res.ready):
+                    m.next = "IDLE"
+        m.d.comb += self.busy.eq(~self.cmd.ready)
+
+    # -- the stores, the registers and the parts ------------------------------------------
+
+    def _stores(self):
+        m, NN, L = self.m, self.NN, self.L
+        if self.dual:
+            m.submodules.cells = self.cells = DualPortRAM(shape=Cell, depth=NN * NN)
+            # Every write goes where the read goes, except in the overlapped tile states.
+            m.d.comb += self.cells.waddr.eq(self.cells.addr)
+        else:
+            m.submodules.cells = self.cells = SinglePortRAM(shape=Cell, depth=NN * NN,
+                                                            spram=self.spram)
+        m.submodules.far_w = far_w = SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
+        m.submodules.far_b = far_b = SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
+        self.far = [far_w, far_b]
+        m.submodules.log = self.log = UndoLog(L, self.log_depth)
+        m.submodules.forced = self.forced = ForcedStack(L, self.stack_depth)
+        self.entry = self.log.top
+
+    def _registers(self):
+        L = self.L
+        KW = self.log_depth.bit_length()        # tiles in one move: < log_depth
+        # The game.
+        self.variant = Signal(Variant)
+        self.ply = Signal(16)
+        self.over = Signal()
+        self.winner = Signal(Winner)
+        self.reason = Signal(Reason)
+        self.minx = Signal(L)
+        self.miny = Signal(L)
+        self.width = Signal(L + 1)
+        self.height = Signal(L + 1)
+        # The command in progress.
+        self.undoing = Signal()                 # UNDO (else PLACE) while rolling back
+        self.wild = Signal()                    # a coordinate far outside any area
+        self.eol = Signal()                     # DUMP: the square read is the last of its row
+        self.tile = Signal(Shape)
+        self.saved = Signal(Area(L))            # the area before this move
+        self.k = Signal(KW)                     # tiles placed so far / left to take back
+        self.placed = Signal(KW)
+        self.status = Signal(Status)
+        self.fault = Signal(Status)             # status of a move found illegal mid-way
+        self.trial = Signal()                   # 8x8 draw scan: trying placements, keeping none
+        self.found = Signal()                   # the scan found a legal placement
+        # The current square P: absolute and relative coordinates (the relative ones also
+        # step the scans of RESET, DUMP, EVAL and the 8x8 draw test), tile, word.
+        self.px = Signal(L)
+        self.py = Signal(L)
+        self.prx = Signal(signed(L + 2))
+        self.pry = Signal(signed(L + 2))
+        self.pmask = Signal(4)
+        self.pcell = Signal(Cell)
+        self.nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)     # neighbour words
+        self.step = Signal(3)
+
+    def wrap(self, v):
+        return v[:self.L]
+
+    def phys(self, rx, ry):
+        """The store address of column ``rx``, row ``ry`` of the area."""
+        return Cat(self.wrap(self.minx + rx), self.wrap(self.miny + ry))
+
+    def _area_to(self, area):
+        return [area.minx.eq(self.minx), area.miny.eq(self.miny),
+                area.width.eq(self.width), area.height.eq(self.height)]
+
+    def _walk(self):
+        """The neighbours are visited one at a time: steps 0..3 of the tile states address
+        the neighbour across edge `ndir` (step 4: P itself).  `nb_addr` is the one store
+        address of all these states, and the far-end stores are read there too; `rdir` and
+        `rpos` are the edge and square whose words arrive."""
+        m, px, py, wrap = self.m, self.px, self.py, self.wrap
+        self.ndir = ndir = Signal(2)
+        m.d.comb += ndir.eq(self.step[:2])
+        nb_x = Mux(ndir == 1, wrap(px + 1), Mux(ndir == 3, wrap(px - 1), px))
+        nb_y = Mux(self.step[2], py,
+                   Mux(ndir == 0, wrap(py - 1), Mux(ndir == 2, wrap(py + 1), py)))
+        self.nb_addr = Signal(Pos(self.L))
+        m.d.comb += self.nb_addr.eq(Cat(nb_x, nb_y))
+        self.rdir = Signal(2)
+        self.rpos = Signal(Pos(self.L))
+        m.d.sync += [self.rdir.eq(ndir), self.rpos.eq(self.nb_addr)]
+
+    def _path_ends(self):
+        """The one path-end finder works out the far end of the path P joins across edge
+        `rdir`, from the words arriving; the joins keep them, with whether they close a loop
+        or a line; EVAL's pipeline weighs them instead."""
+        m, L, cells = self.m, self.L, self.cells
+        m.submodules.finder = finder = PathEndFinder(L)
+        m.d.comb += [finder.p.x.eq(self.px), finder.p.y.eq(self.py), finder.mask.eq(self.pmask),
+                     finder.dir.eq(self.rdir), finder.pos.eq(self.rpos),
+                     finder.cell.eq(cells.rdata),
+                     finder.far[0].eq(self.far[0].rdata), finder.far[1].eq(self.far[1].rdata)]
+        self.finder = finder
+        self.occ = cells.rdata.occ
+
+        m.submodules.joins = self.joins = joins = Joins(L)
+        wiring.connect(m, finder.found, joins.found)
+        m.d.comb += [joins.occ.eq(self.occ),
+                     joins.facing.x.eq(self.rpos.x), joins.facing.y.eq(self.rpos.y),
+                     joins.facing.d.eq(self.rdir ^ 2), *self._area_to(joins.area)]
+        self.ends = joins.ends
+
+        m.submodules.eval = self.ev = ev = EvalPipeline(L)
+        m.d.comb += [ev.at.x.eq(self.px), ev.at.y.eq(self.py),
+                     ev.lines.eq(self.variant != Variant.LOOPTRAX), *self._area_to(ev.area)]
+
+    def _neighbours(self):
+        """The neighbour written (`wdir`, at `w_addr`): the one addressed now on one port;
+        with `dual`, the one read two steps ago, while the next is read.  Its new word once
+        P is placed (or, with `untiling`, taken back), and whether it becomes forced or
+        over-full, registered (for timing) and acted on the step after its write."""
+        m, L = self.m, self.L
+        if self.dual:
+            self.wdir = Signal(2)
+            self.w_addr = Signal(Pos(L))
+            m.d.sync += [self.wdir.eq(self.rdir), self.w_addr.eq(self.rpos)]
+        else:
+            self.wdir, self.w_addr = self.ndir, self.nb_addr
+        self.untiling = Signal()
+        self.push_r = Signal()                  # the neighbour written last step is forced
+        self.three_r = Signal()                 # ... or over-full
+        self.over3 = Signal()                   # some neighbour of this tile is over-full
+        self.push_xy = Signal(Pos(L))
+        m.d.sync += [self.push_r.eq(0), self.three_r.eq(0)]
+        self.nsel = Signal(Cell)
+        m.d.comb += self.nsel.eq(self.nb[self.wdir])
+        m.submodules.neighbour = upd = NeighbourUpdate()
+        m.d.comb += [upd.cell.eq(self.nsel), upd.dir.eq(self.wdir), upd.mask.eq(self.pmask),
+                     upd.remove.eq(self.untiling)]
+        self.upd = upd
+        self.live = ~self.nsel.occ
+
+        # The colours entering P.
+        self.p_inc = [self.pcell.inc[d] for d in DIRS]
+        self.p_white, self.p_black = counts(self.p_inc)
+        self.forced_mask = self.forced_of(self.p_white, self.p_black)
+
+    def consistent(self, mask):
+        """A tile of white edges ``mask`` agrees with the colours entering P."""
+        ok = Const(1)
+        for d in DIRS:
+            ok &= (self.p_inc[d] == Colour.NONE) | ((self.p_inc[d] == Colour.WHITE) == mask[d])
+        return ok
+
+    @staticmethod
+    def forced_of(white, black):
+        """The tile forced into a square, from its two same-coloured entering tracks."""
+        return Mux(popcount(white) >= 2, white, (~black)[:4])
+
+    def _untile_home(self):
+        """Whether the far end P joined across the edge written next is the neighbour there
+        itself (see :meth:`untile_far`), registered a cycle ahead: P's place and mask and
+        the log entry stay put while P is taken back, and compared as the far end is written
+        it was the UP5K's longest path.  One-port, the edges are written at steps 0..3 of
+        UNTILE_WRITE (after step 4 of UNTILE_READ); dual, each two steps after it is read
+        (`wdir` follows `rdir`)."""
+        m, px, py, wrap = self.m, self.px, self.py, self.wrap
+        if self.dual:
+            next_w = self.rdir
+        else:
+            next_w = Mux(self.step == 4, 0, self.step + 1)[:2]
+        hx = Mux(next_w == 1, wrap(px + 1), Mux(next_w == 3, wrap(px - 1), px))
+        hy = Mux(next_w == 0, wrap(py - 1), Mux(next_w == 2, wrap(py + 1), py))
+        next_b = second_edge(self.pmask, next_w)
+        self.far_home = Signal(2)
+        for c in range(2):
+            e0, e1 = self.entry.u.tile.e[2 * c], self.entry.u.tile.e[2 * c + 1]
+            m.d.sync += self.far_home[c].eq(Mux(next_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
+                                            == Cat(hx, hy))
+
+    def _result(self):
+        res = self.res.payload
+        self.m.d.comb += [
+            res.status.eq(self.status),
+            res.placed.eq(self.placed),
+            res.width.eq(self.width),
+            res.height.eq(self.height),
+            res.ply.eq(self.ply),
+            res.winner.eq(self.winner),
+            res.reason.eq(self.reason),
+            res.pot.eq(self.ev.pot),
+            res.att.eq(self.ev.att),
+        ]
+
+    # -- the helpers the states share -------------------------------------------------------
+
+    def finish(self, st):
+        # (`placed` is cleared on a command's acceptance and set only by DECIDE and UNDO;
+        # `status` may change freely during the 8x8 scan, which sets it last.)
+        m = self.m
+        m.d.sync += self.status.eq(st)
+        with m.If(self.trial):
+            m.next = "SCAN_NEXT"      # a trial placement that does not fit
+        with m.Else():
+            m.next = "RESULT"
+
+    def read_neighbours(self):
+        """Steps 0..3 address P's neighbours N, E, S, W; steps 1..4 take their words."""
+        m = self.m
+        m.d.comb += self.cells.addr.eq(self.nb_addr)
+        for i in range(4):
+            with m.If(self.step == i + 1):
+                m.d.sync += self.nb[i].eq(self.cells.rdata)
+
+    # The writes of one tile's placement and take-back, shared by the one-port schedule
+    # (TILE_WRITE, UNTILE_WRITE) and the overlapped one (`dual`); the caller sets the store's
+    # write address.
+    def write_tile(self):
+        """P, with its tile."""
+        cells = self.cells
+        self.m.d.comb += [cells.wdata.eq(self.pcell), cells.wdata.occ.eq(1),
+                          cells.wdata.white.eq(self.pmask), cells.we.eq(1)]
+
+    def join_write(self, i):
+        """The joined path ends point at each other: A's far end at B's (i = 0, with the log
+        entry), then B's at A's (i = 1)."""
+        m, ends, entry = self.m, self.ends, self.log.push.payload
+        if i == 0:
+            m.d.comb += [self.log.push.valid.eq(1), entry.trailer.eq(0),
+                         entry.u.tile.p.x.eq(self.px), entry.u.tile.p.y.eq(self.py)]
+            for c in range(2):
+                for s in range(2):
+                    m.d.comb += [entry.u.tile.e[2 * c + s].x.eq(ends[c][s].x),
+                                 entry.u.tile.e[2 * c + s].y.eq(ends[c][s].y)]
+        for c in range(2):
+            ea, eb = ends[c][i], ends[c][1 - i]
+            m.d.comb += [self.far[c].addr.eq(Cat(ea.x, ea.y)), self.far[c].wdata.eq(eb),
+                         self.far[c].we.eq(1)]
+        if i == 0:
+            m.d.sync += self.k.eq(self.k + 1)
+
+    def write_neighbour(self):
+        """The neighbour across `wdir`, with P's colour entering it; whether it became forced
+        or over-full is registered (for timing) and acted on the step after."""
+        m = self.m
+        m.d.comb += [self.cells.wdata.eq(self.upd.new), self.cells.we.eq(self.live)]
+        m.d.sync += [self.push_r.eq(self.upd.forced), self.three_r.eq(self.upd.full),
+                     self.push_xy.eq(self.w_addr)]
+
+    def push_forced(self):
+        """Push the neighbour written the step before if it became forced; returns whether
+        the stack overflowed."""
+        m, push = self.m, self.forced.push
+        m.d.comb += [push.valid.eq(self.push_r), push.payload.eq(self.push_xy)]
+        cap_now = self.push_r & ~push.ready
+        with m.If(cap_now):
+            m.d.sync += self.fault.eq(Status.CAPACITY)
+        return cap_now
+
+    def over_full(self):
+        m = self.m
+        with m.If(self.step == 0):
+            m.d.sync += self.over3.eq(0)
+        with m.Elif(self.three_r):
+            m.d.sync += self.over3.eq(1)
+
+    def tile_done(self, cap_now):
+        """The tile's last step: on to the forced squares, or refuse the move.  A tile both
+        over-full and over capacity is refused with `capacity`; `fault` is OK on entry."""
+        m = self.m
+        m.d.sync += self.step.eq(0)
+        cap = (self.fault != Status.OK) | cap_now
+        with m.If(cap | self.over3 | self.three_r):
+            with m.If(~cap):
+                m.d.sync += self.fault.eq(Status.THREE_TRACKS)
+            m.next = "ROLLBACK"
+        if self.dual:                           # a cycle saved: nothing forced, no POP
+            with m.Elif(self.forced.empty & ~self.push_r & ~self.trial):
+                m.next = "DECIDE"
+        with m.Else():
+            m.next = "POP"
+
+    def untile_far(self, enable):
+        """Taking P back, across edge `wdir`: the far end P joined there points back at the
+        neighbour's edge facing P again -- or, if that far end was the neighbour itself (its
+        track of the colour had both ends open), at its lower edge of the colour, as a
+        placement writes such an entry.  So a rollback leaves the path-end stores exactly as
+        they were."""
+        m, wdir, nsel = self.m, self.wdir, self.nsel
+        w_white = self.pmask.bit_select(wdir, 1)
+        w_b = second_edge(self.pmask, wdir)
+        for c in range(2):
+            e0, e1 = self.entry.u.tile.e[2 * c], self.entry.u.tile.e[2 * c + 1]
+            target = Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
+            n_lower = one_hot_dir(nsel.white if c == 0 else ~nsel.white)
+            far = self.far[c]
+            m.d.comb += [far.addr.eq(target),
+                         far.wdata.x.eq(self.w_addr.x), far.wdata.y.eq(self.w_addr.y),
+                         far.wdata.d.eq(Mux(self.far_home[c], n_lower, wdir ^ 2)),
+                         far.we.eq(enable & nsel.occ & (w_white == (c == 0)))]
+
+    def untake_p(self, p_addr):
+        """P empty again (its entering colours kept), its path ends zeroed as an empty
+        square's are."""
+        m, cells = self.m, self.cells
+        m.d.comb += [cells.wdata.eq(self.pcell), cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
+                     cells.we.eq(1)]
+        for c in range(2):
+            m.d.comb += [self.far[c].addr.eq(p_addr), self.far[c].wdata.eq(0),
+                         self.far[c].we.eq(1)]
+
+    def place(self):
+        """The placed square's word is read (its checks follow), unless the area would
+        outgrow the store."""
+        m, prx, pry, NN = self.m, self.prx, self.pry, self.NN
+        grow_x = (prx == -1) | (prx == self.width)
+        grow_y = (pry == -1) | (pry == self.height)
+        m.d.sync += [self.px.eq(self.wrap(self.minx + prx)), self.py.eq(self.wrap(self.miny + pry))]
+        m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+        with m.If((grow_x & (self.width >= NN - 2)) | (grow_y & (self.height >= NN - 2))):
+            self.finish(Status.CAPACITY)
+        with m.Else():
+            m.next = "PLACE_READ"
+
+    def read_ahead(self):
+        """The pointer moves back one entry at this edge: read the entry below it now, so
+        that ROLLBACK has it (ROLLBACK's other ways in leave the pointer still for a cycle,
+        and the log's read data follows)."""
+        self.m.d.comb += self.log.ahead.eq(1)
+
+    def untile_p(self):
+        """Take back the tile of the log's newest entry: P's word is read first."""
+        m, p = self.m, self.entry.u.tile.p
+        m.d.sync += [self.px.eq(p.x), self.py.eq(p.y), self.step.eq(0)]
+        m.d.comb += self.cells.addr.eq(Cat(p.x, p.y))
+        m.next = "UNTILE_READ"
+
+    def pop_tile(self, mask):
+        m = self.m
+        m.d.sync += [self.pmask.eq(mask), self.step.eq(0)]
+        with m.If(self.k == self.log_depth - 1):
+            # No room in the undo log for this tile and the move's trailer.
+            m.d.sync += self.fault.eq(Status.CAPACITY)
+            m.next = "ROLLBACK"
+        with m.Else():
+            m.next = "TILE"
+
+    def untile_done(self):
+        m = self.m
+        m.d.comb += self.log.pop.eq(1)
+        m.d.sync += [self.step.eq(0), self.k.eq(self.k - 1)]
+        m.next = "ROLLBACK"
+
+    # -- the states ---------------------------------------------------------------------------
+
+    def _clear_store(self):
+        """The board store's word and both path-end words of square (prx, pry) of the area
+        zeroed (an empty square's path ends are zero)."""
+        m, cells, at = self.m, self.cells, self.phys(self.prx, self.pry)
+        m.d.comb += [cells.addr.eq(at), cells.wdata.eq(0), cells.we.eq(1)]
+        for c in range(2):
+            m.d.comb += [self.far[c].addr.eq(at), self.far[c].we.eq(1)]
+
+    def _command_states(self):
+        m, prx, pry, L = self.m, self.prx, self.pry, self.L
+        with m.State("CLEAR_ALL"):
+            # The whole store after configuration, and the path ends (see UNTILE_WRITE),
+            # addressed as RESET addresses them: columns and rows 0 .. N-1 from the area's
+            # corner cover the torus.
+            self._clear_store()
+            with m.If(prx == self.NN - 1):
+                m.d.sync += [prx.eq(0), pry.eq(pry + 1)]
+                with m.If(pry == self.NN - 1):
+                    m.d.sync += pry.eq(0)
+                    m.next = "IDLE"
+            with m.Else():
+                m.d.sync += prx.eq(prx + 1)
+
+        with m.State("IDLE"):
+            # Only register the command: nothing here depends combinationally on the payload
+            # beyond a shallow "does it fit" test, so whatever drives `cmd` does not share a
+            # timing path with the checks.
+            m.d.comb += self.cmd.ready.eq(1)
+            p = self.cmd.payload
+
+            def fits(v):                 # representable in prx/pry without loss
+                top = v[L + 1:]
+                return (top == 0) | (top == (1 << len(top)) - 1)
+            with m.If(self.cmd.valid):
+                m.d.sync += [
+                    prx.eq(p.col), pry.eq(p.row), self.tile.eq(p.tile),
+                    self.wild.eq(~fits(p.col) | ~fits(p.row)),
+                    self.undoing.eq(p.op == Op.UNDO), self.k.eq(0), self.fault.eq(Status.OK),
+                    self.placed.eq(0),
+                ]
+                with m.Switch(p.op):
+                    with m.Case(Op.RESET):
+                        m.d.sync += [prx.eq(-1), pry.eq(-1), self.variant.eq(p.variant)]
+                        m.next = "RESET"
+                    with m.Case(Op.DUMP):
+                        m.d.sync += [prx.eq(0), pry.eq(0)]
+                        m.next = "DUMP"
+                    with m.Case(Op.EVAL):
+                        m.d.sync += [prx.eq(-1), pry.eq(-1)]
+                        m.d.comb += self.ev.clear.eq(1)
+                        m.next = "EVAL"
+                    with m.Case(Op.UNDO):
+                        m.next = "UNDO"
+                    with m.Case(Op.PLACE):
+                        m.next = "CHECK"
+                    with m.Default():    # an undefined op (5..7): refused, not lost
+                        m.d.sync += self.status.eq(Status.RANGE)
+                        m.next = "RESULT"
+
+        with m.State("CHECK"):
+            if self.dual:                    # the read starts before the checks end
+                m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+            with m.If(self.over):
+                self.finish(Status.GAME_OVER)
+            with m.Elif(self.ply == 0):
+                with m.If(self.wild | (prx != -1) | (pry != -1) | (self.tile == Shape.BACKSLASH)):
+                    self.finish(Status.FIRST_MOVE)
+                with m.Else():
+                    m.d.sync += [
+                        self.pcell.eq(0),
+                        self.pmask.eq(Mux(self.tile == Shape.PLUS, SHAPE_MASKS[Shape.PLUS][0],
+                                          SHAPE_MASKS[Shape.SLASH][0])),
+                    ]
+                    m.next = "PLACE_GROW"
+            # Columns -1 .. width and rows -1 .. height.
+            with m.Elif(self.wild | (prx < -1) | (prx > self.width) |
+                        (pry < -1) | (pry > self.height)):
+                self.finish(Status.RANGE)
+            with m.Else():
+                if self.dual:
+                    self.place()                  # a cycle saved: the read starts here
+                else:
+                    m.next = "PLACE"
+
+    def _board_states(self):
+        m, prx, pry, cells = self.m, self.prx, self.pry, self.cells
+        # -- reset: clear the area and its border ring, then an empty game ----------------
+        with m.State("RESET"):
+            self._clear_store()
+            with m.If(prx >= self.width):
+                m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
+                with m.If(pry >= self.height):
+                    m.d.sync += [self.ply.eq(0), self.over.eq(0), self.winner.eq(Winner.NONE),
+                                 self.reason.eq(Reason.NONE), self.width.eq(0),
+                                 self.height.eq(0)]
+                    m.d.comb += self.log.clear.eq(1)
+                    self.finish(Status.OK)
+            with m.Else():
+                m.d.sync += prx.eq(prx + 1)
+
+        # -- dump: the area's squares, row by row -----------------------------------------
+        with m.State("DUMP"):
+            with m.If((self.width == 0) | (pry >= self.height)):
+                self.finish(Status.OK)
+            with m.Else():
+                m.d.comb += cells.addr.eq(self.phys(prx, pry))
+                m.d.sync += self.eol.eq(prx == self.width - 1)    # registered: a stream output
+                m.next = "DUMP_OUT"
+        with m.State("DUMP_OUT"):
+            m.d.comb += cells.addr.eq(self.phys(prx, pry))       # hold the read data
+            m.d.comb += [
+                self.dump.valid.eq(1),
+                self.dump.payload.occ.eq(cells.rdata.occ),
+                self.dump.payload.white.eq(cells.rdata.white),
+                self.dump.payload.eol.eq(self.eol),
+            ]
+            with m.If(self.dump.ready):
+                with m.If(self.eol):
+                    m.d.sync += [prx.eq(0), pry.eq(pry + 1)]
+                with m.Else():
+                    m.d.sync += prx.eq(prx + 1)
+                m.next = "DUMP"
+
+    def _eval_states(self):
+        """Every path end around the area: each empty square of the area and its ring; for
+        every track entering it, the far end of that path (as TILE finds it, P's colours
+        standing in for a tile's).  Every open path is seen from both of its ends."""
+        m, prx, pry, cells, step = self.m, self.prx, self.pry, self.cells, self.step
+        with m.State("EVAL"):
+            with m.If(self.width == 0):
+                self.finish(Status.OK)
+            with m.Elif(pry > self.height):
+                m.next = "EVAL_DRAIN"
+            with m.Else():
+                m.d.comb += cells.addr.eq(self.phys(prx, pry))
+                m.d.sync += [self.px.eq(self.wrap(self.minx + prx)),
+                             self.py.eq(self.wrap(self.miny + pry))]
+                with m.If(prx >= self.width):
+                    m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
+                with m.Else():
+                    m.d.sync += prx.eq(prx + 1)
+                m.next = "EVAL_READ"
+        with m.State("EVAL_READ"):
+            white_in, black_in = counts([cells.rdata.inc[d] for d in DIRS])
+            m.d.sync += [self.pcell.eq(cells.rdata), self.pmask.eq(white_in), step.eq(0)]
+            with m.If(cells.rdata.occ | ((white_in | black_in) == 0)):
+                m.next = "EVAL"
+            with m.Else():
+                m.next = "EVAL_ENDS"
+        with m.State("EVAL_ENDS"):
+            m.d.sync += step.eq(step + 1)
+            m.d.comb += cells.addr.eq(self.nb_addr)
+            for c in range(2):
+                m.d.comb += self.far[c].addr.eq(self.nb_addr)
+            ends = self.ev.ends
+            m.d.comb += [
+                ends.valid.eq((step != 0) & (self.pcell.inc[self.rdir] != Colour.NONE) &
+                              self.occ),
+                ends.payload.end.eq(self.finder.found.end),
+                ends.payload.black.eq(self.finder.found.black),
+            ]
+            with m.If(step == 4):
+                m.d.sync += step.eq(0)
+                m.next = "EVAL"
+        with m.State("EVAL_DRAIN"):
+            # The last path end's weight is still on its way to the sums.
+            m.d.sync += step.eq(step + 1)
+            with m.If(step == 1):
+                self.finish(Status.OK)
+
+    def _place_states(self):
+        """The checks on the placed tile, then the area grown by it."""
+        m, prx, pry = self.m, self.prx, self.pry
+        with m.State("PLACE"):
+            self.place()
+        with m.State("PLACE_READ"):
+            m.d.sync += self.pcell.eq(self.cells.rdata)
+            m.next = "PLACE_CHECK"
+        with m.State("PLACE_CHECK"):
+            masks = Array([Const(SHAPE_MASKS[s][o], 4) for s in Shape for o in range(2)] +
+                          [Const(0, 4)] * 2)
+            m0 = masks[self.tile.as_value() * 2]
+            m1 = masks[self.tile.as_value() * 2 + 1]
+            grow_x = (prx == -1) | (prx == self.width)
+            grow_y = (pry == -1) | (pry == self.height)
+            limit = Mux(self.variant == Variant.EIGHT, 8, self.NN)
+            with m.If(self.pcell.occ):
+                self.finish(Status.OCCUPIED)
+            with m.Elif((self.p_white | self.p_black) == 0):
+                self.finish(Status.NOT_ADJACENT)
+            with m.Elif(~self.consistent(m0) & ~self.consistent(m1)):
+                self.finish(Status.MISMATCH)
+            with m.Elif((grow_x & (self.width >= limit)) | (grow_y & (self.height >= limit))):
+                self.finish(Status.BOUNDS)
+            with m.Else():
+                m.d.sync += self.pmask.eq(Mux(self.consistent(m0), m0, m1))
+                m.next = "PLACE_GROW"
+        with m.State("PLACE_GROW"):
+            # The placed tile is the only one that can enlarge the area: a space outside it
+            # touches at most one tile, so it is never forced.
+            m.d.sync += self._area_to(self.saved)
+            with m.If(prx == -1):
+                m.d.sync += [self.minx.eq(self.minx - 1), self.width.eq(self.width + 1)]
+            with m.Elif(prx == self.width):
+                m.d.sync += self.width.eq(self.width + 1)
+            with m.If(pry == -1):
+                m.d.sync += [self.miny.eq(self.miny - 1), self.height.eq(self.height + 1)]
+            with m.Elif(pry == self.height):
+                m.d.sync += self.height.eq(self.height + 1)
+            with m.If(self.ply == 0):
+                m.d.sync += [self.px.eq(self.minx - 1), self.py.eq(self.miny - 1)]
+            m.d.comb += [self.forced.clear.eq(1), self.joins.clear.eq(1)]
+            m.d.sync += self.step.eq(0)
+            m.next = "TILE"
+
+    def _tile_states(self):
+        """One tile: read the neighbours and path ends, join, write, log, push."""
+        m, step, cells = self.m, self.step, self.cells
+        with m.State("TILE"):
+            # Steps 0..3 address the neighbours (cells and both far-end stores); steps 1..4
+            # take the neighbour words and the path ends across each edge.
+            m.d.sync += step.eq(step + 1)
+            self.read_neighbours()
+            for c in range(2):
+                m.d.comb += self.far[c].addr.eq(self.nb_addr)
+            taking = (step != 0) & (step <= 4) if self.dual else step != 0
+            m.d.comb += self.joins.take.eq(taking)
+            if self.dual:
+                # The writes overlap the reads: neighbour i at step i + 2 (steps 2..5), the
+                # path ends once all four are in (steps 5, 6), P last (step 6).
+                with m.If(step == 6):
+                    m.d.comb += cells.waddr.eq(Cat(self.px, self.py))
+                    self.write_tile()
+                with m.If(step == 5):
+                    self.join_write(0)
+                with m.If(step == 6):
+                    self.join_write(1)
+                with m.If((step >= 2) & (step <= 5)):
+                    m.d.comb += cells.waddr.eq(self.w_addr)
+                    self.write_neighbour()
+                cap_now = self.push_forced()
+                self.over_full()
+                with m.If(step == 6):
+                    self.tile_done(cap_now)
+            else:
+                with m.If(step == 4):
+                    m.next = "TILE_WRITE"
+                    m.d.sync += step.eq(0)
+
+        if not self.dual:
+            with m.State("TILE_WRITE"):
+                m.d.sync += step.eq(step + 1)
+                m.d.comb += cells.addr.eq(self.nb_addr)
+                with m.If(step == 4):
+                    self.write_tile()                 # P itself
+                with m.If(step == 0):
+                    self.join_write(0)
+                with m.If(step == 1):
+                    self.join_write(1)
+                # Steps 0..3: the neighbours' entering colours; steps 1..4: the forced push
+                # and over-full test of the neighbour written the step before (registered,
+                # for timing).  `fault` is OK on entry.
+                with m.If(~step[2]):
+                    self.write_neighbour()
+                cap_now = self.push_forced()
+                self.over_full()
+                with m.If(step == 4):
+                    self.tile_done(cap_now)
+
+    def _forced_states(self):
+        """The next forced square, its tile from its two same-coloured tracks."""
+        m, forced, cells = self.m, self.forced, self.cells
+        with m.State("POP"):
+            with m.If(forced.empty & self.trial):
+                m.d.sync += self.found.eq(1)
+                m.next = "ROLLBACK"
+            with m.Elif(forced.empty):
+                m.next = "DECIDE"
+            with m.Else():
+                m.d.comb += forced.pop.eq(1)
+                m.next = "POP_READ"
+        with m.State("POP_READ"):
+            m.d.sync += [self.px.eq(forced.top.x), self.py.eq(forced.top.y)]
+            m.d.comb += cells.addr.eq(forced.top)
+            m.next = "POP_CHECK"
+        with m.State("POP_CHECK"):
+            m.d.sync += self.pcell.eq(cells.rdata)
+            with m.If(cells.rdata.occ):
+                m.next = "POP"           # already filled by another forced play
+            with m.Else():
+                if self.dual:            # a cycle saved: the tile from the word read
+                    self.pop_tile(self.forced_of(*counts([cells.rdata.inc[d] for d in DIRS])))
+                else:
+                    m.next = "POP_TILE"
+        if not self.dual:
+            with m.State("POP_TILE"):
+                self.pop_tile(self.forced_mask)
+
+    def _decide_states(self):
+        """The move is complete: who has won?  In 8x8, is any legal move left?"""
+        m, prx, pry, loop = self.m, self.prx, self.pry, self.joins.loop
+        with m.State("DECIDE"):
+            mover = self.ply[0]                        # 0 white, 1 black
+            wins = loop | Mux(self.variant == Variant.LOOPTRAX, 0, self.joins.line)
+            mine = Mux(mover, wins[1], wins[0])
+            theirs = Mux(mover, wins[0], wins[1])
+            mine_loop = Mux(mover, loop[1], loop[0])
+            theirs_loop = Mux(mover, loop[0], loop[1])
+            with m.If(mine):
+                m.d.sync += [self.over.eq(1),
+                             self.winner.eq(Mux(mover, Winner.BLACK, Winner.WHITE)),
+                             self.reason.eq(Mux(mine_loop, Reason.LOOP, Reason.LINE))]
+            with m.Elif(theirs):
+                m.d.sync += [self.over.eq(1),
+                             self.winner.eq(Mux(mover, Winner.WHITE, Winner.BLACK)),
+                             self.reason.eq(Mux(theirs_loop, Reason.LOOP, Reason.LINE))]
+            trailer = self.log.push.payload
+            m.d.comb += [
+                self.log.push.valid.eq(1),
+                trailer.trailer.eq(1),
+                trailer.u.trailer.k.eq(self.k),
+                trailer.u.trailer.area.eq(self.saved),
+            ]
+            m.d.sync += [self.ply.eq(self.ply + 1), self.placed.eq(self.k)]
+            with m.If((self.variant == Variant.EIGHT) & ~mine & ~theirs):
+                # 8x8: drawn if no legal move remains.  Try placements until one fits.
+                m.d.sync += [self.trial.eq(1), self.found.eq(0), prx.eq(-1), pry.eq(-1),
+                             self.tile.eq(0)]
+                m.next = "SCAN"
+            with m.Else():
+                self.finish(Status.OK)
+
+        with m.State("SCAN"):
+            with m.If(pry > self.height):
+                m.d.sync += [self.trial.eq(0), self.over.eq(1), self.winner.eq(Winner.NONE),
+                             self.reason.eq(Reason.DRAW), self.status.eq(Status.OK)]
+                m.next = "RESULT"
+            with m.Else():
+                m.d.sync += [self.k.eq(0), self.fault.eq(Status.OK)]
+                m.next = "PLACE"
+        with m.State("SCAN_NEXT"):
+            with m.If(self.tile == Shape.BACKSLASH):
+                m.d.sync += self.tile.eq(0)
+                with m.If(prx >= self.width):
+                    m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
+                with m.Else():
+                    m.d.sync += prx.eq(prx + 1)
+            with m.Else():
+                m.d.sync += self.tile.eq(self.tile.as_value() + 1)
+            m.next = "SCAN"
+
+    def _undo_states(self):
+        """UNDO's trailer, then the tiles of a move taken back newest first (UNDO, and the
+        rollback of a refused move or a trial placement)."""
+        m, step, cells, log, entry = self.m, self.step, self.cells, self.log, self.entry
+        with m.State("UNDO"):
+            t = entry.u.trailer
+            # The log must still hold the trailer and the move's k tiles.  (`avail <= k`,
+            # not `avail < k + 1`: the log's read data starts the UP5K's longest path, and
+            # one comparison is shorter than an addition and a comparison.)
+            with m.If((self.ply == 0) | (log.avail == 0) | ~entry.trailer |
+                      (log.avail <= t.k)):
+                self.finish(Status.NO_UNDO)
+            with m.Else():
+                m.d.comb += log.pop.eq(1)
+                m.d.sync += [self.saved.eq(t.area), self.k.eq(t.k), self.placed.eq(t.k)]
+                m.next = "ROLLBACK"
+            if self.dual:
+                # Whatever the checks say (a refused UNDO's RESULT and IDLE read the newest
+                # entry again): so the log's address does not wait on them.
+                self.read_ahead()
+
+        # Take back the newest `k` tile entries, then restore the area from `saved`.
+        with m.State("ROLLBACK"):
+            with m.If(self.k == 0):
+                saved = self.saved
+                m.d.sync += [self.minx.eq(saved.minx), self.miny.eq(saved.miny),
+                             self.width.eq(saved.width), self.height.eq(saved.height)]
+                with m.If(self.undoing):
+                    m.d.sync += [self.ply.eq(self.ply - 1), self.over.eq(0),
+                                 self.winner.eq(Winner.NONE), self.reason.eq(Reason.NONE)]
+                    self.finish(Status.OK)
+                with m.Elif(self.trial & self.found):
+                    # Not a draw: the move's own result (placed kept from DECIDE).
+                    m.d.sync += [self.trial.eq(0), self.status.eq(Status.OK)]
+                    m.next = "RESULT"
+                with m.Else():
+                    self.finish(self.fault)
+            with m.Else():
+                if self.dual:
+                    self.untile_p()               # the entry was read ahead
+                else:
+                    m.next = "UNTILE_P"      # the log's read data follows the pointer
+        if not self.dual:
+            with m.State("UNTILE_P"):
+                self.untile_p()
+        with m.State("UNTILE_READ"):
+            # step 0: P's word arrives; steps 0..3 read the neighbours.
+            m.d.sync += step.eq(step + 1)
+            with m.If(step == 0):
+                m.d.sync += [self.pcell.eq(cells.rdata), self.pmask.eq(cells.rdata.white)]
+            self.read_neighbours()
+            if self.dual:
+                # The writes overlap the reads: P at step 1, neighbour i at step i + 2.
+                m.d.comb += self.untiling.eq(1)
+                with m.If(step == 1):
+                    m.d.comb += cells.waddr.eq(Cat(self.px, self.py))
+                    self.untake_p(Cat(self.px, self.py))
+                with m.If((step >= 2) & (step <= 5)):
+                    m.d.comb += cells.waddr.eq(self.w_addr)
+                    m.d.comb += [cells.wdata.eq(self.upd.new), cells.we.eq(self.live)]
+                    self.untile_far(1)
+                with m.If(step == 5):
+                    self.read_ahead()
+                    self.untile_done()
+            else:
+                with m.If(step == 4):
+                    m.d.sync += step.eq(0)
+                    m.next = "UNTILE_WRITE"
+        if not self.dual:
+            with m.State("UNTILE_WRITE"):
+                m.d.sync += step.eq(step + 1)
+                m.d.comb += [cells.addr.eq(self.nb_addr), self.untiling.eq(1)]
+                self.untile_far(~step[2])
+                with m.If(step == 4):
+                    self.untake_p(self.nb_addr)
+                with m.If(~step[2]):
+                    m.d.comb += [cells.wdata.eq(self.upd.new), cells.we.eq(self.live)]
+                with m.If(step == 4):
+                    self.untile_done()

@@ -1,0 +1,105 @@
+"""The joins of one tile: the two path ends of each colour it joins, and whether a move
+closes a loop or completes a line.
+
+The engine hands it the far end found across each edge of the tile in turn (side a of a
+colour before side b).  A loop is closed when, across side b, the neighbour's edge facing
+the tile is side a's far end; a line when the two ends of a joined path lie on opposite
+outermost edges of an area at least 8 wide (or tall).  Only the move's first tile can
+enlarge the area, so each join is judged against the move's final area as it happens.
+"""
+
+from amaranth.hdl import Array, Cat, Module, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from .engine_ends import FoundEndSignature
+from .engine_layouts import Area
+from .tiles import End
+
+__all__ = ["JoinsSignature", "Joins"]
+
+
+class JoinsSignature(wiring.Signature):
+    """The joins seen from the engine.
+
+    In: ``take``, a far end ``found`` this cycle (by the path-end finder: the end, of
+    colour ``black``, across P's ``second`` edge of that colour or its first); ``facing``,
+    the neighbour's edge facing P
+    there, and ``occ``, whether the neighbour holds a tile; ``area``; ``clear``, a new move
+    (no loop, no line).  Out: ``ends``, per colour (white, black) the far ends of sides a
+    and b; ``loop``, ``line``, per colour, of the move so far (a line a cycle after its
+    second end).
+    """
+
+    def __init__(self, log2n):
+        end = End(log2n)
+        super().__init__({
+            "take":   In(1),
+            "found":  In(FoundEndSignature(log2n)),
+            "facing": In(end),
+            "occ":    In(1),
+            "area":   In(Area(log2n)),
+            "clear":  In(1),
+            "ends":   Out(data.ArrayLayout(data.ArrayLayout(end, 2), 2)),
+            "loop":   Out(2),
+            "line":   Out(2),
+        })
+
+
+class Joins(wiring.Component):
+    def __init__(self, log2n):
+        super().__init__(JoinsSignature(log2n))
+
+    def elaborate(self, platform):
+        m = Module()
+        found = self.found
+        end_l = found.end.shape()
+        ends = [[Signal(end_l, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
+        loop = Signal(2)
+        line = Signal(2)
+        for c in range(2):
+            for s in range(2):
+                m.d.comb += self.ends[c][s].eq(ends[c][s])
+        m.d.comb += [self.loop.eq(loop), self.line.eq(line)]
+
+        loop_now = Cat(*(self.occ & (ends[c][0].as_value() == self.facing.as_value())
+                         for c in range(2)))
+        with m.If(self.take):
+            for c in range(2):
+                with m.If(found.black == c):
+                    with m.If(~found.second):
+                        m.d.sync += ends[c][0].eq(found.end)
+                    with m.Else():
+                        m.d.sync += [ends[c][1].eq(found.end),
+                                     loop[c].eq(loop[c] | loop_now[c])]
+
+        # A line, one step later: from the end just registered (`elast`) and, for side b,
+        # the outermost edges registered with side a of the same colour.
+        elast = Signal(end_l)
+        lvalid = Signal()
+        lcol = Signal()
+        lside = Signal()
+        flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
+        m.d.sync += lvalid.eq(self.take)
+        with m.If(self.take):
+            m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(found.second)]
+        area = self.area
+        maxx = Signal.like(area.minx)
+        maxy = Signal.like(area.miny)
+        m.d.comb += [maxx.eq(area.minx + area.width - 1), maxy.eq(area.miny + area.height - 1)]
+        e = elast
+        # Which outermost edge of the area the end lies on: W, E, N, S.
+        fl = Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
+                 (e.d == 0) & (e.y == area.miny), (e.d == 2) & (e.y == maxy))
+        fa = flags_a[lcol]
+        horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (area.width >= 8)
+        vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (area.height >= 8)
+        with m.If(lvalid):
+            with m.If(~lside):
+                m.d.sync += flags_a[lcol].eq(fl)
+            with m.Elif(horiz | vert):
+                m.d.sync += line.bit_select(lcol, 1).eq(1)
+
+        with m.If(self.clear):
+            m.d.sync += [loop.eq(0), line.eq(0)]
+        return m

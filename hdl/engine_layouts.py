@@ -1,0 +1,69 @@
+"""The engine's data layouts: its commands and results (re-exported by
+:mod:`traxfpga.hdl.engine`, where the rest of the design imports them from), and those its
+parts share: the area in play and the undo log's entries."""
+
+from amaranth.hdl import signed
+from amaranth.lib import data, enum
+
+from .tiles import Pos, Reason, Shape, Status, Variant, Winner
+
+__all__ = ["Op", "Command", "Result", "CellOut", "Area", "TileEntry", "Trailer", "LogEntry"]
+
+
+class Op(enum.Enum, shape=3):
+    PLACE = 0   # place a tile (col, row, shape), with its forced plays
+    UNDO  = 1   # take back the last move
+    RESET = 2   # empty board, new game of `variant`
+    DUMP  = 3   # stream the area's squares row by row on `cells`
+    EVAL  = 4   # the attacking potential of both colours (`pot`, `att` of the result)
+
+
+Command = data.StructLayout({
+    "op":      Op,
+    "col":     signed(16),
+    "row":     signed(16),
+    "tile":    Shape,
+    "variant": Variant,
+})
+
+Result = data.StructLayout({
+    "status":  Status,
+    "placed":  16,          # tiles placed (1 + forced) by PLACE, taken back by UNDO
+    "width":   16,
+    "height":  16,
+    "ply":     16,          # moves played so far
+    "winner":  Winner,
+    "reason":  Reason,
+    "pot":     data.ArrayLayout(16, 2),     # EVAL: potential of white (0) and black (1)
+    "att":     data.ArrayLayout(8, 2),      # EVAL: path ends one square from the other end
+})
+
+CellOut = data.StructLayout({
+    "occ":   1,
+    "white": 4,             # white-edge mask of the tile
+    "eol":   1,             # last square of a row
+})
+
+
+def Area(log2n):
+    """The area in play: its top-left square on the torus and its size."""
+    return data.StructLayout({"minx": log2n, "miny": log2n,
+                              "width": log2n + 1, "height": log2n + 1})
+
+
+def TileEntry(log2n):
+    """A placed tile: its square and the far ends (squares) of the four paths it joined,
+    white side a, white side b, black side a, black side b."""
+    return data.StructLayout({"p": Pos(log2n), "e": data.ArrayLayout(Pos(log2n), 4)})
+
+
+def Trailer(log2n, log_depth):
+    """The end of a move: its tile count (less than ``log_depth``) and the area before it."""
+    return data.StructLayout({"k": log_depth.bit_length(), "area": Area(log2n)})
+
+
+def LogEntry(log2n, log_depth):
+    return data.StructLayout({
+        "trailer": 1,
+        "u": data.UnionLayout({"tile": TileEntry(log2n), "trailer": Trailer(log2n, log_depth)}),
+    })

@@ -1,0 +1,114 @@
+"""The path-end finder (hdl/engine_ends.py) and the joins (hdl/engine_joins.py) alone."""
+
+import random
+
+from amaranth.sim import Simulator
+
+from traxfpga.hdl.engine_ends import PathEndFinder
+from traxfpga.hdl.engine_joins import Joins
+from traxfpga.hdl.tiles import SHAPE_MASKS, Shape
+
+L = 4
+
+
+def simulate(dut, bench, *, clock=True):
+    sim = Simulator(dut)
+    if clock:
+        sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
+
+
+def model_end(p, mask, d, pos, occ, nwhite, far):
+    """The far end across edge ``d`` of a tile of white edges ``mask`` at ``p``."""
+    white = (mask >> d) & 1
+    if not occ:
+        return (p[0], p[1], d)
+    x, y, fd = far[0] if white else far[1]
+    if (x, y) == pos:                   # the neighbour's track has both ends open
+        nmask = nwhite if white else (~nwhite & 0xF)
+        rest = nmask & ~(1 << (d ^ 2))
+        return (x, y, min(e for e in range(4) if (rest >> e) & 1))
+    return (x, y, fd)
+
+
+def test_finder_against_model():
+    dut = PathEndFinder(L)
+    rng = random.Random(11)
+    masks = [SHAPE_MASKS[s][o] for s in (Shape.PLUS, Shape.SLASH, Shape.BACKSLASH)
+             for o in range(2)]
+
+    async def tb(ctx):
+        hits = 0
+        for _ in range(2000):
+            p = (rng.randrange(16), rng.randrange(16))
+            mask, nwhite = rng.choice(masks), rng.choice(masks)
+            d = rng.randrange(4)
+            pos = (rng.randrange(16), rng.randrange(16))
+            occ = rng.random() < 0.8
+            far = [(rng.randrange(16), rng.randrange(16), rng.randrange(4)) for _ in range(2)]
+            if rng.random() < 0.3:      # the neighbour points to itself
+                far[rng.randrange(2)] = (pos[0], pos[1], rng.randrange(4))
+            ctx.set(dut.p, {"x": p[0], "y": p[1]})
+            ctx.set(dut.mask, mask)
+            ctx.set(dut.dir, d)
+            ctx.set(dut.pos, {"x": pos[0], "y": pos[1]})
+            ctx.set(dut.cell, {"occ": occ, "white": nwhite})
+            ctx.set(dut.far, [{"x": f[0], "y": f[1], "d": f[2]} for f in far])
+            end = ctx.get(dut.found.end)
+            want = model_end(p, mask, d, pos, occ, nwhite, far)
+            assert (end.x, end.y, end.d) == want, (p, mask, d, pos, occ, nwhite, far)
+            white = (mask >> d) & 1
+            assert ctx.get(dut.found.black) == (not white)
+            same = [e for e in range(4) if ((mask >> e) & 1) == white]
+            assert ctx.get(dut.found.second) == (d == max(same))
+            hits += occ and far[1 - white][:2] == pos
+        assert hits > 100
+
+    simulate(dut, tb, clock=False)       # combinational: no clock
+
+
+def test_joins_loop_and_line():
+    """A white path from the area's W edge to its E edge (8 wide) is a line; a black side b
+    whose neighbour's edge facing P is side a's far end closes a loop; ``clear`` forgets
+    both."""
+    dut = Joins(L)
+
+    async def take(ctx, end, black, second, facing=(0, 0, 0), occ=0):
+        ctx.set(dut.take, 1)
+        ctx.set(dut.found.end, {"x": end[0], "y": end[1], "d": end[2]})
+        ctx.set(dut.found.black, black)
+        ctx.set(dut.found.second, second)
+        ctx.set(dut.facing, {"x": facing[0], "y": facing[1], "d": facing[2]})
+        ctx.set(dut.occ, occ)
+        await ctx.tick()
+        ctx.set(dut.take, 0)
+
+    async def tb(ctx):
+        ctx.set(dut.area, {"minx": 2, "miny": 3, "width": 8, "height": 5})
+        # White: W edge of column 2, then E edge of column 9.
+        await take(ctx, (2, 4, 3), 0, 0)
+        await take(ctx, (9, 6, 1), 0, 1)
+        assert ctx.get(dut.line) == 0           # a cycle later
+        await ctx.tick()
+        assert ctx.get(dut.line) == 0b01 and ctx.get(dut.loop) == 0
+        ends = ctx.get(dut.ends)
+        assert (ends[0][0].x, ends[0][0].y, ends[0][0].d) == (2, 4, 3)
+        assert (ends[0][1].x, ends[0][1].y, ends[0][1].d) == (9, 6, 1)
+        # Black: N and S edges, but only 5 tall: no line; side b closes a loop.
+        await take(ctx, (5, 3, 0), 1, 0)
+        await take(ctx, (5, 7, 2), 1, 1, facing=(5, 3, 0), occ=1)
+        await ctx.tick()
+        assert ctx.get(dut.line) == 0b01 and ctx.get(dut.loop) == 0b10
+        ctx.set(dut.clear, 1)
+        await ctx.tick()
+        ctx.set(dut.clear, 0)
+        assert ctx.get(dut.line) == 0 and ctx.get(dut.loop) == 0
+        # Facing the right square but empty there: no loop; the wrong edge: none either.
+        await take(ctx, (1, 1, 0), 0, 0)
+        await take(ctx, (1, 1, 2), 0, 1, facing=(1, 1, 0), occ=0)
+        await take(ctx, (1, 1, 2), 0, 1, facing=(1, 1, 1), occ=1)
+        await ctx.tick()
+        assert ctx.get(dut.loop) == 0 and ctx.get(dut.line) == 0
+
+    simulate(dut, tb)

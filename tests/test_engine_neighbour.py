@@ -1,0 +1,50 @@
+"""The neighbour update (hdl/engine_neighbour.py) alone, against a model, over every
+word a neighbour can hold."""
+
+import itertools
+
+from amaranth.sim import Simulator
+
+from traxfpga.hdl.engine_neighbour import NeighbourUpdate
+from traxfpga.hdl.tiles import SHAPE_MASKS, Colour, Shape
+
+MASKS = [SHAPE_MASKS[s][o] for s in (Shape.PLUS, Shape.SLASH, Shape.BACKSLASH) for o in range(2)]
+COLOURS = [Colour.NONE, Colour.WHITE, Colour.BLACK]
+
+
+def model(inc, occ, d, mask, remove):
+    """The neighbour across edge ``d`` of P: P's colour on that edge enters it across the
+    opposite edge (none when P is taken back)."""
+    new = list(inc)
+    colour = Colour.NONE if remove else (Colour.WHITE if (mask >> d) & 1 else Colour.BLACK)
+    new[d ^ 2] = colour
+    whites = sum(c == Colour.WHITE for c in new)
+    blacks = sum(c == Colour.BLACK for c in new)
+    forced = not occ and (whites == 2 or blacks == 2)
+    full = not occ and (whites >= 3 or blacks >= 3)
+    return new, forced, full
+
+
+def test_every_word():
+    dut = NeighbourUpdate()
+    seen = {"forced": 0, "full": 0}
+
+    async def tb(ctx):
+        for inc in itertools.product(COLOURS, repeat=4):
+            for occ, d, mask, remove in itertools.product((0, 1), range(4), MASKS[::2], (0, 1)):
+                ctx.set(dut.cell, {"inc": list(inc), "occ": occ, "white": mask})
+                ctx.set(dut.dir, d)
+                ctx.set(dut.mask, mask)
+                ctx.set(dut.remove, remove)
+                new, forced, full = model(inc, occ, d, mask, remove)
+                got = ctx.get(dut.new)
+                assert [Colour(c) for c in got.inc] == new
+                assert (got.occ, got.white) == (occ, mask)
+                assert (ctx.get(dut.forced), ctx.get(dut.full)) == (forced, full)
+                seen["forced"] += forced
+                seen["full"] += full
+
+    sim = Simulator(dut)
+    sim.add_testbench(tb)
+    sim.run()
+    assert all(seen.values()), seen
