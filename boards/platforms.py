@@ -207,8 +207,9 @@ BOARDS = {
         programmers=ICE40_PROGRAMMERS,
         flash_note="writes the SPI flash (an unmodified iCEstick cannot be programmed in SRAM)",
         device_unfit=("the Trax device does not fit the iCEstick's iCE40HX1K: it has 1280 "
-                      "logic cells, and the rules engine alone needs 1922 (the whole device "
-                      "4960 on the HX8K); build the board self-test with --design selftest"),
+                      "logic cells, and the rules engine alone needs about 2,500 on an "
+                      "iCE40 (docs/figures.md); build the board self-test with --design "
+                      "selftest"),
     ),
     # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.
