@@ -150,6 +150,9 @@ def test_a_game_against_the_simulated_board_by_clicking(browser, tmp_path):
         assert game.over
         players = browser.find_element(_by().ID, "players").text
         assert "sim" in players
+        # the game's notation, to copy
+        notation = browser.find_element(_by().ID, "notation").get_attribute("value")
+        assert notation.split() == list(game.moves)
         # look inside: the board's last search and its own view of the game
         assert browser.find_element(_by().ID, "search").text.startswith("search: iteration ")
         assert browser.find_element(_by().ID, "board-status").text.startswith(

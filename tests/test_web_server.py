@@ -3,6 +3,8 @@ bad input, out-of-turn moves, a second tab, a board that goes away."""
 
 import asyncio
 import json
+import sys
+from pathlib import Path
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -351,3 +353,38 @@ async def test_an_oversized_message_closes_only_its_connection(client):
     tab = await open_tab(client)
     await tab.send(type="new", opponent="random", colour="white")
     await tab.until(lambda s: s["your_turn"])
+
+
+CONTEST_CLIENT = f"cmd:{sys.executable} {Path(__file__).parent / 'contest_client.py'}"
+
+
+@served(opponents=("ref", CONTEST_CLIENT))
+async def test_undo_takes_back_a_move_and_its_answer_against_an_opponent_in_process(client):
+    tab = await open_tab(client)
+    await tab.send(type="undo")                         # no game yet
+    assert "no move to take back" in (await tab.recv("error"))["message"]
+    await tab.send(type="new", opponent="ref", colour="white")
+    st = await tab.until(lambda s: s["your_turn"])
+    await tab.send(type="undo")                         # nothing of mine yet
+    assert "no move of yours" in (await tab.recv("error"))["message"]
+    await tab.send(type="move", move="@0/")
+    st = await tab.until(lambda s: s["your_turn"] and s["ply"] == 2)
+    answer = st["moves"][1]
+    second = sorted(m["move"] for sq in st["squares"] for m in sq["moves"])[0]
+    await tab.send(type="move", move=second)
+    st = await tab.until(lambda s: s["your_turn"] and s["ply"] >= 4)
+    await tab.send(type="undo")
+    st = await tab.until(lambda s: s["your_turn"] and s["ply"] == 2)
+    assert st["moves"] == ["@0/", answer] and "Taken back" in st["status"]
+    # the opponent's own game went back too: the game goes on from there
+    await tab.send(type="move", move=second)
+    st = await tab.until(lambda s: s["ply"] >= 4 or s["over"])
+    assert st["moves"][:3] == ["@0/", answer, second]
+    # a program behind the contest protocol cannot take moves back: said, the game goes on
+    await tab.send(type="new", opponent=CONTEST_CLIENT, colour="white")
+    st = await tab.until(lambda s: s["your_turn"] and s["ply"] == 0)
+    await tab.send(type="move", move="@0/")
+    st = await tab.until(lambda s: s["your_turn"] and s["ply"] >= 2)
+    await tab.send(type="undo")
+    st = await tab.until(lambda s: "cannot take moves back" in s["status"])
+    assert st["your_turn"] and st["ply"] >= 2

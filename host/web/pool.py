@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..players import Fault, OpenError, open_player
+from ..players import EnginePlayer, Fault, OpenError, open_player
 
 __all__ = ["Answer", "Failure", "PlayerPool", "Watched", "Stopped"]
 
@@ -103,6 +103,16 @@ class PlayerPool:
     def reply(self, spec, move, limit):
         """Pass the opponent's ``move``; the player's answer."""
         return self._call(spec, lambda player: player.reply(move, limit=limit))
+
+    def undo(self, spec, plies):
+        """Take ``plies`` back in an in-process player's own game (``ref``, ``model``,
+        ``random``); False for a player over the contest protocol, which has no undo."""
+        player = self._open.get(spec)
+        if not isinstance(player, EnginePlayer) or player.game is None:
+            return False
+        for _ in range(plies):
+            player.game.undo()
+        return True
 
     def close(self):
         for spec in list(self._open):

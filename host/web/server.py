@@ -63,6 +63,10 @@ def _match(table, client, msg):
     table.start_match(client, _field(msg, "white", str), _field(msg, "black", str), games)
 
 
+def _undo(table, client, msg):
+    table.undo(client)
+
+
 def _stop(table, client, msg):
     table.stop_match(client)
 
@@ -82,8 +86,8 @@ def _seek(table, client, msg):
 
 
 #: type -> handler(table, client, message)
-HANDLERS = {"new": _new, "move": _move, "match": _match, "stop": _stop, "replay": _replay,
-            "seek": _seek}
+HANDLERS = {"new": _new, "move": _move, "undo": _undo, "match": _match, "stop": _stop,
+            "replay": _replay, "seek": _seek}
 
 
 def _parse(data):

@@ -216,6 +216,43 @@ class Table:
         self._changed()
         self._spawn(self._await_reply(self.gen, text))
 
+    def undo(self, client):
+        """Take back the person's last move and the answer to it (or, once the game has
+        ended on the person's move, that move alone), while a game is played against an
+        opponent in this process (``ref``, ``model``, ``random``): a program or a board
+        behind the contest protocol, timed by its clock, cannot take moves back."""
+        g = self.game
+        if self.mode != "play":
+            raise Refused("No game is being played: there is no move to take back.")
+        if not self.controls(client):
+            raise Refused("This game is played from another tab.")
+        if self.busy:
+            raise Refused(f"Wait for {self.opponent}'s answer before taking moves back.")
+        if self.end is not None:
+            raise Refused("This game ended by its rules of play: start a new game.")
+        plies = 1 if g.over and g.moves and g.to_move != self.human else 2
+        first = 1 if self.human == "black" else 0       # the opponent's opening stays
+        if g.ply - plies < first:
+            raise Refused("There is no move of yours to take back.")
+        self.busy = True
+        self._changed()
+        self._spawn(self._take_back(self.gen, plies))
+
+    async def _take_back(self, gen, plies):
+        spec = self.opponents[self.opponent]
+        done = await self._on_thread(self.pool.undo, spec, plies)
+        if gen != self.gen:
+            return
+        self.busy = False
+        if not done:
+            self.status = (f"{self.opponent} cannot take moves back: it plays over the "
+                           f"contest protocol.  Your move.")
+            return self._changed()
+        for _ in range(plies):
+            self.game.undo()
+        self.status = f"Taken back to move {self.game.ply}.  Your move."
+        self._changed()
+
     async def _await_reply(self, gen, text):
         spec = self.opponents[self.opponent]
         got = await self._on_thread(self.pool.reply, spec, text, self.time_limit)

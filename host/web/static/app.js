@@ -104,6 +104,7 @@ function drawMoves(msg) {
     li.textContent = m;
     return li;
   }));
+  $("notation").value = msg.moves.join(" ");
   const p = msg.players;
   $("players").textContent = p.white || p.black ? `White: ${p.white}   Black: ${p.black}` : "";
   const t = msg.think;
@@ -123,6 +124,9 @@ function drawControls(msg) {
   $("start-match").disabled = running;
   $("stop-match").disabled = !(running && match.local && msg.control);
   $("new-game").disabled = running;
+  // Undo while a game of yours is on and nobody is thinking; the server says when the
+  // opponent cannot take moves back (a program or board behind the contest protocol).
+  $("undo").disabled = !(msg.mode === "play" && msg.control && !msg.busy && msg.ply > 0);
   $("results").replaceChildren(...(match ? match.results : []).map((r) => {
     const li = document.createElement("li");
     li.textContent = `${r.result}  ${r.summary}`;
@@ -201,6 +205,16 @@ function wire() {
            games: Number($("games").value) });
   });
   $("stop-match").addEventListener("click", () => send({ type: "stop" }));
+  $("undo").addEventListener("click", () => { showError(""); send({ type: "undo" }); });
+  $("copy").addEventListener("click", async () => {
+    const text = $("notation").value;
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch {
+      $("notation").select();           // no clipboard (not a secure page): selected to copy
+      document.execCommand("copy");
+    }
+  });
   $("replay-file").addEventListener("change", (e) => {
     showError("");
     if (e.target.files.length) replayFile(e.target.files[0]);
