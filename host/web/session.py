@@ -230,6 +230,7 @@ class Table:
             raise Refused(f"Wait for {self.opponent}'s answer before taking moves back.")
         if self.end is not None:
             raise Refused("This game ended by its rules of play: start a new game.")
+        # A game the person's own move ended: that move alone, which the opponent never got.
         plies = 1 if g.over and g.moves and g.to_move != self.human else 2
         first = 1 if self.human == "black" else 0       # the opponent's opening stays
         if g.ply - plies < first:
@@ -240,7 +241,8 @@ class Table:
 
     async def _take_back(self, gen, plies):
         spec = self.opponents[self.opponent]
-        done = await self._on_thread(self.pool.undo, spec, plies)
+        # the opponent saw both plies of a whole turn, and never got a move that ended the game
+        done = plies == 1 or await self._on_thread(self.pool.undo, spec, plies)
         if gen != self.gen:
             return
         self.busy = False
