@@ -13,11 +13,12 @@ from amaranth.hdl import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.cores import Cores, check_capacity
+from ..hdl.cores import Cores, check_capacity, check_cores
 from ..hdl.lfsr import LFSR_SEED, lfsr_step
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
-from ..hdl.request import MAX_CORES, SearchReport
+from ..hdl.pvs_isa import NODE_BITS
+from ..hdl.request import SearchReport
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
@@ -94,8 +95,7 @@ class Device(wiring.Component):
         self.player_id = player_id
         self.think_time = think_time
         self.perft = perft
-        if not 1 <= cores <= MAX_CORES:
-            raise ValueError(f"cores must be 1 .. {MAX_CORES}, not {cores}")
+        check_cores(cores)              # here: the cores are made later
         self.cores = cores
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
@@ -105,7 +105,7 @@ class Device(wiring.Component):
             "tx":             Out(1, init=1),
             "leds":           Out(3),
             "report":         In(SearchReport),
-            "node_limit":     In(32),
+            "node_limit":     In(NODE_BITS),
             **({"perft_count": Out(COUNT_BITS)} if perft else {}),
         })
 

@@ -27,7 +27,7 @@ from .pvs_isa import MAX_CAPACITY
 from .request import MAX_CORES, SearchLimits, SearchReport, SearchRequest
 from .share import share_engine
 
-__all__ = ["Cores", "check_capacity"]
+__all__ = ["Cores", "check_capacity", "check_cores"]
 
 
 def check_capacity(capacity):
@@ -37,6 +37,14 @@ def check_capacity(capacity):
     if capacity > MAX_CAPACITY:
         raise ValueError(f"the search sequencer takes a capacity of at most {MAX_CAPACITY}, "
                          f"not {capacity}")
+
+
+def check_cores(n):
+    """Raise ``ValueError`` unless a device may have ``n`` search cores (1 ..
+    :data:`~traxfpga.hdl.pvs_isa.MAX_CORES`: the sequencers' ``DEAL`` and the report's
+    ``core``)."""
+    if not 1 <= n <= MAX_CORES:
+        raise ValueError(f"there must be 1 .. {MAX_CORES} search cores, not {n}")
 
 
 class Cores(wiring.Component):
@@ -71,8 +79,7 @@ class Cores(wiring.Component):
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
                  dual=False):
-        if not 1 <= n <= MAX_CORES:
-            raise ValueError(f"there must be 1 .. {MAX_CORES} cores, not {n}")
+        check_cores(n)
         check_capacity(1 << log2n)
         self.n = n
         self.log2n = log2n

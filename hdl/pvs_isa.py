@@ -17,7 +17,7 @@ import enum
 
 __all__ = ["Op", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
            "field_width", "field_offsets", "FRAME_REGS",
-           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "MAX_CORES", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
+           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "MAX_CORES", "NODE_BITS", "MAX_NODE_LIMIT", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
            "ATT_PENALTY", "NOISE_MAX", "noise", "pack_move", "unpack_move", "leaf_value",
            "term_value", "to_signed", "Asm"]
 
@@ -118,6 +118,10 @@ MAX_CAPACITY = 128
 #: The most search cores a device may have, each a sequencer searching the root moves dealt
 #: to it (``DEAL``).
 MAX_CORES = 64
+#: The width of a search's node limit and node count (``SearchLimits``, ``SearchReport``),
+#: and so the largest budget in legal placements a search takes.
+NODE_BITS = 32
+MAX_NODE_LIMIT = (1 << NODE_BITS) - 1
 
 
 def field_width(fields) -> int:

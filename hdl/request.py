@@ -9,7 +9,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .lfsr import LFSR_SEED
-from .pvs_isa import MAX_CORES
+from .pvs_isa import MAX_CORES, NODE_BITS
 from .tiles import Shape
 
 __all__ = ["COORD_BITS", "MAX_CORES", "SearchRequest", "SearchLimits", "SearchReport"]
@@ -36,7 +36,7 @@ SearchRequest = wiring.Signature({
 SearchLimits = wiring.Signature({
     "seed":          Out(16, init=LFSR_SEED),
     "budget_cycles": Out(32),
-    "node_limit":    Out(32),
+    "node_limit":    Out(NODE_BITS),
 })
 
 #: How the last search went, valid from ``done``: the deepest iteration completed (plies; 0:
@@ -50,7 +50,7 @@ SearchReport = wiring.Signature({
     "value":         In(signed(16)),
     "seed_used":     In(16),
     "cycles":        In(32),
-    "nodes":         In(32),
+    "nodes":         In(NODE_BITS),
     "insns":         In(32),
     "engine_cycles": In(32),
     "busy":          In(40),

@@ -105,8 +105,9 @@ def bench_perft(args):
 
     if not 0 <= args.depth <= MAX_PERFT_DEPTH:
         raise SystemExit(f"trax-fpga bench perft: --depth must be 0 .. {MAX_PERFT_DEPTH}")
-    if not 1 <= args.cores <= 64:
-        raise SystemExit("trax-fpga bench perft: --cores must be 1 .. 64")
+    from ..hdl.pvs_isa import MAX_CORES
+    if not 1 <= args.cores <= MAX_CORES:
+        raise SystemExit(f"trax-fpga bench perft: --cores must be 1 .. {MAX_CORES}")
     board = _board(args, "perft")
     args.clock_mhz, args.capacity = board.clock_mhz, board.capacity
     args.dual = not (args.one_port or board.store_in_spram())
@@ -147,11 +148,11 @@ def bench_pvs(args):
     def progress(text):
         note("trax-fpga bench pvs", text)
 
-    from ..hdl.pvs_isa import MAX_CAPACITY
+    from ..hdl.pvs_isa import MAX_CAPACITY, MAX_CORES
     if args.positions < 1:
         raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
-    if not 1 <= args.cores <= 64:
-        raise SystemExit("trax-fpga bench pvs: --cores must be 1 .. 64")
+    if not 1 <= args.cores <= MAX_CORES:
+        raise SystemExit(f"trax-fpga bench pvs: --cores must be 1 .. {MAX_CORES}")
     if not 3 <= args.log2n or 1 << args.log2n > MAX_CAPACITY:
         raise SystemExit(f"trax-fpga bench pvs: --log2n must be 3 .. "
                          f"{MAX_CAPACITY.bit_length() - 1} (the sequencer's capacity is at "

@@ -163,10 +163,11 @@ def run(args):
     if args.port and choice != "board":
         print("trax-fpga play: --port is for --opponent board", file=sys.stderr)
         return 1
+    from ..hdl.pvs_isa import MAX_NODE_LIMIT
     if args.board_nodes is not None and (choice != "board" or args.port
-                                         or not 1 <= args.board_nodes < 1 << 32):
-        print("trax-fpga play: --board-nodes takes 1 .. 2**32 - 1, for the simulated board",
-              file=sys.stderr)
+                                         or not 1 <= args.board_nodes <= MAX_NODE_LIMIT):
+        print(f"trax-fpga play: --board-nodes takes 1 .. {MAX_NODE_LIMIT:,}, for the "
+              f"simulated board", file=sys.stderr)
         return 1
     try:
         opponent = OPPONENTS[choice](args)

@@ -120,7 +120,7 @@ STARTUP_TIMEOUT = 10.0
 DEFAULT_WAIT = 10.0
 #: Wait this long (in the player's clock) for a board's answer to ``:status``.
 STATUS_WAIT = 2.0
-from ..hdl.pvs_isa import MAX_CORES  # noqa: E402
+from ..hdl.pvs_isa import MAX_CORES, MAX_NODE_LIMIT  # noqa: E402
 from .reference.echo import shown  # noqa: E402
 from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
 #: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
@@ -869,7 +869,7 @@ def _parse_model_options(spec, options):
         if name not in ("nodes", "cores") or not eq or name in args:
             raise SpecError(f"unknown or repeated model option {option!r} in {spec!r} "
                             f"(expected nodes=N, cores=N)")
-        args[name] = (_number_option(spec, name, value, 1, 1 << 31, "a budget in nodes")
+        args[name] = (_number_option(spec, name, value, 1, MAX_NODE_LIMIT, "a budget in nodes")
                       if name == "nodes" else
                       _number_option(spec, name, value, 1, MAX_CORES, "a number of cores"))
     return args
@@ -891,7 +891,7 @@ def _parse_sim_options(spec, options):
                             f"(expected board=NAME, cores=N, nodes=N)")
         seen.add(name)
         if name == "nodes":
-            sim_args["node_limit"] = _number_option(spec, name, value, 1, (1 << 32) - 1,
+            sim_args["node_limit"] = _number_option(spec, name, value, 1, MAX_NODE_LIMIT,
                                                     "a budget in nodes")
             continue
         if name == "cores":

@@ -21,6 +21,7 @@ from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, Device
 from ..hdl.perft import COUNT_BITS
+from ..hdl.pvs_isa import MAX_NODE_LIMIT, NODE_BITS
 from ..hdl.request import SearchReport
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl, notices, verilator
@@ -80,7 +81,7 @@ class DeviceHarness(wiring.Component):
     quiet: Out(1)
     leds:  Out(3)
     report: In(SearchReport)
-    node_limit: In(32)
+    node_limit: In(NODE_BITS)
     perft_count: Out(COUNT_BITS)
 
     def __init__(self, device):
@@ -250,8 +251,8 @@ class DeviceSim:
 
     def set_node_limit(self, nodes):
         """The player's budget in legal placements from the next search on (0: none)."""
-        if not 0 <= nodes < 1 << 32:
-            raise ValueError(f"the node limit must be 0 .. 2**32 - 1, not {nodes}")
+        if not 0 <= nodes <= MAX_NODE_LIMIT:
+            raise ValueError(f"the node limit must be 0 .. {MAX_NODE_LIMIT:,}, not {nodes}")
         self._sim.set("node_limit", nodes)
         self.node_limit = nodes
 
