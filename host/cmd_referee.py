@@ -69,9 +69,9 @@ def _usage_problem(args):
     if args.web is not None:
         from .cmd_web import parse_listen
         try:
-            parse_listen(args.web)
+            parse_listen(args.web, "--web")
         except ValueError as e:
-            return str(e).replace("--listen", "--web")
+            return str(e)
     return None
 
 

@@ -42,15 +42,15 @@ def add_arguments(parser):
                         help="seed of the opponents' randomness (default: a fresh one)")
 
 
-def parse_listen(text):
+def parse_listen(text, option="--listen"):
     """``(host, port)`` of ``[HOST:]PORT`` (``[::1]:8037`` for IPv6); ValueError with a
-    sentence when it is not one."""
+    sentence naming ``option`` when it is not one."""
     host, sep, port = text.rpartition(":")
     if not sep:
         host = "127.0.0.1"
     host = host.strip("[]") if host.startswith("[") else host
     if not port.isdigit() or not 0 <= int(port) <= 65535 or (sep and not host):
-        raise ValueError(f"--listen {text!r} is not [HOST:]PORT with a port 0 .. 65535")
+        raise ValueError(f"{option} {text!r} is not [HOST:]PORT with a port 0 .. 65535")
     return host, int(port)
 
 

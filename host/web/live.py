@@ -83,10 +83,10 @@ def start_live(args, on_start, on_game):
 
     from ..cmd_web import parse_listen
     try:
-        host, port = parse_listen(args.web)
+        host, port = parse_listen(args.web, "--web")
         server = LiveServer(host, port)
     except ValueError as e:
-        return None, {}, str(e).replace("--listen", "--web")
+        return None, {}, str(e)
     except OSError as e:
         return None, {}, f"cannot serve on {args.web}: {e.strerror or e}"
     print(f"trax-fpga referee: watch the match on {server.url}", file=sys.stderr, flush=True)
