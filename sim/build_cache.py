@@ -20,7 +20,7 @@ from amaranth.back import rtlil
 from . import notices
 from .free_running import FreeRunning
 
-__all__ = ["cache_root", "cached_build"]
+__all__ = ["cache_root", "cached_build", "cached_file"]
 
 
 def cache_root(backend):
@@ -36,22 +36,33 @@ def cached_build(design, *, name, backend, label, recipe, make):
     ``libNAME.so.tmp`` there (the first compile is said on stderr, naming ``label``)."""
     # No source locations: the text, and so the cache key, is the same from any checkout.
     text = rtlil.convert(FreeRunning(design), name=name, emit_src=False)
-    key = hashlib.sha256((text + recipe).encode()).hexdigest()[:20]
-    root = cache_root(backend)
-    lib = root / key / f"lib{name}.so"
-    if lib.exists():
-        return lib
-    lib.parent.mkdir(parents=True, exist_ok=True)
-    with open(lib.parent / "lock", "w") as lock:
+
+    def make_here(work):
+        notices.compiling(name, label, cache_root(backend))
+        (work / f"{name}.il").write_text(text)
+        make(work)
+
+    return cached_file(backend, text + recipe, f"lib{name}.so", make_here)
+
+
+def cached_file(backend, source, filename, make):
+    """The file ``filename`` made from ``source`` (a text: all that decides its contents),
+    kept under ``backend``'s cache: from the cache, or made by ``make(folder)``, which must
+    leave ``FILENAME.tmp`` in ``folder``.  Also what the backends keep besides designs (the
+    simulator's own runtime, compiled once for every design)."""
+    key = hashlib.sha256(source.encode()).hexdigest()[:20]
+    path = cache_root(backend) / key / filename
+    if path.exists():
+        return path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.parent / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)        # released when the file closes
-        if lib.exists():                        # another process built it meanwhile
-            return lib
-        notices.compiling(name, label, root)
-        work = Path(tempfile.mkdtemp(prefix="work-", dir=lib.parent))
+        if path.exists():                       # another process made it meanwhile
+            return path
+        work = Path(tempfile.mkdtemp(prefix="work-", dir=path.parent))
         try:
-            (work / f"{name}.il").write_text(text)
             make(work)
-            os.replace(work / f"lib{name}.so.tmp", lib)
+            os.replace(work / f"{filename}.tmp", path)
         finally:
             shutil.rmtree(work, ignore_errors=True)
-    return lib
+    return path

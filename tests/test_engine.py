@@ -239,6 +239,11 @@ def test_random_games(core, variant):
         random_game(core, rng, variant=variant)
 
 
+#: A short undo log on a 32x32 store: the log limit's test and the backends' comparison
+#: share this design, so it is compiled once for both.
+SHORT_LOG = dict(log2n=5, log_depth=16, stack_depth=16)
+
+
 def test_undo_log_limit(dual):
     """A short log: undo reaches back only as far as the log holds whole moves, and
     every position on the way is the reference's."""
@@ -249,7 +254,7 @@ def test_undo_log_limit(dual):
         move = rng.choice(game.legal_moves())
         game.play(move)
         moves.append(format_move(move))
-    with CoreSim(log2n=5, log_depth=16, stack_depth=16, dual=dual) as sim:
+    with CoreSim(**SHORT_LOG, dual=dual) as sim:
         play(sim, " ".join(moves))
         undone = 0
         while sim.undo().status == Status.OK:
@@ -269,13 +274,16 @@ def test_backends_agree_cycle_for_cycle(dual):
     g = STANDARD[0]
     results = {}
     for backend in ("pysim", "cxxrtl"):
-        with CoreSim(log2n=6, dual=dual, backend=backend) as sim:
+        with CoreSim(**SHORT_LOG, dual=dual, backend=backend) as sim:
             sim.reset()
             out = [core_place(sim, t) for t in g["moves"]]
             out.append(sim.undo())
             out.append(core_place(sim, "A1+"))
             results[backend] = (out, sim.board_rows())
     assert results["pysim"] == results["cxxrtl"]
+    out = results["cxxrtl"][0]
+    assert all(r.status == Status.OK for r in out[:-2]) and out[-3].winner == g["expect"]["winner"]
+    assert out[-2].status == Status.OK                          # the last move taken back
 
 
 def test_power_up_clear(dual):
