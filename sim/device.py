@@ -345,6 +345,17 @@ class DeviceSim:
         return self._sim.get("report__nodes")
 
     @property
+    def search_value(self):
+        """The value of the device's last answer for the side that moved (signed)."""
+        v = self._sim.get("report__value")
+        return v - (1 << 16) if v >> 15 else v
+
+    @property
+    def search_insns(self):
+        """Instructions the device's last search ran, over all its cores."""
+        return self._sim.get("report__insns")
+
+    @property
     def perft_count(self):
         """The perft unit's count: the last ``:perft`` answer's, or so far while it runs."""
         return self._sim.get("perft_count")

@@ -13,7 +13,7 @@ from traxfpga.host.reference.pvs import run, run_cores
 from traxfpga.host.reference.trax import Game, format_move, parse_move
 from traxfpga.sim.bench import search_positions
 
-from player_harness import SEED, _play_both, needs_cxx
+from player_harness import SEED, needs_cxx
 
 CORES = 3
 
@@ -34,42 +34,62 @@ def test_cores_share_the_roots_moves():
                              seed=None).value == one.value
 
 
-@needs_cxx
-def test_hardware_cores_run_as_the_twins():
-    """Three sequencers with their engines: the combined answer is the twins' (the move,
-    depth, value, nodes and instructions, and the core whose answer it is), under node
-    limits, through a game against the reference AI with an undo; every engine result
-    agrees with the reference, so the engines stay equal."""
-    from traxfpga.sim.pvs import PVSSim
-    rng = random.Random(SEED)
-    with PVSSim(log2n=7, cores=CORES) as sim:
-        sim.reset("trax")
-        game = Game()
-        while not game.over and game.ply < 16:
-            if game.ply % 2 == 0:
-                _play_both(sim, game, format_move(choose_move(game, rng)))
-                continue
-            limit = 600 + 50 * game.ply
-            sim.limits(nodes=limit)
-            got = sim.search()
-            want = run_cores(game, CORES, limit, seed=sim.seed)
-            assert (got.move, got.depth, got.value, got.nodes, got.insns) == \
-                (format_move(want.move), want.depth, want.value, want.nodes, want.insns), \
-                game.moves
-            _play_both(sim, game, got.move)
-            if game.ply == 7:                   # an undo reaches every engine
-                sim.undo()
-                game.undo()
-                _play_both(sim, game, got.move)
+#: The node limit of the device's answers in the many-core tests, so that the twin predicts
+#: every one.
+NODES = 1500
 
 
 @pytest.fixture(scope="module")
 def dev():
     from traxfpga.sim.device import DeviceSim
-    # the ECP5 boards' schedule (block RAM), where the cores are; a node limit, so that the
-    # twin predicts every answer
-    with DeviceSim(capacity=32, cores=CORES, dual=True, node_limit=1500) as d:
+    # the ECP5 boards' schedule (block RAM), where the cores are: one compiled design for
+    # every test of this file
+    with DeviceSim(capacity=32, cores=CORES, dual=True, node_limit=NODES) as d:
         yield d
+
+
+def _ok(game, step):
+    """The device's answer to a move, from the reference's step."""
+    return (f"= ok {step.placed} {step.size[0]} {step.size[1]} {game.ply} "
+            f"{step.winner or '-'} {step.reason or '-'}")
+
+
+def _play(dev, game, move):
+    step = game.play(move)
+    assert dev.exchange(f":play {format_move(move)}") == [_ok(game, step)], game.moves
+
+
+@needs_cxx
+def test_hardware_cores_run_as_the_twins(dev):
+    """Three sequencers with their engines: the combined answer is the twins' (the move,
+    depth, value, nodes and instructions), under node limits, through a game against the
+    reference AI with an undo; every engine result agrees with the reference, so the
+    engines stay equal."""
+    rng = random.Random(SEED)
+    assert dev.exchange(":reset trax") == ["= trax"]
+    game = Game()
+    try:
+        while not game.over and game.ply < 16:
+            if game.ply % 2 == 0:
+                _play(dev, game, choose_move(game, rng))
+                continue
+            limit = 600 + 50 * game.ply
+            dev.set_node_limit(limit)
+            (answer,) = dev.exchange(":move")
+            want = run_cores(game, CORES, limit, seed=dev.search_seed)
+            got = (answer.split()[-1], dev.search_depth, dev.search_value, dev.search_nodes,
+                   dev.search_insns)
+            assert got == (format_move(want.move), want.depth, want.value, want.nodes,
+                           want.insns), game.moves
+            step = game.play(want.move)
+            assert answer == f"{_ok(game, step)} {format_move(want.move)}", game.moves
+            if game.ply == 7:                   # an undo reaches every engine
+                assert dev.exchange(":undo")[0].startswith("= ok "), game.moves
+                game.undo()
+                _play(dev, game, want.move)
+    finally:
+        dev.set_node_limit(NODES)
+    assert dev.exchange(":board")[:-1] == game.board_rows()
 
 
 @pytest.mark.slow
@@ -79,6 +99,7 @@ def test_perft_and_moves_on_many_cores(dev):
     moves are the twins' combined choice."""
     def say(line):
         return dev.exchange(line)
+    assert say(":reset trax") == ["= trax"]
     assert say(":perft 0") == ["= 1"]
     for depth, count in enumerate([1, 2, 24, 432], start=0):
         assert say(f":perft {depth}") == [f"= {count}"], depth
@@ -96,10 +117,8 @@ def test_perft_and_moves_on_many_cores(dev):
             break
         (answer,) = say(":move")
         played = parse_move(answer.split()[-1])
-        want = run_cores(game, CORES, 1500, seed=dev.search_seed)
+        want = run_cores(game, CORES, NODES, seed=dev.search_seed)
         assert format_move(played) == format_move(want.move), game.moves
         step = game.play(played)
-        assert answer == (f"= ok {step.placed} {step.size[0]} {step.size[1]} {game.ply} "
-                          f"{step.winner or '-'} {step.reason or '-'} "
-                          f"{format_move(played)}"), game.moves
+        assert answer == f"{_ok(game, step)} {format_move(played)}", game.moves
     assert say(":board")[:-1] == game.board_rows()

@@ -30,10 +30,14 @@ def core(dual):
         yield sim
 
 
+#: A short undo log on a 32x32 store, to reach the capacity and log limits quickly: the
+#: tests of both limits and the backends' comparison share this design (one compile).
+SHORT_LOG = dict(log2n=5, log_depth=16, stack_depth=16)
+
+
 @pytest.fixture(scope="module")
-def small(dual):
-    """A store of 8x8 squares, to reach the capacity limit quickly."""
-    with CoreSim(log2n=3, log_depth=64, stack_depth=16, dual=dual) as sim:
+def short(dual):
+    with CoreSim(**SHORT_LOG, dual=dual) as sim:
         yield sim
 
 
@@ -192,25 +196,25 @@ def test_exhaustive_probes_random(core, variant):
     assert expected <= seen, seen
 
 
-def test_capacity(small):
-    """With an 8x8 store the area may grow to 6 columns: a seventh is refused, with
-    the position unchanged, on either side."""
-    small.reset()
-    for i in range(6):
-        text = "@0+" if i == 0 else f"{chr(ord('A') + i)}1+"
-        res = core_place(small, text)
-        assert res.status == Status.OK, (text, res)
-    assert res.width == 6
-    before = small.board_rows()
-    for text in ("G1+", "@1+"):
-        res = core_place(small, text)
-        assert res.status == Status.CAPACITY
-        assert (res.width, res.height, res.ply) == (6, 1, 6)
-    assert small.board_rows() == before
-    # Growing downwards still works, and so does everything after.
-    assert core_place(small, "A2+").status == Status.OK
-    assert small.undo().status == Status.OK
-    assert small.board_rows() == before
+def test_capacity(short):
+    """With a 32x32 store the area may grow to 30 columns: a 31st is refused, with the
+    position unchanged, on either side.  (A row of curves: no path spans two tiles, so
+    nothing is won on the way.)"""
+    short.reset()
+    for col in (-1, *range(1, 30)):                     # @0/, then B1/ ... AD1/
+        res = short.place(col, -1 if col < 0 else 0, "/")
+        assert res.status == Status.OK, (col, res)
+    assert (res.width, res.height) == (30, 1)
+    before = short.board_rows()
+    for col in (30, -1):
+        res = short.place(col, 0, "/")
+        assert res.status == Status.CAPACITY, (col, res)
+        assert (res.width, res.height, res.ply) == (30, 1, 30)
+    assert short.board_rows() == before
+    # Growing downwards still works (a tile that forces none), and so does everything after.
+    assert short.place(0, 1, "\\").placed == 1
+    assert short.undo().status == Status.OK
+    assert short.board_rows() == before
 
 
 def test_game_over_and_undo_reopens(core):
@@ -239,12 +243,7 @@ def test_random_games(core, variant):
         random_game(core, rng, variant=variant)
 
 
-#: A short undo log on a 32x32 store: the log limit's test and the backends' comparison
-#: share this design, so it is compiled once for both.
-SHORT_LOG = dict(log2n=5, log_depth=16, stack_depth=16)
-
-
-def test_undo_log_limit(dual):
+def test_undo_log_limit(short):
     """A short log: undo reaches back only as far as the log holds whole moves, and
     every position on the way is the reference's."""
     rng = random.Random(SEED)
@@ -254,17 +253,16 @@ def test_undo_log_limit(dual):
         move = rng.choice(game.legal_moves())
         game.play(move)
         moves.append(format_move(move))
-    with CoreSim(**SHORT_LOG, dual=dual) as sim:
-        play(sim, " ".join(moves))
-        undone = 0
-        while sim.undo().status == Status.OK:
-            undone += 1
-            game.undo()
-            assert sim.board_rows() == game.board_rows()
-        assert 0 < undone < len(moves)
-        # The moves still there can be played on from.
-        nxt = game.legal_moves()[0]
-        assert sim.place(nxt.col, nxt.row, nxt.tile).status == Status.OK
+    play(short, " ".join(moves))
+    undone = 0
+    while short.undo().status == Status.OK:
+        undone += 1
+        game.undo()
+        assert short.board_rows() == game.board_rows()
+    assert 0 < undone < len(moves)
+    # The moves still there can be played on from.
+    nxt = game.legal_moves()[0]
+    assert short.place(nxt.col, nxt.row, nxt.tile).status == Status.OK
 
 
 # -- the two simulators agree -----------------------------------------------------------------
