@@ -2,21 +2,23 @@
 
 Contract::
 
-    trax-fpga referee --white SPEC --black SPEC [--games N] [--time 1.0] [--seed S]
-                      [--max-moves 400] [--jobs N] [--json] [--record DIR]
+    trax-fpga referee --white SPEC --black SPEC [--games N] [--time 1.0]
+                      [--time-white S] [--time-black S] [--seed S] [--max-moves 400] [--jobs N] [--json] [--record DIR]
                       [--web [HOST:]PORT]
 
 SPEC: ``ref``, ``random``, ``sim``, ``serial:PORT[@BAUD]`` or ``cmd:COMMAND`` (see
 :mod:`traxfpga.host.players`).  ``--white`` plays White in games 1, 3, ..., ``--black`` in
-games 2, 4, ...  With ``--json`` one object is printed::
+games 2, 4, ...  ``--time-white``/``--time-black`` give the player of ``--white``/``--black``
+a time limit of its own (default ``--time``), kept when the colours swap.  With ``--json`` one object is printed::
 
     {"games": N,
      "players": {"<spec>": {"wins": .., "losses": .., "illegal": .., "timeouts": ..,
                             "draws": .., "games": .., "as_white": .., "moves": ..,
-                            "mean_time": .., "max_time": .., "id": "..", "clock": ".."},
+                            "mean_time": .., "max_time": .., "time_limit": ..,
+                            "id": "..", "clock": ".."},
                  "<other spec>": {...}},
      "results": [{"white", "black", "white_id", "black_id", "winner", "reason", "moves",
-                  "times", "size", "fault"}, ...]}
+                  "times", "size", "fault", "time_limits"}, ...]}
 
 (``losses`` include ``illegal`` and ``timeouts``; when both specs are the same string
 the keys are ``SPEC#1`` for ``--white`` and ``SPEC#2`` for ``--black``.)  ``--record DIR``
@@ -38,6 +40,12 @@ def add_arguments(parser):
                         help="number of games, colours swapped between games (default: 1)")
     parser.add_argument("--time", type=float, default=1.0, metavar="SECONDS",
                         help="time limit per answer; simulated time for 'sim' (default: 1.0)")
+    parser.add_argument("--time-white", type=float, default=None, metavar="SECONDS",
+                        help="the --white player's own time limit, in both colours (default: "
+                             "--time)")
+    parser.add_argument("--time-black", type=float, default=None, metavar="SECONDS",
+                        help="the --black player's own time limit, in both colours (default: "
+                             "--time)")
     parser.add_argument("--seed", type=int, default=0, metavar="S",
                         help="seed for the in-process players (default: 0)")
     parser.add_argument("--max-moves", type=int, default=400, metavar="N",
@@ -58,8 +66,10 @@ def _usage_problem(args):
     import math
     if args.games < 1:
         return "--games must be at least 1"
-    if not (args.time > 0 and math.isfinite(args.time)):
-        return "--time must be a positive number of seconds"
+    for option in ("time", "time_white", "time_black"):
+        value = getattr(args, option)
+        if value is not None and not (value > 0 and math.isfinite(value)):
+            return f"--{option.replace('_', '-')} must be a positive number of seconds"
     if args.max_moves < 1:
         return "--max-moves must be at least 1"
     if args.jobs is not None and args.jobs < 1:
@@ -73,6 +83,12 @@ def _usage_problem(args):
         except ValueError as e:
             return str(e)
     return None
+
+
+def _limits(args):
+    """The time limits of the --white and --black players."""
+    return (args.time if args.time_white is None else args.time_white,
+            args.time if args.time_black is None else args.time_black)
 
 
 def run(args):
@@ -147,7 +163,7 @@ def run(args):
     try:
         with progress:
             match = run_match(args.white, args.black, games=args.games, seed=args.seed,
-                              time_limit=args.time, max_moves=args.max_moves,
+                              time_limit=_limits(args), max_moves=args.max_moves,
                               jobs=args.jobs, **hooks)
     except SpecError as e:
         return fail(str(e))
@@ -164,8 +180,10 @@ def run(args):
         print(json.dumps(data))
         return 0
 
+    white, black = _limits(args)
+    per = f"{white:g} s" if white == black else f"{white:g} s (--white) / {black:g} s (--black)"
     table = Table(title=f"{args.games} game{'s' if args.games != 1 else ''}, "
-                        f"{args.time:g} s per answer, seed {args.seed}", box=box.SIMPLE_HEAD,
+                        f"{per} per answer, seed {args.seed}", box=box.SIMPLE_HEAD,
                   pad_edge=False)
     for col in ("player", "won", "lost", "drawn", "illegal", "timeout", "answers",
                 "mean ms", "max ms"):

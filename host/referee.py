@@ -16,7 +16,9 @@ completes only the opponent's loop or line loses), or as a draw after ``max_move
 (reason ``cap``).  The move that ends the game is not sent to the other side (the contest
 protocol has no answer for it).
 
-:func:`run_match` plays a series with colours swapped between games.
+:func:`run_match` plays a series with colours swapped between games.  Each player may have
+a time limit of its own (a stronger setting of a program timed by the wall clock, say),
+which follows it when the colours swap.
 """
 
 from __future__ import annotations
@@ -41,6 +43,14 @@ def _other(colour):
     return "black" if colour == "white" else "white"
 
 
+def _pair(time_limit):
+    """``time_limit`` (seconds for both, or a pair of them) as a checked pair."""
+    pair = tuple(time_limit) if isinstance(time_limit, (tuple, list)) else (time_limit,) * 2
+    if len(pair) != 2 or not all(t > 0 for t in pair):
+        raise ValueError("a time limit must be positive")
+    return pair
+
+
 @dataclass
 class GameRecord:
     """One refereed game.
@@ -57,7 +67,8 @@ class GameRecord:
     white_id: str = ""
     black_id: str = ""
     clocks: dict = field(default_factory=dict)
-    time_limit: float = 1.0
+    #: seconds an answer of each colour may take
+    time_limits: dict = field(default_factory=lambda: {"white": 1.0, "black": 1.0})
     max_moves: int = MAX_MOVES
     moves: list = field(default_factory=list)
     times: list = field(default_factory=list)
@@ -102,7 +113,7 @@ class GameRecord:
         lines = [f"# {title}",
                  f"# white: {who('white')}",
                  f"# black: {who('black')}",
-                 f"# time limit: {self.time_limit:g} s, move cap: {self.max_moves}",
+                 f"# {self.limits_text()}, move cap: {self.max_moves}",
                  f"# result: {self.result_code}  {self.summary()}"]
         for i, (mv, t) in enumerate(zip(self.moves, self.times)):
             colour = COLOURS[i % 2]
@@ -115,6 +126,11 @@ class GameRecord:
             lines.append(f"# {f['colour']} {answer}{when}: {f['kind']}: {f['detail']}")
         return "\n".join(lines) + "\n"
 
+    def limits_text(self):
+        """``time limit: 1 s``, or ``time limits: White 1 s, Black 4 s``."""
+        w, b = self.time_limits["white"], self.time_limits["black"]
+        return f"time limit: {w:g} s" if w == b else f"time limits: White {w:g} s, Black {b:g} s"
+
     @property
     def result_code(self):
         return {"white": "1-0", "black": "0-1", None: "1/2-1/2"}[self.winner]
@@ -124,7 +140,8 @@ class GameRecord:
                 "white_id": self.white_id, "black_id": self.black_id,
                 "winner": self.winner, "reason": self.reason,
                 "moves": list(self.moves), "times": [round(t, 6) for t in self.times],
-                "size": list(self.size), "fault": self.fault}
+                "size": list(self.size), "fault": self.fault,
+                "time_limits": dict(self.time_limits)}
 
 
 def _check(game, text, seconds, time_limit):
@@ -148,12 +165,12 @@ def play_game(white: Player, black: Player, *, time_limit=1.0, rng=None,
               max_moves=MAX_MOVES, white_name=None, black_name=None) -> GameRecord:
     """Referee one game between two open players (see the module docstring).
 
+    ``time_limit``: the seconds an answer may take, or a pair of them (White's, Black's).
     ``rng`` (a :class:`random.Random`) reseeds both players before the game, so a game is
     reproducible on its own; ``white_name``/``black_name`` override the players' names in
     the record.
     """
-    if time_limit <= 0:
-        raise ValueError("the time limit must be positive")
+    limits = dict(zip(COLOURS, _pair(time_limit)))
     if max_moves < 1:
         raise ValueError("the move cap must be at least 1")
     players = {"white": white, "black": black}
@@ -161,7 +178,7 @@ def play_game(white: Player, black: Player, *, time_limit=1.0, rng=None,
         for p in (white, black):
             p.seed(rng.getrandbits(32))
     rec = GameRecord(white=white_name or white.name, black=black_name or black.name,
-                     time_limit=time_limit, max_moves=max_moves,
+                     time_limits=limits, max_moves=max_moves,
                      clocks={"white": white.clock, "black": black.clock})
     game = Game()
 
@@ -176,7 +193,7 @@ def play_game(white: Player, black: Player, *, time_limit=1.0, rng=None,
     def ask(colour, call, *args):
         """(answer, seconds) or a Fault for the player of ``colour``."""
         try:
-            answer = call(*args, limit=time_limit)
+            answer = call(*args, limit=limits[colour])
         except Fault as f:
             return f
         except OpenError as e:
@@ -196,7 +213,7 @@ def play_game(white: Player, black: Player, *, time_limit=1.0, rng=None,
         answer, seconds = got
         if answer is None:          # a player broken enough to answer -W with nothing
             return lose(mover, "timeout", "answered nothing to -W")
-        problem = _check(game, answer, seconds, time_limit)
+        problem = _check(game, answer, seconds, limits[mover])
         if problem:
             return lose(mover, *problem, answer=answer, seconds=seconds)
         game.play(answer)
@@ -223,6 +240,8 @@ class Match:
 
     specs: tuple
     labels: tuple
+    #: each label's time limit a move, in seconds
+    limits: dict = field(default_factory=dict)
     idents: dict = field(default_factory=dict)
     clocks: dict = field(default_factory=dict)
     records: list = field(default_factory=list)
@@ -233,7 +252,7 @@ class Match:
         mean and max seconds per answer.  Losses include illegal and timeouts."""
         s = {"wins": 0, "losses": 0, "draws": 0, "illegal": 0, "timeouts": 0,
              "games": len(self.records), "as_white": 0, "moves": 0,
-             "mean_time": 0.0, "max_time": 0.0,
+             "mean_time": 0.0, "max_time": 0.0, "time_limit": self.limits.get(label),
              "id": self.idents.get(label, ""), "clock": self.clocks.get(label, "wall")}
         times = []
         for rec in self.records:
@@ -270,7 +289,7 @@ def labels_for(spec_a, spec_b):
 def _play_fresh(job):
     """One game of a parallel match, between players opened for it alone (in a worker
     process): ``(record, idents, clocks)``."""
-    i, specs, labels, seeds, game_seed, time_limit, max_moves = job
+    i, specs, labels, seeds, game_seed, limits, max_moves = job
     a_seed, b_seed = seeds
     opened = []
     try:
@@ -279,7 +298,7 @@ def _play_fresh(job):
         a, b = opened
         white, black = (a, b) if i % 2 == 0 else (b, a)
         wl, bl = (labels if i % 2 == 0 else labels[::-1])
-        rec = play_game(white, black, time_limit=time_limit, max_moves=max_moves,
+        rec = play_game(white, black, time_limit=_colours(limits, i), max_moves=max_moves,
                         rng=random.Random(game_seed), white_name=wl, black_name=bl)
         return rec, {lb: p.ident for lb, p in zip(labels, (a, b))}, \
             {lb: p.clock for lb, p in zip(labels, (a, b))}
@@ -288,7 +307,12 @@ def _play_fresh(job):
             p.close()
 
 
-def _run_parallel(spec_a, spec_b, games, seed, time_limit, max_moves, jobs, on_game,
+def _colours(limits, i):
+    """The (White, Black) time limits of game ``i`` from the players' (a's, b's)."""
+    return limits if i % 2 == 0 else limits[::-1]
+
+
+def _run_parallel(spec_a, spec_b, games, seed, limits, max_moves, jobs, on_game,
                   on_start):
     """:func:`run_match` with ``jobs``: every game between fresh players, ``jobs`` games at
     once in worker processes; the records come back in game order."""
@@ -296,10 +320,10 @@ def _run_parallel(spec_a, spec_b, games, seed, time_limit, max_moves, jobs, on_g
 
     rng = random.Random(seed)
     labels = labels_for(spec_a, spec_b)
-    match = Match(specs=(spec_a, spec_b), labels=labels)
+    match = Match(specs=(spec_a, spec_b), labels=labels, limits=dict(zip(labels, limits)))
     # Each game's seeds are drawn up front, so the match is the same however many run at once.
     work = [(i, (spec_a, spec_b), labels, (rng.getrandbits(32), rng.getrandbits(32)),
-             rng.getrandbits(64), time_limit, max_moves) for i in range(games)]
+             rng.getrandbits(64), limits, max_moves) for i in range(games)]
     # A player that cannot be opened is reported before any game starts.
     for spec in (spec_a, spec_b):
         open_player(spec, seed=0).close()
@@ -320,6 +344,9 @@ def run_match(spec_a, spec_b, games=2, seed=0, time_limit=1.0, *, max_moves=MAX_
     """Play ``games`` games between the players of two specs, ``spec_a`` White in games
     1, 3, ... and ``spec_b`` White in games 2, 4, ...
 
+    ``time_limit``: the seconds an answer may take, or a pair of them (``spec_a``'s,
+    ``spec_b``'s, whatever colour each plays).
+
     Everything random comes from ``seed``.  ``on_start(index, white_label, black_label)``
     and ``on_game(index, record)`` are called around each game (for progress).  Players
     are opened with ``opener(spec, seed=...)`` (:func:`~traxfpga.host.players.open_player`)
@@ -331,14 +358,15 @@ def run_match(spec_a, spec_b, games=2, seed=0, time_limit=1.0, *, max_moves=MAX_
     """
     if games < 1:
         raise ValueError("at least one game")
+    limits = _pair(time_limit)
     if jobs is not None:
         if jobs < 1:
             raise ValueError("jobs must be at least 1")
-        return _run_parallel(spec_a, spec_b, games, seed, time_limit, max_moves, jobs,
+        return _run_parallel(spec_a, spec_b, games, seed, limits, max_moves, jobs,
                              on_game, on_start)
     rng = random.Random(seed)
     labels = labels_for(spec_a, spec_b)
-    match = Match(specs=(spec_a, spec_b), labels=labels)
+    match = Match(specs=(spec_a, spec_b), labels=labels, limits=dict(zip(labels, limits)))
     opened = []
     try:
         for spec in (spec_a, spec_b):
@@ -349,7 +377,7 @@ def run_match(spec_a, spec_b, games=2, seed=0, time_limit=1.0, *, max_moves=MAX_
             wl, bl = (labels if i % 2 == 0 else labels[::-1])
             if on_start:
                 on_start(i, wl, bl)
-            rec = play_game(white, black, time_limit=time_limit, max_moves=max_moves,
+            rec = play_game(white, black, time_limit=_colours(limits, i), max_moves=max_moves,
                             rng=random.Random(rng.getrandbits(64)),
                             white_name=wl, black_name=bl)
             match.records.append(rec)

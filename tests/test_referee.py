@@ -192,6 +192,23 @@ def test_sleeping_past_the_limit_loses_on_time():
     assert match.stats(spec)["timeouts"] == 2
 
 
+def test_each_player_has_its_own_time_limit():
+    """``time_limit=(a, b)``: each player's limit follows it when the colours swap.  The
+    program's second answer takes 0.6 s, within its own 2 s; with 0.4 s it is late."""
+    spec = client_spec("--sleep-at", "2", "--sleep", "0.6")
+    match = run_match(spec, "ref", games=2, seed=7, time_limit=(2.0, 0.4))
+    for rec, colour in zip(match.records, ("white", "black")):
+        assert rec.reason in ("loop", "line"), rec.summary()
+        assert rec.time_limits == {colour: 2.0, ("black" if colour == "white" else "white"): 0.4}
+    assert match.records[0].times[2] >= 0.6             # White's second answer
+    assert (match.stats(spec)["time_limit"], match.stats("ref")["time_limit"]) == (2.0, 0.4)
+    assert "time limits: White 2 s, Black 0.4 s" in match.records[0].notation()
+    late = run_match(spec, "ref", games=1, seed=7, time_limit=(0.4, 2.0)).records[0]
+    assert (late.reason, late.fault["colour"]) == ("timeout", "white")
+    with pytest.raises(ValueError, match="positive"):
+        run_match(spec, "ref", time_limit=(1.0, 0))
+
+
 def test_crash_loses_and_the_program_is_restarted():
     spec, match = _fault_match(["--crash-at", "2"], games=3)
     for rec in match.records:
@@ -423,6 +440,15 @@ def test_cli_json_contract(capsys):
         assert s["wins"] + s["losses"] + s["draws"] == 3
     assert data["players"]["ref"]["wins"] == data["players"]["random"]["losses"]
     assert [r["white"] for r in data["results"]] == ["ref", "random", "ref"]
+    assert data["players"]["ref"]["time_limit"] == 10.0
+    assert data["results"][1]["time_limits"] == {"white": 10.0, "black": 10.0}
+    # --time-black: the --black player's own limit, whatever colour it plays
+    rc, out3, _ = run_cli(["--white", "ref", "--black", "random", "--games", "2", "--seed", "9",
+                           "--time", "10", "--time-black", "20", "--json"], capsys)
+    limits = json.loads(out3)
+    assert limits["players"]["random"]["time_limit"] == 20.0
+    assert [r["time_limits"] for r in limits["results"]] == [
+        {"white": 10.0, "black": 20.0}, {"white": 20.0, "black": 10.0}]
     # the same seed gives the same games
     rc, out2, _ = run_cli(["--white", "ref", "--black", "random", "--games", "3",
                            "--seed", "9", "--time", "10", "--json"], capsys)
@@ -471,6 +497,7 @@ def test_cli_record_and_table(tmp_path, capsys):
     (["--white", "ref", "--black", "random", "--games", "0"], "--games"),
     (["--white", "ref", "--black", "random", "--time", "0"], "--time"),
     (["--white", "ref", "--black", "random", "--time", "nan"], "--time"),
+    (["--white", "ref", "--black", "random", "--time-black", "-1"], "--time-black must"),
     (["--white", "ref", "--black", "random", "--max-moves", "0"], "--max-moves"),
     (["--white", "ref", "--black", "nobody"], "unknown player"),
     (["--white", "cmd:/nonexistent/client", "--black", "ref"], "cannot run"),
