@@ -1,7 +1,7 @@
 """What the player's tests share: playing moves on the simulation and the reference side by
-side, a game against the reference AI timed on the device, and an oracle for wins by
-force, written on the reference engine apart from the program's threat search, which the
-tests check against it."""
+side, and a game against the reference AI timed on the device.  (The oracle for wins by
+force they check the program's threat search against is the reference's,
+:mod:`traxfpga.host.reference.forcing`.)"""
 
 import pytest
 
@@ -84,55 +84,3 @@ def timed_answers(dev, clk, seed, enough):
     return times
 
 
-# -- wins by force, by plain recursion on the reference ----------------------------------------
-
-def _safe_threat(game, me):
-    """Whether ``me``'s move just played is safe (no reply wins for the opponent) and
-    threatens (some reply would complete only ``me``'s loop or line)."""
-    threat = False
-    for _, _, _, wins in game._outcomes():
-        if wins[1 - me]:
-            return False
-        threat = threat or wins[me]
-    return threat
-
-
-def wins_by_force(game, me, depth):
-    """Whether ``me`` (0 White, 1 Black), to move, wins within ``depth`` of its moves: a
-    move that wins at once, or (``depth`` >= 2) a safe threatening move after which every
-    reply leaves ``me`` a win within ``depth - 1`` (:func:`forced_after`).  Moves that end
-    the game otherwise are skipped."""
-    if game.has_winning_move(("white", "black")[me]):
-        return True
-    if depth == 1:
-        return False
-    for q, _, mask, wins in list(game._outcomes()):
-        if wins[0] or wins[1]:
-            continue
-        game._apply(q, mask, "")
-        try:
-            if game.reason is None and _safe_threat(game, me) and \
-                    forced_after(game, me, depth):
-                return True
-        finally:
-            game.undo()
-    return False
-
-
-def forced_after(game, me, depth):
-    """Whether ``me``, having just moved, wins by force within ``depth`` of its moves
-    counting that one: every reply that neither wins for the opponent nor completes only
-    ``me``'s loop or line (those lose at once) leaves ``me`` a win within ``depth - 1``.
-    A reply that draws (8x8) or wins for the opponent refutes it."""
-    for q, _, mask, wins in list(game._outcomes()):
-        if wins[1 - me]:
-            return False
-        if wins[me]:
-            continue
-        game._apply(q, mask, "")
-        try:
-            if game.reason is not None or not wins_by_force(game, me, depth - 1):
-                return False
-        finally:
-            game.undo()
-    return True

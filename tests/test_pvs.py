@@ -13,11 +13,11 @@ from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Cond, Op, Rel, leaf_value, pack_m
 from traxfpga.hdl.pvs_program import F, program, schedule, threat_search
 from traxfpga.host.reference.corpus import load_corpus
 from traxfpga.host.reference.evaluate import evaluate
+from traxfpga.host.reference.forcing import forced_after, refuted, wins_by_force
 from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.trax import Game, Move, format_move, parse_move
 
-from player_harness import (SEED, _play_both, _reply_cycles, forced_after, needs_cxx,
-                            timed_answers, wins_by_force)
+from player_harness import SEED, _play_both, _reply_cycles, needs_cxx, timed_answers
 
 
 def _positions(count, seed=SEED, low=4, high=16):
@@ -154,16 +154,6 @@ def test_threat_search_agrees_with_the_reference():
     assert wins[True] >= 3 and wins[False] >= 10, wins
 
 
-def _refuted(game, move, depth):
-    """Whether ``move`` loses at once, or lets the opponent win by force within
-    ``depth`` of its moves."""
-    after = game.copy()
-    after.play(move)
-    if after.over:
-        return after.winner not in (None, game.to_move)
-    return wins_by_force(after, 1 - (game.ply & 1), depth)
-
-
 def test_the_answer_holds_against_the_opponents_win_by_force():
     """Where the plain PVS's answer lets the opponent win by force within 2 moves and
     another move does not, the program's (iteration 3: the threat search at 2) holds."""
@@ -173,13 +163,13 @@ def test_the_answer_holds_against_the_opponents_win_by_force():
         for mv in moves:
             game.play(mv)
         plain = run(game, max_iter=2, threats=False)
-        if not _refuted(game, plain.move, 2):
+        if not refuted(game, plain.move, 2):
             continue
-        if all(_refuted(game, mv, 2) for mv in game.legal_moves()):
+        if all(refuted(game, mv, 2) for mv in game.legal_moves()):
             continue
         got = run(game, max_iter=3)
         assert schedule(3) == (2, 2)
-        assert got.depth == 3 and not _refuted(game, got.move, 2), moves
+        assert got.depth == 3 and not refuted(game, got.move, 2), moves
         seen += 1
     assert seen >= 2
 
@@ -197,14 +187,14 @@ def test_a_refuted_answer_gives_way_to_one_that_held():
     last = run(game, max_iter=2)
     complete = run(game, max_iter=3)
     depth = schedule(3)[1]
-    assert complete.depth == 3 and _refuted(game, last.move, depth)
+    assert complete.depth == 3 and refuted(game, last.move, depth)
     for short in (1, 4, 16, 64, 256, 1024):
         got = run(game, node_limit=complete.nodes - short)
         if got.depth == 2 and got.move != last.move:
             break
     else:
         raise AssertionError("no cut-short iteration 2 answered another move")
-    assert not _refuted(game, got.move, depth)
+    assert not refuted(game, got.move, depth)
 
 
 @pytest.fixture(scope="module")
@@ -278,8 +268,8 @@ def test_hardware_answers_within_its_cycle_budget(sim):
         want = run(game, max_iter=got.depth, seed=sim.seed)
         if (format_move(want.move), want.value) != (got.move, got.value):
             depth = schedule(got.depth + 1)[1]
-            assert _refuted(game, want.move, depth), moves
-            assert not _refuted(game, parse_move(got.move), depth), moves
+            assert refuted(game, want.move, depth), moves
+            assert not refuted(game, parse_move(got.move), depth), moves
         _play_both(sim, game, got.move)
 
 
