@@ -125,6 +125,19 @@ def _player_part(figures):
     return out
 
 
+def _cases_part(figures):
+    """``bench held-back``'s cases, a row each."""
+    cases = figures.pop("cases", None)
+    if not cases:
+        return []
+    def yes(v):
+        return "yes" if v else "no"
+    rows = [[c["source"], str(c["move_number"]), c["played"], str(c["depth"]),
+             yes(c["savable"]), c["answer"], yes(c["avoided"])] for c in cases]
+    return [table(["record", "move", "lost with", "within", "a move holds", "answer now",
+                   "avoided"], rows, right=(1, 3))]
+
+
 def report(figures):
     """The figures of one ``bench`` run as text."""
     figures = dict(figures)
@@ -133,6 +146,7 @@ def report(figures):
     rows = _ref_rows(figures)
     parts += _sim_part(figures)
     parts += _player_part(figures)
+    parts += _cases_part(figures)
     for key, value in figures.items():
         rows += [[NAMES.get(key, key.replace("_", " ")) + name[len(key):], v]
                  for name, v in _flat(key, value)]

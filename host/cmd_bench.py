@@ -257,6 +257,35 @@ register_target("player", bench_player,
                 "depth reached")
 
 
+def bench_held_back(args):
+    """Lost games as positions (:mod:`traxfpga.host.positions`): each record's losing move,
+    and whether ``--player`` now avoids it."""
+    from .players import open_player
+    from .positions import avoids, cases_in, savable, to_dict
+
+    def progress(text):
+        note("trax-fpga bench held-back", text)
+    if not args.records:
+        raise SystemExit("trax-fpga bench held-back: give --records DIR (games written by "
+                         "referee --record, such as the held-back program's)")
+    cases = cases_in(args.records, args.force_depth, progress)
+    rows = []
+    with open_player(args.player, seed=args.seed) as player:
+        for case in cases:
+            answer, held, seconds = avoids(case, player, limit=args.time)
+            progress(f"{case.source}: {args.player} answers {answer} instead of "
+                     f"{case.played}: {'avoided' if held else 'still lost'}")
+            rows.append(to_dict(case, answer, held, seconds) | {"savable": savable(case)})
+    return {"target": "held-back", "player": args.player, "force_depth": args.force_depth,
+            "losing_moves": len(rows), "savable": sum(r["savable"] for r in rows),
+            "avoided": sum(r["avoided"] for r in rows), "cases": rows}
+
+
+register_target("held-back", bench_held_back,
+                "lost games as positions: how many of the loser's losing moves --player now "
+                "avoids (--records DIR, --force-depth)")
+
+
 def bench_web(args):
     """The web page's server: a click's answer beyond the opponent's thinking (see
     :mod:`traxfpga.host.web.bench`)."""
@@ -311,6 +340,12 @@ def add_arguments(parser):
     parser.add_argument("--depth", type=int, default=5,
                         help="perft: the depth counted from the start (default 5; 6 takes "
                              "minutes)")
+    parser.add_argument("--records", nargs="+", metavar="PATH",
+                        help="held-back: game records (files or folders of referee --record "
+                             "games)")
+    parser.add_argument("--force-depth", type=int, default=3, metavar="D",
+                        help="held-back: a losing move lets the winner win by force within D "
+                             "of its moves (default 3)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 
@@ -318,8 +353,17 @@ def add_arguments(parser):
 def run(args):
     import json
 
+    import sys
+
+    from .players import PlayerError
+    from .reference.movetext import UnusableInput
+
     fn, _ = TARGETS[args.target]
-    figures = fn(args)
+    try:
+        figures = fn(args)
+    except (UnusableInput, PlayerError) as e:
+        print(f"trax-fpga bench {args.target}: {e}", file=sys.stderr)
+        return 1
     status = 1 if figures.get("matches_reference") is False else 0
     if args.json:
         print(json.dumps(figures))

@@ -598,6 +598,14 @@ class Player:
     def reply(self, move, *, limit=None):
         raise NotImplementedError
 
+    def answer_position(self, moves, *, limit=None):
+        """The player's move in the game of ``moves`` (notation, from the start), timed in
+        ``last_time``: for players that can be put in a position, the in-process ones and
+        the boards (engine mode's ``:play`` and ``:move``)."""
+        raise SpecError(f"{self.name}: plays whole games over the contest protocol only, so "
+                        f"it cannot be put in a position (model, ref, random, sim and "
+                        f"serial players can)")
+
     def seed(self, n):
         pass
 
@@ -672,6 +680,13 @@ class EnginePlayer(Player):
         if self.game is None:
             raise RuntimeError("reply() before start()")
         self.game.play(move)        # checked by the referee: an Illegal here is a bug
+        return self._move()
+
+    def answer_position(self, moves, *, limit=None):
+        from .reference.trax import Game
+        self.game = Game()
+        for mv in moves:
+            self.game.play(mv)
         return self._move()
 
 
@@ -767,6 +782,27 @@ class ProtocolPlayer(Player):
             raise Fault("illegal", f"sent {shown(stale[0], 40)} when no answer was due")
         self.transport.send_line(move)
         return self._answer(limit)
+
+    def answer_position(self, moves, *, limit=None):
+        if not isinstance(self.transport, (SimTransport, SerialTransport)):
+            return super().answer_position(moves, limit=limit)
+        self._clean()
+        self._dirty = True                  # the next game starts clean, whatever happens
+        self._engine(":reset trax", "= trax", STATUS_WAIT)
+        for mv in moves:
+            self._engine(f":play {mv}", "= ok ", STATUS_WAIT)
+        text = self._engine(":move", "= ok ", DEFAULT_WAIT if limit is None else limit)
+        search = getattr(self.transport, "last_search", None)
+        self.last_search = search() if search else None
+        return text.split()[-1]
+
+    def _engine(self, line, expect, limit):
+        """Send an engine-mode line; its answer, which must start with ``expect``."""
+        self.transport.send_line(line)
+        text, self.last_time = self._read(limit)
+        if not text.startswith(expect):
+            raise Fault("illegal", f"answered {line!r} with {shown(text, 40)}")
+        return text
 
     def device_status(self, limit=STATUS_WAIT):
         """A trax-fpga board's answer to ``:status`` between moves (``= VARIANT W H PLY

@@ -1,0 +1,120 @@
+"""Lost games as positions: the losing move of each recorded game, and whether a player now
+avoids it (``trax-fpga bench held-back``).
+
+A game written by ``referee --record`` names its winner in its header.  Its *losing move* is
+the loser's first move after which the winner wins by force within ``depth`` of its moves
+(:func:`~traxfpga.host.reference.forcing.refuted`, by plain recursion along threats); the
+smallest such number of moves is the case's depth.  A player *avoids* it when its own move
+in that position is not refuted at that depth.  Some positions may be lost whatever is
+played (:func:`savable` tells); such a case is still counted, as a move no player avoids.
+"""
+
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .reference.forcing import refuted
+from .reference.movetext import UnusableInput, read_moves
+from .reference.trax import Game, Illegal
+
+__all__ = ["Case", "losing_move", "cases_in", "avoids", "savable", "to_dict"]
+
+_RESULTS = {"1-0": "black", "0-1": "white"}        # the result code -> the loser
+
+
+@dataclass
+class Case:
+    source: str             # the record's file name
+    moves: list             # the game before the losing move
+    played: str             # the losing move
+    depth: int              # the winner then wins by force within this many of its moves
+
+    @property
+    def colour(self):
+        return ("white", "black")[len(self.moves) % 2]
+
+
+def _loser(text, source):
+    for line in text.splitlines():
+        if line.startswith("# result:"):
+            code = line.split()[2]
+            if code in _RESULTS:
+                return _RESULTS[code]
+            return None                         # a draw: nobody lost
+    raise UnusableInput(f"{source}: no '# result:' line (not a record of referee --record)")
+
+
+def losing_move(path, depth):
+    """The :class:`Case` of the record at ``path``, or None (a draw, or no move of the
+    loser's lost by force within ``depth``: a loss on time, say, or a deeper attack)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise UnusableInput(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise UnusableInput(f"cannot read {path}: {getattr(e, 'strerror', None) or e}") from None
+    loser = _loser(text, path.name)
+    if loser is None:
+        return None
+    moves = read_moves(str(path))
+    game = Game()
+    for i, mv in enumerate(moves):
+        if game.to_move == loser and refuted(game, mv, depth):
+            # refuted within d moves is refuted within more: the smallest d
+            d = next(d for d in range(1, depth + 1) if refuted(game, mv, d))
+            return Case(path.name, list(moves[:i]), mv, d)
+        try:
+            game.play(mv)
+        except Illegal as e:
+            raise UnusableInput(f"{path.name}: move {i + 1} {mv!r} is illegal: {e}") from None
+    return None
+
+
+def cases_in(paths, depth, progress=lambda text: None):
+    """The cases of the records ``paths`` (files, or folders of ``*.txt``), in name order."""
+    files = []
+    for p in map(Path, paths):
+        files += sorted(p.glob("*.txt")) if p.is_dir() else [p]
+    if not files:
+        raise UnusableInput(f"no game records in {', '.join(map(str, paths))}")
+    cases = []
+    for f in files:
+        start = time.perf_counter()
+        case = losing_move(f, depth)
+        progress(f"{f.name}: " + (f"move {len(case.moves) + 1} {case.played} lost by force "
+                                  f"within {case.depth}" if case else "no losing move found")
+                 + f" ({time.perf_counter() - start:.1f} s)")
+        if case:
+            cases.append(case)
+    return cases
+
+
+def avoids(case, player, limit=None):
+    """``(answer, avoided, seconds)``: ``player``'s move in the case's position and whether
+    it holds at the case's depth."""
+    answer = player.answer_position(case.moves, limit=limit)
+    game = Game()
+    for mv in case.moves:
+        game.play(mv)
+    try:
+        held = not refuted(game, answer, case.depth)
+    except Illegal:
+        held = False                            # an illegal answer avoids nothing
+    return answer, held, player.last_time
+
+
+def savable(case):
+    """Whether some move in the case's position holds at its depth (else the position was
+    already lost at that depth, whatever is played)."""
+    game = Game()
+    for mv in case.moves:
+        game.play(mv)
+    return any(not refuted(game, mv, case.depth) for mv in game.legal_moves())
+
+
+def to_dict(case, answer, held, seconds):
+    d = asdict(case)
+    d["move_number"] = len(case.moves) + 1
+    del d["moves"]
+    return d | {"answer": answer, "avoided": held, "seconds": round(seconds, 6)}

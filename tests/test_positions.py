@@ -1,0 +1,100 @@
+"""Lost games as positions (``bench held-back``): the losing move of each record, found with
+the reference's wins by force, and a player's answer in that position."""
+
+import json
+
+import pytest
+
+from traxfpga.host import cli
+from traxfpga.host.players import SpecError, open_player
+from traxfpga.host.positions import avoids, cases_in, losing_move, savable
+from traxfpga.host.reference.forcing import refuted
+from traxfpga.host.reference.movetext import UnusableInput
+from traxfpga.host.reference.trax import Game
+from traxfpga.host.referee import run_match
+
+from player_harness import needs_cxx
+
+
+def Game_of(moves):
+    g = Game()
+    for mv in moves:
+        g.play(mv)
+    return g
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory):
+    """Four games the reference AI won against random moves, as referee --record writes."""
+    folder = tmp_path_factory.mktemp("records")
+    match = run_match("ref", "random", games=4, seed=5, time_limit=60)
+    for i, rec in enumerate(match.records):
+        (folder / f"game-{i + 1:03}.txt").write_text(rec.notation())
+    return folder, match
+
+
+def test_the_losing_move_is_the_losers_first_move_lost_by_force(records):
+    folder, match = records
+    cases = cases_in([folder], 2)
+    assert cases, "random moves lose by force within two moves somewhere"
+    for case in cases:
+        rec = match.records[int(case.source[5:8]) - 1]
+        game = Game()
+        for mv in case.moves:
+            game.play(mv)
+        assert case.colour == rec.loser and rec.moves[len(case.moves)] == case.played
+        assert refuted(game, case.played, case.depth)
+        assert case.depth == 1 or not refuted(game, case.played, case.depth - 1)
+        # no earlier move of the loser's was lost by force within as many moves
+        earlier = Game()
+        for mv in case.moves:
+            if earlier.to_move == rec.loser:
+                assert not refuted(earlier, mv, 2), (case.source, mv)
+            earlier.play(mv)
+
+
+def test_a_player_answers_in_the_position(records):
+    folder, _ = records
+    case = cases_in([folder], 2)[0]
+    with open_player("ref", seed=1) as ref:
+        answer, held, _ = avoids(case, ref)
+    Game_of(case.moves).play(answer)                    # legal
+    assert held == (not refuted(Game_of(case.moves), answer, case.depth))
+    # a move holds there exactly when one of the legal moves is not refuted
+    game = Game_of(case.moves)
+    assert savable(case) == any(not refuted(game, mv, case.depth) for mv in game.legal_moves())
+
+
+@needs_cxx
+def test_the_simulated_board_answers_in_the_position(records):
+    """Engine mode's ``:play`` and ``:move`` put the board in the position."""
+    folder, _ = records
+    case = cases_in([folder], 2)[0]
+    with open_player("sim,nodes=300") as board:
+        answer, _, seconds = avoids(case, board)
+        assert 0 < seconds < 1 and board.last_search["nodes"] >= 300
+        Game_of(case.moves).play(answer)                # legal
+        # and it still plays contest games afterwards
+        assert board.start("white") == "@0/"
+
+
+def test_players_that_cannot_take_a_position(tmp_path):
+    with pytest.raises(SpecError, match="cannot be put in a position"):
+        with open_player("cmd:cat") as p:
+            p.answer_position(["@0/"])
+    with pytest.raises(UnusableInput, match="no game records"):
+        cases_in([tmp_path], 2)
+    (tmp_path / "x.txt").write_text("@0/\n")
+    with pytest.raises(UnusableInput, match="no '# result:' line"):
+        losing_move(tmp_path / "x.txt", 2)
+
+
+def test_bench_held_back(records, capsys):
+    folder, _ = records
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--player", "ref",
+                     "--force-depth", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["losing_moves"] == len(data["cases"]) == len(cases_in([folder], 2))
+    assert data["avoided"] == sum(c["avoided"] for c in data["cases"])
+    assert cli.main(["bench", "held-back", "--records", str(folder / "nowhere")]) == 1
+    assert "no such file" in capsys.readouterr().err
