@@ -10,6 +10,8 @@ to the edge that hands over its result; ``trax-fpga bench engine`` reports them.
 
 from typing import NamedTuple
 
+from amaranth.lib import data
+
 from ..hdl.engine import CellOut, Command, Engine, Op, Result
 from . import cxxrtl, notices
 from .threaded import ThreadedSimulator
@@ -55,6 +57,13 @@ def send_command(cx, payload):
     cx.until("cmd__ready")
     cx.tick()
     cx.set("cmd__valid", 0)
+
+
+#: (offset, mask) of ``occ``, ``white`` and ``eol`` in a :data:`CellOut` word: a DUMP's
+#: squares decoded with plain shifts (a view per square costs more than the simulation).
+_CELL_FIELDS = tuple((data.Layout.cast(CellOut)[name].offset,
+                      (1 << data.Layout.cast(CellOut)[name].width) - 1)
+                     for name in ("occ", "white", "eol"))
 
 
 class CoreSim:
@@ -125,16 +134,14 @@ class CoreSim:
     def _call_cxxrtl(self, payload):
         cx = self._cx
         send_command(cx, payload)
-        cycles, cells = 0, []
+        cells = []
         if payload["op"] == Op.DUMP:
-            while not cx.get("res__valid"):
-                if cx.get("cells__valid"):
-                    cell = CellOut.from_bits(cx.get("cells__payload"))
-                    cells.append((cell.occ, cell.white, cell.eol))
-                cx.tick()
-                cycles += 1
+            # the area a square a cycle: collected in C (a DUMP after every probe is most
+            # of the engine tests' time)
+            raw, cycles = cx.collect("cells", "res__valid", max_out=self.engine.n ** 2)
+            cells = [tuple((bits >> at) & mask for at, mask in _CELL_FIELDS) for bits in raw]
         else:
-            cycles += cx.until("res__valid")
+            cycles = cx.until("res__valid")
         res = Result.from_bits(cx.get("res__payload"))
         cx.tick()
         return self._result(res, cycles + 1), cells

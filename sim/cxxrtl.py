@@ -88,6 +88,23 @@ extern "C" size_t tb_pump(cxxrtl_handle h, cxxrtl_object *clk,
     return limit;
 }
 
+// Tick until the 1-bit `done` is high (checked before each edge), collecting `payload` into
+// `out_buf` before each edge at which `valid` is high (at most `out_cap` values; `*out_len`
+// advances): an always-ready stream drained while a result is awaited.  Returns the edges,
+// or `limit` + 1 if `done` never rose.
+extern "C" size_t tb_collect(cxxrtl_handle h, cxxrtl_object *clk, cxxrtl_object *valid,
+                             cxxrtl_object *payload, cxxrtl_object *done,
+                             uint32_t *out_buf, size_t out_cap, size_t *out_len,
+                             size_t limit) {
+    for (size_t n = 0; n <= limit; n++) {
+        if (tb_read(done) & 1) return n;
+        if ((tb_read(valid) & 1) && *out_len < out_cap)
+            out_buf[(*out_len)++] = (uint32_t)tb_read(payload);
+        tb_cycle(h, clk);
+    }
+    return limit + 1;
+}
+
 // Tick until the 1-bit signal `sig` is high (checked before each edge); returns the
 // number of edges, or `limit` + 1 if it never rose.
 extern "C" size_t tb_until(cxxrtl_handle h, cxxrtl_object *clk, cxxrtl_object *sig,
@@ -244,6 +261,10 @@ class CxxrtlSim(CompiledSim):
                                 ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t, size_p,
                                 ctypes.c_size_t, ctypes.c_long, ctypes.c_size_t]
         lib.tb_pump.restype = ctypes.c_size_t
+        lib.tb_collect.argtypes = [ctypes.c_void_p, obj, obj, obj, obj,
+                                   ctypes.POINTER(ctypes.c_uint32), ctypes.c_size_t, size_p,
+                                   ctypes.c_size_t]
+        lib.tb_collect.restype = ctypes.c_size_t
         self._handle = lib.cxxrtl_create(lib.cxxrtl_design_create())
         self._objects = {}
         self._clk = self._object("clk")
@@ -291,6 +312,22 @@ class CxxrtlSim(CompiledSim):
 
     def _destroy(self, handle):
         self._lib.cxxrtl_destroy(handle)
+
+    def collect(self, sink, done, *, limit=1_000_000, max_out=1 << 16):
+        """Tick until the 1-bit ``done`` is high, in C, keeping the payloads of the stream
+        named ``sink`` (which must be ready) that are valid on the way; returns them (raw
+        bits, at most 32 a value) and the edges taken."""
+        out_buf = (ctypes.c_uint32 * max_out)()
+        out_len = ctypes.c_size_t(0)
+        o = self._object
+        n = self._lib.tb_collect(self._handle, self._clk, o(f"{sink}__valid"),
+                                 o(f"{sink}__payload"), o(done), out_buf, max_out,
+                                 ctypes.byref(out_len), limit)
+        if n > limit:
+            self.cycles += limit
+            raise CxxrtlError(f"{done} did not rise within {limit} cycles")
+        self.cycles += n
+        return list(out_buf[:out_len.value]), n
 
     def pump(self, source, sink, data=(), *, limit, stop=None, quiet=None, quiet_edges=1,
              max_out=65536):
