@@ -153,11 +153,17 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             frames[addr(f)] = pack_move(col, row, tile)
         elif op == Op.REST:
             col, row, tile = unpack_move(frames[addr(f)])
-        elif op == Op.PLACE:
+        elif op in (Op.PLACE, Op.SEEK):
             mover = g.to_move
-            try:
-                g.play(Move(col, row, TILE_CHARS[tile]))
-            except Illegal as exc:
+            if op == Op.SEEK:
+                col, row, tile, exc = seek(g, col, row, tile)
+            else:
+                try:
+                    g.play(Move(col, row, TILE_CHARS[tile]))
+                    exc = None
+                except Illegal as refusal:
+                    exc = refusal
+            if exc:
                 ok, ended, square = False, False, exc.code not in _SAME_SQUARE
             else:
                 nodes += 1
