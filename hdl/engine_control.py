@@ -501,7 +501,7 @@ class Control:
                         (pry < -1) | (pry > self.height)):
                 self.finish(Status.RANGE)
             with m.Elif(self.seeking):
-                m.d.sync += Cat(self.nx, self.ny).eq(self.scan_after(prx, pry))
+                m.d.sync += [self.nx.eq(prx), self.ny.eq(pry)]
                 m.next = "SEEK_READ"
             with m.Else():
                 if self.dual:
@@ -649,19 +649,22 @@ class Control:
     def _seek_states(self):
         """SEEK: from P = (prx, pry) with `tile` on, the squares in scan order at one a
         cycle, the word of P in `pcell` (registered, for timing) while the next square's
-        (nx, ny) arrives and the one after it is addressed.  A square refused whatever its
-        tile (occupied, no entering track, 8x8 bounds) or with no agreeing tile from `tile`
-        on is passed over, as the sequencer's NEXT passes over it after a refused PLACE; the
-        first agreeing tile is placed as PLACE places it.  Only reads: the stores are
-        written, if at all, from PLACE_GROW on, exactly as by a PLACE of that placement."""
+        (nx, ny) arrives and the one after it is addressed.  (In SEEK_READ (nx, ny) is
+        still P, so that both states share one scan step and one address.)  A square
+        refused whatever its tile (occupied, no entering track, 8x8 bounds) or with no
+        agreeing tile from `tile` on is passed over, as the sequencer's NEXT passes over it
+        after a refused PLACE; the first agreeing tile is placed as PLACE places it.  Only
+        reads: the stores are written, if at all, from PLACE_GROW on, exactly as by a PLACE
+        of that placement."""
         m, prx, pry, cells, L = self.m, self.prx, self.pry, self.cells, self.L
+        after = self.scan_after(self.nx, self.ny)
+        after_addr = self.phys(after[:L + 2], after[L + 2:])
         with m.State("SEEK_READ"):
-            m.d.sync += self.pcell.eq(cells.rdata)
-            m.d.comb += cells.addr.eq(self.phys(self.nx, self.ny))
+            m.d.sync += [self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after)]
+            m.d.comb += cells.addr.eq(after_addr)
             m.next = "SEEK"
         with m.State("SEEK"):
-            after = self.scan_after(self.nx, self.ny)
-            m.d.comb += cells.addr.eq(self.phys(after[:L + 2], after[L + 2:]))
+            m.d.comb += cells.addr.eq(after_addr)
             # The first tile from `tile` on that agrees with the entering colours.
             pick = Signal(Shape)
             pick_mask = Signal(4)
