@@ -1,7 +1,7 @@
 """The search sequencer: a small machine that runs a search written as a program
 (:mod:`.pvs_program`, principal variation search with iterative deepening and a
-win-by-force search along threats) on the move engine's ``PLACE``, ``UNDO`` and ``EVAL``.
-The instruction set is :mod:`.pvs_isa`; the twin that runs the same program on the
+win-by-force search along threats) on the move engine's ``PLACE``, ``SEEK``, ``UNDO`` and
+``EVAL``.  The instruction set is :mod:`.pvs_isa`; the twin that runs the same program on the
 reference engine is :mod:`traxfpga.host.reference.pvs`; docs/player.md describes both.
 
 One instruction a cycle from a block-RAM program.  The frames (16 registers a level) are a

@@ -223,6 +223,17 @@ class RefusalHarness(wiring.Component):
             # A mutated property: every PLACE leaves the stores unchanged (false: the
             # harness really follows the writes).
             m.d.comb += Assert(~res.valid | unchanged, "mutant: no PLACE changes anything")
+        elif self.mutant == "seek_stays":
+            # A mutated property: a SEEK's result names the placement it was sent (false:
+            # its failure shows that the bound reaches SEEKs that pass placements over).
+            sent = Signal.like(cmd.payload.as_value())
+            with m.If(taken):
+                m.d.sync += sent.eq(cmd.payload.as_value())
+            sent_cmd = cmd.payload.shape()(sent)
+            m.d.comb += Assert(~res.valid | (sent_cmd.op != Op.SEEK) |
+                               ((res.payload.col == sent_cmd.col) &
+                                (res.payload.row == sent_cmd.row)),
+                               "mutant: SEEK passes nothing over")
         elif self.mutant == "no_rollback":
             # A mutated property: no refused PLACE ever wrote to the store.  Its failure
             # shows that the bound reaches refusals by rollback.
