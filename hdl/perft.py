@@ -1,12 +1,13 @@
 """perft in hardware: the number of legal move sequences of a given length from the current
-position, counted on the move engine with its own ``PLACE`` and ``UNDO`` commands, so that
+position, counted on the move engine with its own ``SEEK`` and ``UNDO`` commands, so that
 the hardware's move generation is checked against the reference's ``Game.perft`` and timed.
 
 The unit borrows the engine (:func:`~traxfpga.hdl.share.share_engine`) for one count and
 leaves the position as it found it.  Depth first: a probe (a ``PLACE`` far out of range)
 reads the area and whether the game is over; then every level scans its placements in the
 player's order (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``; a
-refusal for the square skips its other tiles).  At the last level each legal placement is a
+refusal for the square skips its other tiles) with ``SEEK``, which passes over the
+placements the square's word refuses and names the one it tried.  At the last level each legal placement is a
 leaf, counted and taken back; above it a legal placement that does not end the game goes
 down a level (its scan position waits on a small stack memory) and one that ends it is
 taken back, as the reference counts (a finished game has no moves; the last ply is counted
