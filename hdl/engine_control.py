@@ -53,6 +53,7 @@ class Control:
             self._board_states()
             self._eval_states()
             self._place_states()
+            self._seek_states()
             self._tile_states()
             self._forced_states()
             self._decide_states()
@@ -96,6 +97,7 @@ class Control:
         self.height = Signal(L + 1)
         # The command in progress.
         self.undoing = Signal()                 # UNDO (else PLACE) while rolling back
+        self.seeking = Signal()                 # SEEK (else PLACE) in CHECK
         self.wild = Signal()                    # a coordinate far outside any area
         self.eol = Signal()                     # DUMP: the square read is the last of its row
         self.tile = Signal(Shape)
@@ -116,6 +118,13 @@ class Control:
         self.pcell = Signal(Cell)
         self.nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)     # neighbour words
         self.step = Signal(3)
+        # SEEK: the square whose word arrives (the one after P in scan order), and the
+        # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
+        self.nx = Signal(signed(L + 2))
+        self.ny = Signal(signed(L + 2))
+        self.at_col = Signal(signed(L + 2))
+        self.at_row = Signal(signed(L + 2))
+        self.at_tile = Signal(Shape)
 
     def wrap(self, v):
         return v[:self.L]
@@ -245,6 +254,9 @@ class Control:
             res.reason.eq(self.reason),
             res.pot.eq(self.ev.pot),
             res.att.eq(self.ev.att),
+            res.col.eq(self.at_col),
+            res.row.eq(self.at_row),
+            res.tile.eq(self.at_tile),
         ]
 
     # -- the helpers the states share -------------------------------------------------------
@@ -446,7 +458,8 @@ class Control:
                     prx.eq(p.col), pry.eq(p.row), self.tile.eq(p.tile),
                     self.wild.eq(~fits(p.col) | ~fits(p.row)),
                     self.undoing.eq(p.op == Op.UNDO), self.k.eq(0), self.fault.eq(Status.OK),
-                    self.placed.eq(0),
+                    self.placed.eq(0), self.seeking.eq(p.op == Op.SEEK),
+                    self.at_col.eq(p.col), self.at_row.eq(p.row), self.at_tile.eq(p.tile),
                 ]
                 with m.Switch(p.op):
                     with m.Case(Op.RESET):
@@ -461,15 +474,16 @@ class Control:
                         m.next = "EVAL"
                     with m.Case(Op.UNDO):
                         m.next = "UNDO"
-                    with m.Case(Op.PLACE):
+                    with m.Case(Op.PLACE, Op.SEEK):
                         m.next = "CHECK"
-                    with m.Default():    # an undefined op (5..7): refused, not lost
+                    with m.Default():    # an undefined op (6, 7): refused, not lost
                         m.d.sync += self.status.eq(Status.RANGE)
                         m.next = "RESULT"
 
         with m.State("CHECK"):
-            if self.dual:                    # the read starts before the checks end
-                m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+            # The read starts before the checks end (dual: PLACE's; either schedule: SEEK's
+            # first square; a read changes nothing, so the one-port PLACE may have it too).
+            m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
             with m.If(self.over):
                 self.finish(Status.GAME_OVER)
             with m.Elif(self.ply == 0):
@@ -486,6 +500,9 @@ class Control:
             with m.Elif(self.wild | (prx < -1) | (prx > self.width) |
                         (pry < -1) | (pry > self.height)):
                 self.finish(Status.RANGE)
+            with m.Elif(self.seeking):
+                m.d.sync += [self.nx.eq(prx), self.ny.eq(pry)]
+                m.next = "SEEK_READ"
             with m.Else():
                 if self.dual:
                     self.place()                  # a cycle saved: the read starts here
@@ -622,6 +639,65 @@ class Control:
             m.d.comb += [self.forced.clear.eq(1), self.joins.clear.eq(1)]
             m.d.sync += self.step.eq(0)
             m.next = "TILE"
+
+    def scan_after(self, x, y):
+        """The square after (x, y) in scan order (column -1 .. width, row -1 .. height), as
+        ``Cat(column, row)``."""
+        down = y >= self.height
+        return Cat(Mux(down, x + 1, x)[:self.L + 2], Mux(down, -1, y + 1)[:self.L + 2])
+
+    def _seek_states(self):
+        """SEEK: from P = (prx, pry) with `tile` on, the squares in scan order at one a
+        cycle, the word of P in `pcell` (registered, for timing) while the next square's
+        (nx, ny) arrives and the one after it is addressed.  (In SEEK_READ (nx, ny) is
+        still P, so that both states share one scan step and one address.)  A square
+        refused whatever its tile (occupied, no entering track, 8x8 bounds) or with no
+        agreeing tile from `tile` on is passed over, as the sequencer's NEXT passes over it
+        after a refused PLACE; the first agreeing tile is placed as PLACE places it.  Only
+        reads: the stores are written, if at all, from PLACE_GROW on, exactly as by a PLACE
+        of that placement."""
+        m, prx, pry, cells, L = self.m, self.prx, self.pry, self.cells, self.L
+        after = self.scan_after(self.nx, self.ny)
+        after_addr = self.phys(after[:L + 2], after[L + 2:])
+        with m.State("SEEK_READ"):
+            m.d.sync += [self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after)]
+            m.d.comb += cells.addr.eq(after_addr)
+            m.next = "SEEK"
+        with m.State("SEEK"):
+            m.d.comb += cells.addr.eq(after_addr)
+            # The first tile from `tile` on that agrees with the entering colours.
+            pick = Signal(Shape)
+            pick_mask = Signal(4)
+            agrees = Signal()
+            for shape in reversed(Shape):
+                m0, m1 = (Const(mk, 4) for mk in SHAPE_MASKS[shape])
+                with m.If((self.consistent(m0) | self.consistent(m1)) &
+                          (self.tile.as_value() <= shape.value)):
+                    m.d.comb += [pick.eq(shape), agrees.eq(1),
+                                 pick_mask.eq(Mux(self.consistent(m0), m0, m1))]
+            grow_x = (prx == -1) | (prx == self.width)
+            grow_y = (pry == -1) | (pry == self.height)
+            limit = Mux(self.variant == Variant.EIGHT, 8, self.NN)
+            with m.If(prx > self.width):
+                # The scan ran out: the placement after the last, refused as out of range.
+                m.d.sync += [self.at_col.eq(prx), self.at_row.eq(pry), self.at_tile.eq(0)]
+                self.finish(Status.RANGE)
+            with m.Elif((grow_x & (self.width >= self.NN - 2)) |
+                        (grow_y & (self.height >= self.NN - 2))):
+                # PLACE's first check: the move is refused here, as PLACE refuses it.
+                m.d.sync += [self.at_col.eq(prx), self.at_row.eq(pry),
+                             self.at_tile.eq(self.tile)]
+                self.finish(Status.CAPACITY)
+            with m.Elif(self.pcell.occ | ((self.p_white | self.p_black) == 0) | ~agrees |
+                        (grow_x & (self.width >= limit)) | (grow_y & (self.height >= limit))):
+                m.d.sync += [prx.eq(self.nx), pry.eq(self.ny), self.tile.eq(0),
+                             self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after)]
+            with m.Else():
+                m.d.sync += [self.at_col.eq(prx), self.at_row.eq(pry), self.at_tile.eq(pick),
+                             self.pmask.eq(pick_mask),
+                             self.px.eq(self.wrap(self.minx + prx)),
+                             self.py.eq(self.wrap(self.miny + pry))]
+                m.next = "PLACE_GROW"
 
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""

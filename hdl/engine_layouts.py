@@ -16,6 +16,8 @@ class Op(enum.Enum, shape=3):
     RESET = 2   # empty board, new game of `variant`
     DUMP  = 3   # stream the area's squares row by row on `cells`
     EVAL  = 4   # the attacking potential of both colours (`pot`, `att` of the result)
+    SEEK  = 5   # PLACE the first placement at or after (col, row, tile) in scan order that
+                # passes the square's checks (docs/engine.md, "SEEK"); the result names it
 
 
 Command = data.StructLayout({
@@ -36,6 +38,10 @@ Result = data.StructLayout({
     "reason":  Reason,
     "pot":     data.ArrayLayout(16, 2),     # EVAL: potential of white (0) and black (1)
     "att":     data.ArrayLayout(8, 2),      # EVAL: path ends one square from the other end
+    # PLACE, SEEK: the placement tried (SEEK's scan ran out: column width + 1, RANGE)
+    "col":     signed(16),
+    "row":     signed(16),
+    "tile":    Shape,
 })
 
 CellOut = data.StructLayout({

@@ -1,12 +1,13 @@
 """perft in hardware: the number of legal move sequences of a given length from the current
-position, counted on the move engine with its own ``PLACE`` and ``UNDO`` commands, so that
+position, counted on the move engine with its own ``SEEK`` and ``UNDO`` commands, so that
 the hardware's move generation is checked against the reference's ``Game.perft`` and timed.
 
 The unit borrows the engine (:func:`~traxfpga.hdl.share.share_engine`) for one count and
 leaves the position as it found it.  Depth first: a probe (a ``PLACE`` far out of range)
 reads the area and whether the game is over; then every level scans its placements in the
 player's order (column ``-1`` to ``width``, row ``-1`` to ``height``, tile ``+ / \\``; a
-refusal for the square skips its other tiles).  At the last level each legal placement is a
+refusal for the square skips its other tiles) with ``SEEK``, which passes over the
+placements the square's word refuses and names the one it tried.  At the last level each legal placement is a
 leaf, counted and taken back; above it a legal placement that does not end the game goes
 down a level (its scan position waits on a small stack memory) and one that ends it is
 taken back, as the reference counts (a finished game has no moves; the last ply is counted
@@ -105,8 +106,10 @@ class Perft(wiring.Component):
         push = stack.write_port()
         top = stack.read_port(domain="sync")
         minus1 = Const(-1, signed(2))
-        m.d.comb += [push.addr.eq(lv), push.data.c1.eq(c + 1), push.data.r1.eq(r + 1),
-                     push.data.t.eq(t), top.addr.eq(lv - 1)]
+        # (A level is pushed as a SEEK's result names the move it goes down by.)
+        m.d.comb += [push.addr.eq(lv), push.data.c1.eq(res.col + 1),
+                     push.data.r1.eq(res.row + 1), push.data.t.eq(res.tile),
+                     top.addr.eq(lv - 1)]
 
         op = Signal(Op)
         m.d.comb += [self.cmd.payload.op.eq(op), self.cmd.payload.col.eq(c),
@@ -130,15 +133,18 @@ class Perft(wiring.Component):
         mine = Signal()
         m.d.comb += [at_split.eq(lv == split), mine.eq(~at_split | (deal == self.core))]
 
-        def advance(skip_square):
-            """The next placement of the level's scan, or its end."""
+        def advance(skip_square, at_c=c, at_r=r, at_t=t):
+            """The placement after (at_c, at_r, at_t) in the level's scan, or its end (also
+            when SEEK's scan ran out, past the last column)."""
             m.next = "NODE"
-            with m.If(~skip_square & (t != Shape.BACKSLASH)):
-                m.d.sync += t.eq(t.as_value() + 1)
-            with m.Elif(r < h):
-                m.d.sync += [r.eq(r + 1), t.eq(Shape.PLUS)]
-            with m.Elif(c < w):
-                m.d.sync += [c.eq(c + 1), r.eq(-1), t.eq(Shape.PLUS)]
+            with m.If(at_c > w):
+                m.next = "END"
+            with m.Elif(~skip_square & (at_t != Shape.BACKSLASH)):
+                m.d.sync += t.eq(at_t.as_value() + 1)
+            with m.Elif(at_r < h):
+                m.d.sync += [r.eq(at_r + 1), t.eq(Shape.PLUS)]
+            with m.Elif(at_c < w):
+                m.d.sync += [c.eq(at_c + 1), r.eq(-1), t.eq(Shape.PLUS)]
             with m.Else():
                 m.next = "END"
 
@@ -162,7 +168,8 @@ class Perft(wiring.Component):
             send("PROBE", then="PROBE_RES")
 
             with result("PROBE_RES"):
-                m.d.sync += [lv.eq(1), w.eq(res.width), h.eq(res.height), *first()]
+                m.d.sync += [lv.eq(1), w.eq(res.width), h.eq(res.height), *first(),
+                             op.eq(Op.SEEK)]
                 if many:
                     m.d.sync += [deal.eq(0),
                                  split.eq(Mux(depth < SPLIT_LEVEL, depth, SPLIT_LEVEL))]
@@ -177,8 +184,11 @@ class Perft(wiring.Component):
             send("NODE", then="NODE_RES")
 
             with result("NODE_RES"):
+                # SEEK passed over the placements refused from their square's word: the
+                # scan goes on from the one it names.
+                m.d.sync += [c.eq(res.col), r.eq(res.row), t.eq(res.tile)]
                 with m.If(~ok):
-                    advance(square)
+                    advance(square, res.col, res.row, res.tile)
                 with m.Else():
                     m.d.sync += op.eq(Op.UNDO)
                     m.next = "STEP_UNDO"
@@ -192,13 +202,13 @@ class Perft(wiring.Component):
                     with m.Elif(~ends):                     # go down a level
                         m.d.comb += push.en.eq(1)
                         m.d.sync += [lv.eq(lv + 1), w.eq(res.width), h.eq(res.height),
-                                     *first(), op.eq(Op.PLACE)]
+                                     *first(), op.eq(Op.SEEK)]
                         m.next = "NODE"
 
             send("STEP_UNDO", then="STEP_UNDO_RES")
 
             with result("STEP_UNDO_RES"):
-                m.d.sync += op.eq(Op.PLACE)
+                m.d.sync += op.eq(Op.SEEK)
                 advance(Const(0))
 
             with m.State("END"):                            # the level's scan is over
@@ -214,7 +224,7 @@ class Perft(wiring.Component):
                 m.d.sync += [lv.eq(lv - 1), c.eq(top.data.c1 + minus1),
                              r.eq(top.data.r1 + minus1),
                              t.eq(top.data.t), w.eq(res.width), h.eq(res.height),
-                             op.eq(Op.PLACE)]
+                             op.eq(Op.SEEK)]
                 m.next = "UP"
 
             with m.State("UP"):

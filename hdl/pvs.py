@@ -1,7 +1,7 @@
 """The search sequencer: a small machine that runs a search written as a program
 (:mod:`.pvs_program`, principal variation search with iterative deepening and a
-win-by-force search along threats) on the move engine's ``PLACE``, ``UNDO`` and ``EVAL``.
-The instruction set is :mod:`.pvs_isa`; the twin that runs the same program on the
+win-by-force search along threats) on the move engine's ``PLACE``, ``SEEK``, ``UNDO`` and
+``EVAL``.  The instruction set is :mod:`.pvs_isa`; the twin that runs the same program on the
 reference engine is :mod:`traxfpga.host.reference.pvs`; docs/player.md describes both.
 
 One instruction a cycle from a block-RAM program.  The frames (16 registers a level) are a
@@ -186,7 +186,8 @@ class PVSCore(wiring.Component):
         m.d.comb += [
             r.npc.eq(Mux(r.advance, r.pc + 1, r.pc)),
             r.cmd.op.eq(Mux(r.ins.op == Op.UNDO, EngineOp.UNDO,
-                            Mux(r.ins.op == Op.EVAL, EngineOp.EVAL, EngineOp.PLACE))),
+                            Mux(r.ins.op == Op.EVAL, EngineOp.EVAL,
+                                Mux(r.ins.op == Op.SEEK, EngineOp.SEEK, EngineOp.PLACE)))),
             r.cmd.col.eq(Mux(probe, -(1 << 15), r.col)),
             r.cmd.row.eq(Mux(probe, -(1 << 15), r.row)),
             r.cmd.tile.eq(Mux(probe, 0, r.tile)),
@@ -266,7 +267,7 @@ class PVSCore(wiring.Component):
                     m.d.comb += r.advance.eq(1)
                     self._use_operand(m, r)
             # Engine commands: offered until taken, then the result.
-            with m.Case(Op.PLACE, Op.UNDO, Op.EVAL, Op.PROBE):
+            with m.Case(Op.PLACE, Op.SEEK, Op.UNDO, Op.EVAL, Op.PROBE):
                 m.d.sync += report.engine_cycles.eq(report.engine_cycles + 1)
                 self._engine(m, r, leaf)
 
@@ -352,7 +353,7 @@ class PVSCore(wiring.Component):
         refused_square = ((res.status != Status.OK) & (res.status != Status.MISMATCH)
                           & (res.status != Status.THREE_TRACKS))
         with m.Switch(r.ins.op):
-            with m.Case(Op.PLACE):
+            with m.Case(Op.PLACE, Op.SEEK):
                 good = res.status == Status.OK
                 winner = res.winner.as_value()
                 m.d.sync += [
@@ -363,6 +364,8 @@ class PVSCore(wiring.Component):
                 ]
                 with m.If(good):
                     m.d.sync += self.report.nodes.eq(self.report.nodes + 1)
+                with m.If(r.ins.op == Op.SEEK):           # the scan register follows SEEK
+                    m.d.sync += [r.col.eq(res.col), r.row.eq(res.row), r.tile.eq(res.tile)]
             with m.Case(Op.UNDO):
                 m.d.sync += r.square.eq(0)
             with m.Case(Op.EVAL):

@@ -71,6 +71,10 @@ class Op(enum.IntEnum):
     JA = 25         # go to acc (a return address a caller left in its frame)
     DEAL = 26       # many cores: the root scan's legal move is dealt to the next core in
                     # turn (the turn restarts at a root SCAN0); MINE: to this one
+    SEEK = 27       # engine SEEK from the scan register: the first placement from it on
+                    # in scan order that its square's word does not refuse, PLACEd; the
+                    # scan register follows; flags as PLACE (the scan ran out: refused
+                    # with the register past the last column, so NEXT sets DONE)
 
 
 class Cond(enum.IntEnum):

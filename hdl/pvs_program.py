@@ -355,8 +355,8 @@ def _node(a, threats, cores):
     J("visit")
     a.label("scan")
     I(Op.SCAN0)
-    a.label("loop")
-    I(Op.PLACE)
+    a.label("loop")                         # (SEEK: the engine passes over refused squares)
+    I(Op.SEEK)
     J("next", Cond.OK, neg=True)
     if cores > 1:                           # the root's moves dealt round the cores
         J("dealt", Cond.ROOT, neg=True)
@@ -517,7 +517,7 @@ def threat_search(a: Asm):
     I(Op.SCAN0)
     a.label("or_win")
     J("abort", Cond.OUT)                    # (a long scan: no tile of this level is out)
-    I(Op.PLACE)
+    I(Op.SEEK)
     J("or_win_next", Cond.OK, neg=True)
     J("or_won_new", Cond.WON)
     I(Op.UNDO)
@@ -532,7 +532,7 @@ def threat_search(a: Asm):
     I(Op.ST, S(F.RET))
     I(Op.SCAN0)
     a.label("or_try")
-    I(Op.PLACE)
+    I(Op.SEEK)
     J("or_try_next", Cond.OK, neg=True)
     J("or_try_undo", Cond.ENDED)            # it lost or drew: not a threat
     I(Op.SAVE, S(F.MOVE))
@@ -570,7 +570,7 @@ def threat_search(a: Asm):
     I(Op.SCAN0)
     a.label("and_see")
     J("abort", Cond.OUT)
-    I(Op.PLACE)
+    I(Op.SEEK)
     J("and_see_next", Cond.OK, neg=True)
     J("and_see_undo", Cond.ENDED, neg=True)
     J("and_refuted", Cond.LOST, neg=True)   # it won or drew
@@ -603,7 +603,7 @@ def threat_search(a: Asm):
     a.label("and_scan")
     I(Op.SCAN0)
     a.label("and_try")
-    I(Op.PLACE)
+    I(Op.SEEK)
     J("and_try_next", Cond.OK, neg=True)
     J("and_try_undo", Cond.ENDED)           # it lost at once
     I(Op.SAVE, S(F.MOVE))

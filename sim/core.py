@@ -16,7 +16,8 @@ from ..hdl.engine import CellOut, Command, Engine, Op, Result
 from . import cxxrtl, notices
 from .threaded import ThreadedSimulator
 from ..firmware.text import COLOURS, REASONS
-from ..hdl.tiles import STATUS_CODES, Reason, Shape, Status, Variant, Winner, mask_name
+from ..hdl.tiles import (SHAPE_CHARS, STATUS_CODES, Reason, Shape, Status, Variant, Winner,
+                         mask_name)
 
 __all__ = ["CoreResult", "CoreSim", "CoreEngine", "open_core", "SHAPES", "VARIANTS", "BACKENDS"]
 
@@ -40,6 +41,7 @@ class CoreResult(NamedTuple):
     cycles: int          # from command acceptance to result
     pot: tuple = (0, 0)  # EVAL: potential of white and black
     att: tuple = (0, 0)  # EVAL: loop-attack path ends of white and black
+    at: tuple = (0, 0, "+")  # PLACE, SEEK: the placement tried (column, row, tile)
 
 
 def command(**fields):
@@ -129,7 +131,8 @@ class CoreSim:
     def _result(res, cycles):
         return CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
                           _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)], cycles,
-                          (res.pot[0], res.pot[1]), (res.att[0], res.att[1]))
+                          (res.pot[0], res.pot[1]), (res.att[0], res.att[1]),
+                          (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]))
 
     def _call_cxxrtl(self, payload):
         cx = self._cx
@@ -160,6 +163,10 @@ class CoreSim:
         """Place a tile: ``col``/``row`` relative to the area as in the notation
         (``-1`` for ``@``/``0``), ``shape`` one of ``+ / \\``."""
         return self._call(op=Op.PLACE, col=col, row=row, tile=SHAPES[shape])[0]
+
+    def seek(self, col, row, shape):
+        """``SEEK`` from a placement in scan order; the result's ``at`` is the one tried."""
+        return self._call(op=Op.SEEK, col=col, row=row, tile=SHAPES[shape])[0]
 
     def undo(self):
         return self._call(op=Op.UNDO)[0]

@@ -6,11 +6,13 @@ import pytest
 from amaranth.hdl import Module
 from amaranth.lib import wiring
 
-from traxfpga.hdl.tiles import Status
+from traxfpga.hdl.tile_chars import TILE_CHARS
+from traxfpga.hdl.tiles import STATUS_CODES, Status
 from traxfpga.sim import cxxrtl
 from traxfpga.sim.core import CoreSim
 
 from engine_harness import check_board, check_step, core_place, corpus, random_game
+from traxfpga.host.reference.pvs import seek
 from traxfpga.host.reference.trax import Game, Illegal, Move, format_move, parse_move
 
 SEED = 20151207
@@ -211,10 +213,85 @@ def test_capacity(short):
         assert res.status == Status.CAPACITY, (col, res)
         assert (res.width, res.height, res.ply) == (30, 1, 30)
     assert short.board_rows() == before
+    # SEEK stops at the square PLACE refuses for capacity, as PLACE would.
+    res = short.seek(-1, -1, "/")
+    assert (res.status, res.at, res.ply) == (Status.CAPACITY, (-1, -1, "/"), 30)
+    assert short.board_rows() == before
     # Growing downwards still works (a tile that forces none), and so does everything after.
     assert short.place(0, 1, "\\").placed == 1
     assert short.undo().status == Status.OK
     assert short.board_rows() == before
+
+
+def seek_everywhere(core, game, history):
+    """SEEK from every placement in range (and from one beyond it) on both engines: the
+    placement tried, its code and outcome agree; a legal one is taken back, a refused one
+    changes nothing.  Returns the statuses seen."""
+    seen = set()
+    starts = [(col, row, tile) for col in range(-1, game.width + 1)
+              for row in range(-1, game.height + 1) for tile in range(3)]
+    for col, row, tile in starts + [(game.width + 1, -1, 0)]:
+        ref = game.copy()
+        c, r, t, exc = seek(ref, col, row, tile)
+        want = ((c, r, TILE_CHARS[t]), exc.code if exc else "ok")
+        if not exc:
+            want += ((ref.width, ref.height), ref.winner, ref.reason)
+        res = core.seek(col, row, TILE_CHARS[tile])
+        got = (res.at, STATUS_CODES[res.status] if res.status != Status.OK else "ok")
+        if res.status == Status.OK:
+            got += ((res.width, res.height), res.winner, res.reason)
+            assert core.undo().status == Status.OK
+        seen.add(res.status)
+        assert got == want, (f"SEEK {col} {row} {TILE_CHARS[tile]} after "
+                             f"`{' '.join(history)}`: engine {got}, reference {want}")
+        check_board(core, game, history)
+    return seen
+
+
+def test_seek_matches_reference(core):
+    """SEEK against the reference's scan (`pvs.seek`) from every placement, on positions of
+    recorded games and random ones of every variant (the 8x8 ones at the bounds)."""
+    seen = set()
+    for g in STANDARD[::12]:              # (late positions have caves: three-tracks)
+        core.reset()
+        game = Game()
+        history = []
+        for i, text in enumerate(g["moves"]):
+            if game.over:
+                break
+            if i in (len(g["moves"]) // 2, len(g["moves"]) - 1):
+                seen |= seek_everywhere(core, game, history)
+            check_step(core, game, parse_move(text), history)
+    for variant in ("trax", "8x8", "looptrax"):
+        rng = random.Random(f"{SEED}-seek-{variant}")
+        for _ in range(4):
+            core.reset(variant)
+            game = Game(variant)
+            history = []
+            for _ in range(rng.randint(3, 60)):
+                moves = game.legal_moves()
+                if not moves or game.over:
+                    break
+                if variant == "8x8" and max(game.width, game.height) == 8:
+                    break
+                check_step(core, game, rng.choice(moves), history)
+            if not game.over:
+                seen |= seek_everywhere(core, game, history)
+    assert {Status.OK, Status.RANGE, Status.THREE_TRACKS} <= seen, seen
+
+
+def test_seek_first_move_and_game_over(core):
+    """On the empty board and a finished game SEEK is PLACE: one try, no scan."""
+    core.reset()
+    res = core.seek(0, 0, "+")
+    assert (res.status, res.at) == (Status.FIRST_MOVE, (0, 0, "+"))
+    res = core.seek(-1, -1, "/")
+    assert (res.status, res.at, res.placed) == (Status.OK, (-1, -1, "/"), 1)
+    g = next(g for g in STANDARD if g["expect"]["winner"])
+    play(core, " ".join(g["moves"]))
+    rows = core.board_rows()
+    assert core.seek(-1, -1, "+").status == Status.GAME_OVER
+    assert core.board_rows() == rows
 
 
 def test_game_over_and_undo_reopens(core):
@@ -327,7 +404,7 @@ def test_eval_on_empty_board(core):
     assert (res.status, res.pot, res.att) == (Status.OK, (0, 0), (0, 0))
 
 
-# -- the stores after a refused PLACE or an UNDO: exactly as they were ----------------------
+# -- the stores after a refused PLACE or SEEK or an UNDO: exactly as they were -------------
 
 class _Watched(wiring.Component):
     """The engine, elaborated here so that a testbench can follow its stores' writes."""
@@ -347,7 +424,7 @@ class _Watched(wiring.Component):
 
 def test_stores_exactly_restored(dual):
     """Random games on a small engine (forced plays beyond a 4-entry log are refused after a
-    rollback): every refused PLACE and every UNDO leaves the board store and both path-end
+    rollback): every refused PLACE or SEEK and every UNDO leaves the board store and both path-end
     stores word for word as they were, and an empty square's path-end words are zero (after
     RESET too).  The formal proof (tests/formal/engine.py) covers two openings for 70
     cycles; this covers longer games."""
@@ -359,7 +436,7 @@ def test_stores_exactly_restored(dual):
     engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False, dual=dual)
     top = _Watched(engine)
     rng = random.Random(SEED)
-    counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0}
+    counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0, "seek": 0}
     n = 1 << 8
     mem = [[0] * n for _ in range(3)]
 
@@ -410,8 +487,10 @@ def test_stores_exactly_restored(dual):
             else:
                 col = rng.randint(-1, width) if width else -1
                 row = rng.randint(-1, height) if height else -1
-                res = await run(command(op=Op.PLACE, col=col, row=row,
+                op = rng.choice((Op.PLACE, Op.SEEK))
+                res = await run(command(op=op, col=col, row=row,
                                         tile=SHAPES[rng.choice("+/\\")]), ctx)
+                counts["seek"] += op == Op.SEEK
                 if res.status == Status.OK:
                     history.append(before)
                 else:
@@ -428,4 +507,4 @@ def test_stores_exactly_restored(dual):
     sim.add_clock(1e-6)
     sim.add_testbench(bench)
     sim.run()
-    assert counts["rollback"] > 0 and counts["undo"] > 0 and counts["reset"] > 0, counts
+    assert all(counts.values()), counts

@@ -197,6 +197,24 @@ def test_a_refuted_answer_gives_way_to_one_that_held():
     assert not refuted(game, got.move, depth)
 
 
+def test_seek_searches_as_place_does():
+    """The scan loops' SEEK passes over in the engine what PLACE, NEXT and the jumps
+    between them passed over in the program: with PLACE in SEEK's stead the program answers
+    the same move with the same value, depth and nodes, in more instructions."""
+    seeking = program().words()
+    assert any(w["op"] == Op.SEEK for w in seeking)
+    placing = [dict(w, op=Op.PLACE) if w["op"] == Op.SEEK else w for w in seeking]
+    for k, moves in enumerate(_positions(6, low=8, high=24)):
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        for limit in (500, 5000):
+            a = run(game, node_limit=limit, seed=k + 1, code=seeking)
+            b = run(game, node_limit=limit, seed=k + 1, code=placing)
+            assert a[:4] == b[:4], (moves, limit, a, b)
+            assert a.insns < b.insns
+
+
 @pytest.fixture(scope="module")
 def sim():
     from traxfpga.sim.pvs import PVSSim

@@ -20,10 +20,37 @@ from ...hdl.tile_chars import TILE_CHARS
 from .evaluate import evaluate
 from .trax import Game, Illegal, Move
 
-__all__ = ["PVSChoice", "run", "run_cores"]
+__all__ = ["PVSChoice", "run", "run_cores", "seek"]
 
 _MASK = (1 << WORD_BITS) - 1
 _SAME_SQUARE = ("mismatch", "three-tracks")     # refusals that leave the square's other tiles
+#: Refusals the engine's SEEK passes over (the rest it returns, as PLACE would): those it
+#: finds from the square's word before placing anything.
+_PASSED_OVER = ("occupied", "not-adjacent", "mismatch", "bounds")
+
+
+def seek(game: Game, col: int, row: int, tile: int):
+    """The engine's ``SEEK`` on the reference: from the placement (``col``, ``row``,
+    ``tile``) on in scan order, the first that is not refused from its square's word alone
+    is played.  Returns ``(col, row, tile, refusal)``: the placement played or refused
+    (``refusal`` an :class:`Illegal`, or None), or, when the scan ran out, ``col`` = width
+    + 1, row -1, tile 0 with a ``range`` refusal."""
+    while True:
+        if col > game.width and game.ply and not game.over:     # (else as PLACE refuses)
+            return col, row, tile, Illegal("range", "the scan ran out", "")
+        try:
+            game.play(Move(col, row, TILE_CHARS[tile]))
+        except Illegal as exc:
+            if exc.code not in _PASSED_OVER:
+                return col, row, tile, exc
+            if exc.code == "mismatch" and tile < 2:
+                tile += 1
+                continue
+            tile, row = 0, row + 1
+            if row > game.height:
+                row, col = -1, col + 1
+        else:
+            return col, row, tile, None
 
 
 class PVSChoice(NamedTuple):
@@ -126,11 +153,17 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             frames[addr(f)] = pack_move(col, row, tile)
         elif op == Op.REST:
             col, row, tile = unpack_move(frames[addr(f)])
-        elif op == Op.PLACE:
+        elif op in (Op.PLACE, Op.SEEK):
             mover = g.to_move
-            try:
-                g.play(Move(col, row, TILE_CHARS[tile]))
-            except Illegal as exc:
+            if op == Op.SEEK:
+                col, row, tile, exc = seek(g, col, row, tile)
+            else:
+                try:
+                    g.play(Move(col, row, TILE_CHARS[tile]))
+                    exc = None
+                except Illegal as refusal:
+                    exc = refusal
+            if exc:
                 ok, ended, square = False, False, exc.code not in _SAME_SQUARE
             else:
                 nodes += 1

@@ -64,7 +64,7 @@ class StreamHarness(wiring.Component):
         p_cmd = past(cmd.payload.as_value())
         with m.If(p_cmd_valid & ~p_cmd_ready):
             m.d.comb += Assume(cmd.valid & (cmd.payload.as_value() == p_cmd))
-        # Any op, the undefined ones (5..7) included: they are answered (RANGE) too.
+        # Any op, the undefined ones (6, 7) included: they are answered (RANGE) too.
 
         outstanding = Signal(2)
         op = Signal(Op)
@@ -127,20 +127,21 @@ SHAPES = {"+": Shape.PLUS, "/": Shape.SLASH, "\\": Shape.BACKSLASH}
 
 
 class RefusalHarness(wiring.Component):
-    """Engine: a refused ``PLACE`` leaves the board memories exactly as they were.
+    """Engine: a refused ``PLACE`` or ``SEEK`` leaves the board memories exactly as they were.
 
     The engine is elaborated here so that the harness can watch the write ports of its
     board store (``cells``) and path-end stores (``far_w``, ``far_b``).  For one address
     chosen by the solver, the harness keeps a copy of each store's word (all stores start
-    zeroed), and takes a snapshot when a ``PLACE`` is accepted.  Proved: when that
-    ``PLACE`` is refused (any status but OK), the three words equal the snapshot, the
+    zeroed), and takes a snapshot when a command is accepted.  Proved: when that ``PLACE``
+    or ``SEEK`` is refused (any status but OK), the three words equal the snapshot, the
     undo log's pointer is back where it was, and the result reports the area and the
     ply of the previous result.
 
     ``prefix`` is a list of moves (``(col, row, tile)`` in notation coordinates) sent
     first, each to be accepted (none by default: the solver picks the opening too); after
-    them every command is a ``PLACE`` of a free square and tile, so the refusals are those of every move from that position (and from the
-    positions those moves lead to, within the bound).  With ``log_depth=2`` a move with a
+    them every command is a ``PLACE`` or a ``SEEK`` (the solver's choice) of a free square and
+    tile, so the refusals are those of every move and every scan from that position (and
+    from the positions those moves lead to, within the bound).  With ``log_depth=2`` a move with a
     forced play is refused with ``CAPACITY`` after its tiles were written: the rollback
     path.  ``cmd.valid`` and ``res.ready`` stay high (the streams are proved elsewhere).
     """
@@ -169,10 +170,11 @@ class RefusalHarness(wiring.Component):
         taken = cmd.valid & cmd.ready
         with m.If(taken & (n != len(self.prefix) + 1)):
             m.d.sync += n.eq(n + 1)
-        m.d.comb += Assume(cmd.payload.op == Op.PLACE)
+        m.d.comb += Assume((cmd.payload.op == Op.PLACE) | (cmd.payload.op == Op.SEEK))
         for i, (col, row, tile) in enumerate(self.prefix):
             with m.If(n == i):
-                m.d.comb += Assume((cmd.payload.col == col) & (cmd.payload.row == row) &
+                m.d.comb += Assume((cmd.payload.op == Op.PLACE) &
+                                   (cmd.payload.col == col) & (cmd.payload.row == row) &
                                    (cmd.payload.tile == SHAPES[tile]))
         m.d.comb += Assume((cmd.payload.col >= -2) & (cmd.payload.col <= 9) &
                            (cmd.payload.row >= -2) & (cmd.payload.row <= 9))
@@ -221,6 +223,17 @@ class RefusalHarness(wiring.Component):
             # A mutated property: every PLACE leaves the stores unchanged (false: the
             # harness really follows the writes).
             m.d.comb += Assert(~res.valid | unchanged, "mutant: no PLACE changes anything")
+        elif self.mutant == "seek_stays":
+            # A mutated property: a SEEK's result names the placement it was sent (false:
+            # its failure shows that the bound reaches SEEKs that pass placements over).
+            sent = Signal.like(cmd.payload.as_value())
+            with m.If(taken):
+                m.d.sync += sent.eq(cmd.payload.as_value())
+            sent_cmd = cmd.payload.shape()(sent)
+            m.d.comb += Assert(~res.valid | (sent_cmd.op != Op.SEEK) |
+                               ((res.payload.col == sent_cmd.col) &
+                                (res.payload.row == sent_cmd.row)),
+                               "mutant: SEEK passes nothing over")
         elif self.mutant == "no_rollback":
             # A mutated property: no refused PLACE ever wrote to the store.  Its failure
             # shows that the bound reaches refusals by rollback.
