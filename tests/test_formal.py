@@ -119,7 +119,21 @@ OPENINGS = {"@0/ @1/": [(-1, -1, "/"), (-1, 0, "/")],     # many third moves for
 def test_engine_refusal_bmc(opening):
     # With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback,
     # the first of them at cycle 68.
-    check(RefusalHarness(OPENINGS[opening], log_depth=2), mode="bmc", depth=70)
+    check(RefusalHarness(OPENINGS[opening], log_depth=2, seek=False), mode="bmc", depth=70)
+
+
+@pytest.mark.slow
+def test_engine_seek_refusal_bmc():
+    # PLACE or SEEK: the bound reaches SEEKs that pass placements over (the seek_stays
+    # mutant fails at step 40) and the refusals they end in; a refusal's rollback runs
+    # PLACE's states, proved above to 70.  To 70 with SEEK too: 2.5 minutes an opening,
+    # by hand (docs/formal.md).
+    check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2), mode="bmc", depth=60)
+
+
+def test_engine_seek_bound_reaches_pass_overs():
+    check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, mutant="seek_stays"), mode="bmc",
+          depth=60, expect="FAIL")
 
 
 def test_engine_refusal_fault_found():

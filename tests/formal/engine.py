@@ -139,16 +139,17 @@ class RefusalHarness(wiring.Component):
 
     ``prefix`` is a list of moves (``(col, row, tile)`` in notation coordinates) sent
     first, each to be accepted (none by default: the solver picks the opening too); after
-    them every command is a ``PLACE`` or a ``SEEK`` (the solver's choice) of a free square and
-    tile, so the refusals are those of every move and every scan from that position (and
+    them every command is a ``PLACE`` or (``seek``) a ``SEEK``, the solver's choice, of a free
+    square and tile, so the refusals are those of every move and every scan from that position (and
     from the positions those moves lead to, within the bound).  With ``log_depth=2`` a move with a
     forced play is refused with ``CAPACITY`` after its tiles were written: the rollback
     path.  ``cmd.valid`` and ``res.ready`` stay high (the streams are proved elsewhere).
     """
 
-    def __init__(self, prefix=(), *, log_depth=2, stack_depth=4, mutant=None):
+    def __init__(self, prefix=(), *, log_depth=2, stack_depth=4, seek=True, mutant=None):
         super().__init__({})      # no ports of its own: the harness's inputs are free
         self.prefix = list(prefix)
+        self.seek = seek
         self.mutant = mutant
         self.engine = Engine(log2n=3, log_depth=log_depth, stack_depth=stack_depth,
                              clear_on_start=False)
@@ -170,7 +171,8 @@ class RefusalHarness(wiring.Component):
         taken = cmd.valid & cmd.ready
         with m.If(taken & (n != len(self.prefix) + 1)):
             m.d.sync += n.eq(n + 1)
-        m.d.comb += Assume((cmd.payload.op == Op.PLACE) | (cmd.payload.op == Op.SEEK))
+        m.d.comb += Assume((cmd.payload.op == Op.PLACE) |
+                           ((cmd.payload.op == Op.SEEK) if self.seek else 0))
         for i, (col, row, tile) in enumerate(self.prefix):
             with m.If(n == i):
                 m.d.comb += Assume((cmd.payload.op == Op.PLACE) &
