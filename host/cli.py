@@ -35,6 +35,15 @@ def _version():
         return "(not installed)"
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """Help lines are not broken at hyphens, so that a spec (``cmd,per-game,cwd=DIR``) or
+    an option named in a help text stays whole."""
+
+    def _split_lines(self, text, width):
+        import textwrap
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def build_parser():
     parser = argparse.ArgumentParser(
         prog="trax-fpga",
@@ -42,7 +51,8 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"trax-fpga {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (module, help_text) in COMMANDS.items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
+        p = sub.add_parser(name, help=help_text, description=help_text,
+                           formatter_class=_HelpFormatter)
         p.set_defaults(_module=module)
         importlib.import_module(module).add_arguments(p)
     return parser

@@ -156,10 +156,10 @@ def probe_everything(core, game, history, seen):
                 check_board(core, game, history)
 
 
-def test_exhaustive_probes_recorded(core):
-    """Every placement on positions from recorded games (where caves make
+def recorded_positions(core):
+    """Every twelfth recorded game played on both engines, stopping half-way and before its
+    last move to yield the reference's game and the moves (late positions have caves, where
     three-track moves happen)."""
-    seen = set()
     for g in STANDARD[::12]:
         core.reset()
         game = Game()
@@ -168,10 +168,33 @@ def test_exhaustive_probes_recorded(core):
             if game.over:
                 break
             if i in (len(g["moves"]) // 2, len(g["moves"]) - 1):
-                probe_everything(core, game, history, seen)
+                yield game, history
             check_step(core, game, parse_move(text), history)
+
+
+def test_exhaustive_probes_recorded(core):
+    """Every placement on positions from recorded games."""
+    seen = set()
+    for game, history in recorded_positions(core):
+        probe_everything(core, game, history, seen)
     assert {Status.OK, Status.RANGE, Status.OCCUPIED, Status.NOT_ADJACENT, Status.MISMATCH,
             Status.THREE_TRACKS} <= seen, seen
+
+
+def random_position(core, rng, variant):
+    """A random game of 3 to 60 moves on both engines (in 8x8, stopped where the area
+    reaches 8, to probe the bounds): the reference's game and the moves."""
+    core.reset(variant)
+    game = Game(variant)
+    history = []
+    for _ in range(rng.randint(3, 60)):
+        moves = game.legal_moves()
+        if not moves or game.over:
+            break
+        if variant == "8x8" and max(game.width, game.height) == 8:
+            break
+        check_step(core, game, rng.choice(moves), history)
+    return game, history
 
 
 @pytest.mark.parametrize("variant", ["trax", "8x8", "looptrax"])
@@ -180,16 +203,7 @@ def test_exhaustive_probes_random(core, variant):
     rng = random.Random(f"{SEED}-{variant}")
     seen = set()
     for _ in range(POSITIONS):
-        core.reset(variant)
-        game = Game(variant)
-        history = []
-        for _ in range(rng.randint(3, 60)):
-            moves = game.legal_moves()
-            if not moves or game.over:
-                break
-            if variant == "8x8" and max(game.width, game.height) == 8:
-                break                       # at the limit: probe the bounds
-            check_step(core, game, rng.choice(moves), history)
+        game, history = random_position(core, rng, variant)
         if not game.over:
             probe_everything(core, game, history, seen)
     expected = {Status.OK, Status.RANGE, Status.OCCUPIED, Status.NOT_ADJACENT, Status.MISMATCH}
@@ -252,29 +266,12 @@ def test_seek_matches_reference(core):
     """SEEK against the reference's scan (`pvs.seek`) from every placement, on positions of
     recorded games and random ones of every variant (the 8x8 ones at the bounds)."""
     seen = set()
-    for g in STANDARD[::12]:              # (late positions have caves: three-tracks)
-        core.reset()
-        game = Game()
-        history = []
-        for i, text in enumerate(g["moves"]):
-            if game.over:
-                break
-            if i in (len(g["moves"]) // 2, len(g["moves"]) - 1):
-                seen |= seek_everywhere(core, game, history)
-            check_step(core, game, parse_move(text), history)
+    for game, history in recorded_positions(core):
+        seen |= seek_everywhere(core, game, history)
     for variant in ("trax", "8x8", "looptrax"):
         rng = random.Random(f"{SEED}-seek-{variant}")
         for _ in range(4):
-            core.reset(variant)
-            game = Game(variant)
-            history = []
-            for _ in range(rng.randint(3, 60)):
-                moves = game.legal_moves()
-                if not moves or game.over:
-                    break
-                if variant == "8x8" and max(game.width, game.height) == 8:
-                    break
-                check_step(core, game, rng.choice(moves), history)
+            game, history = random_position(core, rng, variant)
             if not game.over:
                 seen |= seek_everywhere(core, game, history)
     assert {Status.OK, Status.RANGE, Status.THREE_TRACKS} <= seen, seen
