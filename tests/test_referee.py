@@ -196,14 +196,14 @@ def test_each_player_has_its_own_time_limit():
     """``time_limit=(a, b)``: each player's limit follows it when the colours swap.  The
     program's second answer takes 0.6 s, within its own 2 s; with 0.4 s it is late."""
     spec = client_spec("--sleep-at", "2", "--sleep", "0.6")
-    match = run_match(spec, "ref", games=2, seed=7, time_limit=(2.0, 0.4))
+    match = run_match(spec, "ref", games=2, seed=7, time_limit=(2.0, 5.0))
     for rec, colour in zip(match.records, ("white", "black")):
         assert rec.reason in ("loop", "line"), rec.summary()
-        assert rec.time_limits == {colour: 2.0, ("black" if colour == "white" else "white"): 0.4}
+        assert rec.time_limits == {colour: 2.0, ("black" if colour == "white" else "white"): 5.0}
     assert match.records[0].times[2] >= 0.6             # White's second answer
-    assert (match.stats(spec)["time_limit"], match.stats("ref")["time_limit"]) == (2.0, 0.4)
-    assert "time limits: White 2 s, Black 0.4 s" in match.records[0].notation()
-    late = run_match(spec, "ref", games=1, seed=7, time_limit=(0.4, 2.0)).records[0]
+    assert (match.stats(spec)["time_limit"], match.stats("ref")["time_limit"]) == (2.0, 5.0)
+    assert "time limits: White 2 s, Black 5 s" in match.records[0].notation()
+    late = run_match(spec, "ref", games=1, seed=7, time_limit=(0.4, 5.0)).records[0]
     assert (late.reason, late.fault["colour"]) == ("timeout", "white")
     with pytest.raises(ValueError, match="positive"):
         run_match(spec, "ref", time_limit=(1.0, 0))
