@@ -2,9 +2,21 @@
 notation in and reference-format results out, and a differential checker."""
 
 
+from amaranth.sim import Simulator
+
 from traxfpga.hdl.tiles import STATUS_CODES, Status
 from traxfpga.host.reference.corpus import load_corpus
 from traxfpga.host.reference.trax import Game, Illegal, format_move, parse_move
+
+
+def simulate(dut, bench, *, clock=True):
+    """Run the testbench ``bench`` on ``dut`` in Amaranth's simulator (with a clock unless
+    the part is combinational): the engine's parts, each tested alone."""
+    sim = Simulator(dut)
+    if clock:
+        sim.add_clock(1e-6)
+    sim.add_testbench(bench)
+    sim.run()
 
 
 def corpus():

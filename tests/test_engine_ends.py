@@ -2,21 +2,13 @@
 
 import random
 
-from amaranth.sim import Simulator
-
 from traxfpga.hdl.engine_ends import PathEndFinder
 from traxfpga.hdl.engine_joins import Joins
 from traxfpga.hdl.tiles import SHAPE_MASKS, Shape
 
+from engine_harness import simulate
+
 L = 4
-
-
-def simulate(dut, bench, *, clock=True):
-    sim = Simulator(dut)
-    if clock:
-        sim.add_clock(1e-6)
-    sim.add_testbench(bench)
-    sim.run()
 
 
 def model_end(p, mask, d, pos, occ, nwhite, far):

@@ -2,10 +2,10 @@
 
 import random
 
-from amaranth.sim import Simulator
-
 from traxfpga.hdl.engine_eval import EvalPipeline
 from traxfpga.hdl.eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
+
+from engine_harness import simulate
 
 L = 4
 N = 1 << L
@@ -36,6 +36,14 @@ def model_item(at, end, area, lines):
     return weight + line, dist == 1
 
 
+async def start(ctx, dut, minx, miny, width, height):
+    """A new EVAL over the area: its sums cleared."""
+    ctx.set(dut.area, {"minx": minx, "miny": miny, "width": width, "height": height})
+    ctx.set(dut.clear, 1)
+    await ctx.tick()
+    ctx.set(dut.clear, 0)
+
+
 def run(items_per_eval, seed):
     """Random EVALs; the pipeline's sums must be the model's once ``busy`` falls, four
     cycles after the last item."""
@@ -48,12 +56,8 @@ def run(items_per_eval, seed):
             area = (rng.randrange(N), rng.randrange(N), rng.randint(1, N - 2),
                     rng.randint(1, N - 2))
             lines = rng.random() < 0.7
-            ctx.set(dut.area, {"minx": area[0], "miny": area[1], "width": area[2],
-                               "height": area[3]})
             ctx.set(dut.lines, lines)
-            ctx.set(dut.clear, 1)
-            await ctx.tick()
-            ctx.set(dut.clear, 0)
+            await start(ctx, dut, *area)
             assert ctx.get(dut.pot) == [0, 0] and ctx.get(dut.att) == [0, 0]
             pot, att = [0, 0], [0, 0]
             for _ in range(items_per_eval):
@@ -83,10 +87,7 @@ def run(items_per_eval, seed):
             assert (ctx.get(dut.pot), ctx.get(dut.att)) == (pot, att)
             checked.append(sum(pot))
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(tb)
-    sim.run()
+    simulate(dut, tb)
     return checked
 
 
@@ -99,10 +100,7 @@ def test_one_adjacent_end():
     dut = EvalPipeline(L)
 
     async def tb(ctx):
-        ctx.set(dut.area, {"minx": 3, "miny": 3, "width": 4, "height": 4})
-        ctx.set(dut.clear, 1)
-        await ctx.tick()
-        ctx.set(dut.clear, 0)
+        await start(ctx, dut, 3, 3, 4, 4)
         # The far end at (5, 4) leaves by its E edge, into (6, 4); P is (6, 5).
         ctx.set(dut.ends.valid, 1)
         ctx.set(dut.ends.payload, {"black": 0, "end": {"x": 5, "y": 4, "d": 1}})
@@ -114,10 +112,7 @@ def test_one_adjacent_end():
         assert ctx.get(dut.pot) == [EVAL_WEIGHTS["adjacent"], 0]
         assert ctx.get(dut.att) == [1, 0]
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(tb)
-    sim.run()
+    simulate(dut, tb)
 
 
 def test_sums_saturate():
@@ -125,10 +120,7 @@ def test_sums_saturate():
     dut = EvalPipeline(L)
 
     async def tb(ctx):
-        ctx.set(dut.area, {"minx": 0, "miny": 0, "width": 8, "height": 8})
-        ctx.set(dut.clear, 1)
-        await ctx.tick()
-        ctx.set(dut.clear, 0)
+        await start(ctx, dut, 0, 0, 8, 8)
         ctx.set(dut.ends.payload, {"black": 1, "end": {"x": 2, "y": 2, "d": 2}})
         ctx.set(dut.at, {"x": 3, "y": 3})
         ctx.set(dut.ends.valid, 1)
@@ -140,7 +132,4 @@ def test_sums_saturate():
         assert ctx.get(dut.att) == [0, 255]
         assert ctx.get(dut.pot) == [0, min(EVAL_MAX, 300 * EVAL_WEIGHTS["adjacent"])]
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(tb)
-    sim.run()
+    simulate(dut, tb)

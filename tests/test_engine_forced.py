@@ -2,9 +2,9 @@
 
 import random
 
-from amaranth.sim import Simulator
-
 from traxfpga.hdl.engine_forced import ForcedStack
+
+from engine_harness import simulate
 
 L = 4
 DEPTH = 6
@@ -48,8 +48,5 @@ def test_against_list():
                 await ctx.tick()
                 ctx.set(dut.push.valid, 0)
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(tb)
-    sim.run()
+    simulate(dut, tb)
     assert all(seen.values()), seen

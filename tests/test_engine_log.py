@@ -2,9 +2,9 @@
 
 import random
 
-from amaranth.sim import Simulator
-
 from traxfpga.hdl.engine_log import UndoLog
+
+from engine_harness import simulate
 
 L = 4
 DEPTH = 8
@@ -57,8 +57,5 @@ def test_against_list():
             await ctx.tick()            # the read follows the pointer a cycle later
             assert ctx.get(dut.top.as_value()) == ring[(head - 1) % DEPTH]
 
-    sim = Simulator(dut)
-    sim.add_clock(1e-6)
-    sim.add_testbench(tb)
-    sim.run()
+    simulate(dut, tb)
     assert all(seen.values()), seen

@@ -3,10 +3,10 @@ word a neighbour can hold."""
 
 import itertools
 
-from amaranth.sim import Simulator
-
 from traxfpga.hdl.engine_neighbour import NeighbourUpdate
 from traxfpga.hdl.tiles import SHAPE_MASKS, Colour, Shape
+
+from engine_harness import simulate
 
 MASKS = [SHAPE_MASKS[s][o] for s in (Shape.PLUS, Shape.SLASH, Shape.BACKSLASH) for o in range(2)]
 COLOURS = [Colour.NONE, Colour.WHITE, Colour.BLACK]
@@ -44,7 +44,5 @@ def test_every_word():
                 seen["forced"] += forced
                 seen["full"] += full
 
-    sim = Simulator(dut)
-    sim.add_testbench(tb)
-    sim.run()
+    simulate(dut, tb, clock=False)
     assert all(seen.values()), seen
