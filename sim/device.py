@@ -25,7 +25,7 @@ from ..hdl.pvs_isa import MAX_NODE_LIMIT, NODE_BITS
 from ..hdl.request import SearchReport
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from . import cxxrtl, notices, verilator
-from .backends import BACKENDS
+from .backends import BACKENDS, signed16
 from .threaded import ThreadedSimulator
 
 __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSim", "SimSerial",
@@ -347,8 +347,7 @@ class DeviceSim:
     @property
     def search_value(self):
         """The value of the device's last answer for the side that moved (signed)."""
-        v = self._sim.get("report__value")
-        return v - (1 << 16) if v >> 15 else v
+        return signed16(self._sim.get("report__value"))
 
     @property
     def search_insns(self):

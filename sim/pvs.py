@@ -21,6 +21,7 @@ from ..hdl.request import SearchLimits, SearchReport, SearchRequest
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl, verilator
 from .core import SHAPES, VARIANTS, command, send_command
+from .backends import signed16
 from .device import default_backend
 
 __all__ = ["PVSHarness", "PVSSim", "PVSResult"]
@@ -62,10 +63,6 @@ class PVSResult(NamedTuple):
     engine_cycles: int      # of the cycles, those waiting for the engine (summed over cores)
     core: int = 0           # the core whose answer it is
     busy: int = 0           # the cores' own search cycles, summed (one core: ``cycles``)
-
-
-def _signed16(v):
-    return v - (1 << 16) if v & 0x8000 else v
 
 
 class PVSSim:
@@ -124,14 +121,14 @@ class PVSSim:
         cx = self._cx
         cx.set("ctl__req", 1)
         cx.until("ctl__done", limit=limit)
-        col, row = _signed16(cx.get("ctl__col")), _signed16(cx.get("ctl__row"))
+        col, row = signed16(cx.get("ctl__col")), signed16(cx.get("ctl__row"))
         tile = SHAPE_CHARS[Shape(cx.get("ctl__tile"))]
         found = bool(cx.get("ctl__found"))
         report = {name: cx.get(f"report__{name}") for name in
                   ("depth", "value", "nodes", "insns", "cycles", "engine_cycles", "core",
                    "busy")}
         out = PVSResult(format_move(Move(col, row, tile)) if found else None,
-                        report["depth"], _signed16(report["value"]), report["nodes"],
+                        report["depth"], signed16(report["value"]), report["nodes"],
                         report["insns"], report["cycles"], report["engine_cycles"],
                         report["core"], report["busy"])
         cx.set("ctl__req", 0)
