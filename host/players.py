@@ -787,7 +787,6 @@ class ProtocolPlayer(Player):
         if not isinstance(self.transport, (SimTransport, SerialTransport)):
             return super().answer_position(moves, limit=limit)
         self._clean()
-        self._dirty = True                  # the next game starts clean, whatever happens
         self._engine(":reset trax", "= trax", STATUS_WAIT)
         for mv in moves:
             self._engine(f":play {mv}", "= ok ", STATUS_WAIT)
@@ -797,10 +796,16 @@ class ProtocolPlayer(Player):
         return text.split()[-1]
 
     def _engine(self, line, expect, limit):
-        """Send an engine-mode line; its answer, which must start with ``expect``."""
+        """Send an engine-mode line; its answer, which must start with ``expect`` (else, or
+        with no answer, the board is brought back to a clean state before its next use)."""
         self.transport.send_line(line)
-        text, self.last_time = self._read(limit)
+        try:
+            text, self.last_time = self._read(limit)
+        except Fault:
+            self._dirty = True
+            raise
         if not text.startswith(expect):
+            self._dirty = True
             raise Fault("illegal", f"answered {line!r} with {shown(text, 40)}")
         return text
 

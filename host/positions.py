@@ -33,6 +33,13 @@ class Case:
     def colour(self):
         return ("white", "black")[len(self.moves) % 2]
 
+    def position(self):
+        """The reference's game before the losing move."""
+        game = Game()
+        for mv in self.moves:
+            game.play(mv)
+        return game
+
 
 def _loser(text, source):
     for line in text.splitlines():
@@ -94,11 +101,8 @@ def avoids(case, player, limit=None):
     """``(answer, avoided, seconds)``: ``player``'s move in the case's position and whether
     it holds at the case's depth."""
     answer = player.answer_position(case.moves, limit=limit)
-    game = Game()
-    for mv in case.moves:
-        game.play(mv)
     try:
-        held = not refuted(game, answer, case.depth)
+        held = not refuted(case.position(), answer, case.depth)
     except Illegal:
         held = False                            # an illegal answer avoids nothing
     return answer, held, player.last_time
@@ -107,9 +111,7 @@ def avoids(case, player, limit=None):
 def savable(case):
     """Whether some move in the case's position holds at its depth (else the position was
     already lost at that depth, whatever is played)."""
-    game = Game()
-    for mv in case.moves:
-        game.play(mv)
+    game = case.position()
     return any(not refuted(game, mv, case.depth) for mv in game.legal_moves())
 
 

@@ -16,13 +16,6 @@ from traxfpga.host.referee import run_match
 from player_harness import needs_cxx
 
 
-def Game_of(moves):
-    g = Game()
-    for mv in moves:
-        g.play(mv)
-    return g
-
-
 @pytest.fixture(scope="module")
 def records(tmp_path_factory):
     """Four games the reference AI won against random moves, as referee --record writes."""
@@ -39,9 +32,7 @@ def test_the_losing_move_is_the_losers_first_move_lost_by_force(records):
     assert cases, "random moves lose by force within two moves somewhere"
     for case in cases:
         rec = match.records[int(case.source[5:8]) - 1]
-        game = Game()
-        for mv in case.moves:
-            game.play(mv)
+        game = case.position()
         assert case.colour == rec.loser and rec.moves[len(case.moves)] == case.played
         assert refuted(game, case.played, case.depth)
         assert case.depth == 1 or not refuted(game, case.played, case.depth - 1)
@@ -58,10 +49,10 @@ def test_a_player_answers_in_the_position(records):
     case = cases_in([folder], 2)[0]
     with open_player("ref", seed=1) as ref:
         answer, held, _ = avoids(case, ref)
-    Game_of(case.moves).play(answer)                    # legal
-    assert held == (not refuted(Game_of(case.moves), answer, case.depth))
+    case.position().play(answer)                        # legal
+    assert held == (not refuted(case.position(), answer, case.depth))
     # a move holds there exactly when one of the legal moves is not refuted
-    game = Game_of(case.moves)
+    game = case.position()
     assert savable(case) == any(not refuted(game, mv, case.depth) for mv in game.legal_moves())
 
 
@@ -73,7 +64,7 @@ def test_the_simulated_board_answers_in_the_position(records):
     with open_player("sim,nodes=300") as board:
         answer, _, seconds = avoids(case, board)
         assert 0 < seconds < 1 and board.last_search["nodes"] >= 300
-        Game_of(case.moves).play(answer)                # legal
+        case.position().play(answer)                    # legal
         # and it still plays contest games afterwards
         assert board.start("white") == "@0/"
 
