@@ -63,9 +63,9 @@ def send_command(cx, payload):
 
 #: (offset, mask) of ``occ``, ``white`` and ``eol`` in a :data:`CellOut` word: a DUMP's
 #: squares decoded with plain shifts (a view per square costs more than the simulation).
-_CELL_FIELDS = tuple((data.Layout.cast(CellOut)[name].offset,
-                      (1 << data.Layout.cast(CellOut)[name].width) - 1)
-                     for name in ("occ", "white", "eol"))
+_CELL_FIELDS = tuple((field.offset, (1 << field.width) - 1)
+                     for field in map(data.Layout.cast(CellOut).__getitem__,
+                                      ("occ", "white", "eol")))
 
 
 class CoreSim:
