@@ -262,12 +262,13 @@ def bench_held_back(args):
     and whether ``--player`` now avoids it."""
     from .players import open_player
     from .positions import avoids, cases_in, savable, to_dict
+    from .reference.movetext import UnusableInput
 
     def progress(text):
         note("trax-fpga bench held-back", text)
     if not args.records:
-        raise SystemExit("trax-fpga bench held-back: give --records DIR (games written by "
-                         "referee --record, such as the held-back program's)")
+        raise UnusableInput("give --records DIR (games written by referee --record, such as "
+                            "the held-back program's)")
     cases = cases_in(args.records, args.force_depth, progress)
     rows = []
     with open_player(args.player, seed=args.seed) as player:

@@ -89,3 +89,5 @@ def test_bench_held_back(records, capsys):
     assert data["avoided"] == sum(c["avoided"] for c in data["cases"])
     assert cli.main(["bench", "held-back", "--records", str(folder / "nowhere")]) == 1
     assert "no such file" in capsys.readouterr().err
+    assert cli.main(["bench", "held-back"]) == 1
+    assert "give --records DIR" in capsys.readouterr().err
