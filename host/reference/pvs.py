@@ -29,6 +29,19 @@ _SAME_SQUARE = ("mismatch", "three-tracks")     # refusals that leave the square
 _PASSED_OVER = ("occupied", "not-adjacent", "mismatch", "bounds")
 
 
+def scan_next(col, row, tile, skip_square, height):
+    """The placement after (``col``, ``row``, ``tile``) in scan order: the square's next
+    tile, or (``skip_square``, or after its last tile) the next square (column -1 ..
+    width, row -1 .. height): the sequencer's ``NEXT``, and ``SEEK``'s step."""
+    if skip_square or tile == 2:
+        tile, row = 0, row + 1
+        if row > height:
+            row, col = -1, col + 1
+    else:
+        tile += 1
+    return col, row, tile
+
+
 def seek(game: Game, col: int, row: int, tile: int):
     """The engine's ``SEEK`` on the reference: from the placement (``col``, ``row``,
     ``tile``) on in scan order, the first that is not refused from its square's word alone
@@ -43,12 +56,7 @@ def seek(game: Game, col: int, row: int, tile: int):
         except Illegal as exc:
             if exc.code not in _PASSED_OVER:
                 return col, row, tile, exc
-            if exc.code == "mismatch" and tile < 2:
-                tile += 1
-                continue
-            tile, row = 0, row + 1
-            if row > game.height:
-                row, col = -1, col + 1
+            col, row, tile = scan_next(col, row, tile, exc.code != "mismatch", game.height)
         else:
             return col, row, tile, None
 
@@ -141,12 +149,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             mine = deal == core
             deal = (deal + 1) % cores
         elif op == Op.NEXT:
-            if square or tile == 2:
-                tile, row = 0, row + 1
-                if row > g.height:
-                    row, col = -1, col + 1
-            else:
-                tile += 1
+            col, row, tile = scan_next(col, row, tile, square, g.height)
             square = False
             past = col > g.width
         elif op == Op.SAVE:
