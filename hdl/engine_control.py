@@ -69,12 +69,12 @@ class Control:
     def _stores(self):
         m, NN, L = self.m, self.NN, self.L
         if self.dual:
-            m.submodules.cells = self.cells = DualPortRAM(shape=Cell, depth=NN * NN)
+            m.submodules.cells = self.cells = DualPortRAM(shape=Cell, depth=NN * NN, lanes=4)
             # Every write goes where the read goes, except in the overlapped tile states.
             m.d.comb += self.cells.waddr.eq(self.cells.addr)
         else:
             m.submodules.cells = self.cells = SinglePortRAM(shape=Cell, depth=NN * NN,
-                                                            spram=self.spram)
+                                                            spram=self.spram, lanes=4)
         m.submodules.far_w = far_w = SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
         m.submodules.far_b = far_b = SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
         self.far = [far_w, far_b]
@@ -181,8 +181,8 @@ class Control:
     def _neighbours(self):
         """The neighbour written (`wdir`, at `w_addr`): the one addressed now on one port;
         with `dual`, the one read two steps ago, while the next is read.  Its new word once
-        P is placed (or, with `untiling`, taken back), and whether it becomes forced or
-        over-full, registered (for timing) and acted on the step after its write."""
+        P is placed, and whether it becomes forced or over-full, registered (for timing) and
+        acted on the step after its write."""
         m, L = self.m, self.L
         if self.dual:
             self.wdir = Signal(2)
@@ -190,7 +190,7 @@ class Control:
             m.d.sync += [self.wdir.eq(self.rdir), self.w_addr.eq(self.rpos)]
         else:
             self.wdir, self.w_addr = self.ndir, self.nb_addr
-        self.untiling = Signal()
+        self.untiling = Signal()                # in UNTILE (for `_untile_home`)
         self.push_r = Signal()                  # the neighbour written last step is forced
         self.three_r = Signal()                 # ... or over-full
         self.over3 = Signal()                   # some neighbour of this tile is over-full
@@ -199,8 +199,7 @@ class Control:
         self.nsel = Signal(Cell)
         m.d.comb += self.nsel.eq(self.nb[self.wdir])
         m.submodules.neighbour = upd = NeighbourUpdate()
-        m.d.comb += [upd.cell.eq(self.nsel), upd.dir.eq(self.wdir), upd.mask.eq(self.pmask),
-                     upd.remove.eq(self.untiling)]
+        m.d.comb += [upd.cell.eq(self.nsel), upd.dir.eq(self.wdir), upd.mask.eq(self.pmask)]
         self.upd = upd
         self.live = ~self.nsel.occ
 
@@ -223,22 +222,18 @@ class Control:
 
     def _untile_home(self):
         """Whether the far end P joined across the edge written next is the neighbour there
-        itself (see :meth:`untile_far`), registered a cycle ahead: P's place and mask and
-        the log entry stay put while P is taken back, and compared as the far end is written
-        it was the UP5K's longest path.  One-port, the edges are written at steps 0..3 of
-        UNTILE_WRITE (after step 4 of UNTILE_READ); dual, each two steps after it is read
-        (`wdir` follows `rdir`)."""
-        m, px, py, wrap = self.m, self.px, self.py, self.wrap
-        if self.dual:
-            next_w = self.rdir
-        else:
-            next_w = Mux(self.step == 4, 0, self.step + 1)[:2]
-        hx = Mux(next_w == 1, wrap(px + 1), Mux(next_w == 3, wrap(px - 1), px))
-        hy = Mux(next_w == 0, wrap(py - 1), Mux(next_w == 2, wrap(py + 1), py))
-        next_b = second_edge(self.pmask, next_w)
+        itself (see :meth:`untile_far`), registered a cycle ahead: compared as the far end is
+        written it was the UP5K's longest path.  From the log's entry, which is on `top` in
+        ROLLBACK and stays put through UNTILE; UNTILE writes edge `step` at steps 0..3, so
+        the edge next is 0 from ROLLBACK and `step + 1` in UNTILE."""
+        m, wrap, tile = self.m, self.wrap, self.entry.u.tile
+        next_w = Mux(self.untiling, self.step + 1, 0)[:2]
+        hx = Mux(next_w == 1, wrap(tile.p.x + 1), Mux(next_w == 3, wrap(tile.p.x - 1), tile.p.x))
+        hy = Mux(next_w == 0, wrap(tile.p.y - 1), Mux(next_w == 2, wrap(tile.p.y + 1), tile.p.y))
+        next_b = second_edge(tile.mask, next_w)
         self.far_home = Signal(2)
         for c in range(2):
-            e0, e1 = self.entry.u.tile.e[2 * c], self.entry.u.tile.e[2 * c + 1]
+            e0, e1 = tile.e[2 * c], tile.e[2 * c + 1]
             m.d.sync += self.far_home[c].eq(Mux(next_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
                                             == Cat(hx, hy))
 
@@ -285,16 +280,24 @@ class Control:
     def write_tile(self):
         """P, with its tile."""
         cells = self.cells
-        self.m.d.comb += [cells.wdata.eq(self.pcell), cells.wdata.occ.eq(1),
-                          cells.wdata.white.eq(self.pmask), cells.we.eq(1)]
+        self.m.d.comb += [cells.wdata.eq(self.pcell), *cells.wdata.tile(self.pmask),
+                          cells.we.eq(0b1111)]
 
     def join_write(self, i):
         """The joined path ends point at each other: A's far end at B's (i = 0, with the log
         entry), then B's at A's (i = 1)."""
         m, ends, entry = self.m, self.ends, self.log.push.payload
         if i == 0:
+            tile = entry.u.tile
             m.d.comb += [self.log.push.valid.eq(1), entry.trailer.eq(0),
-                         entry.u.tile.p.x.eq(self.px), entry.u.tile.p.y.eq(self.py)]
+                         tile.p.x.eq(self.px), tile.p.y.eq(self.py), tile.mask.eq(self.pmask)]
+            for d in DIRS:
+                # What taking P back writes blind (see `untile`): whether a tile lay across
+                # edge d, and that tile's lowest edge of the colour it shares with P.
+                nb_white = self.nb[d].white
+                m.d.comb += [tile.nocc[d].eq(self.pcell.inc[d] != Colour.NONE),
+                             tile.nlow[d].eq(one_hot_dir(Mux(self.pmask[d], nb_white,
+                                                             ~nb_white)))]
             for c in range(2):
                 for s in range(2):
                     m.d.comb += [entry.u.tile.e[2 * c + s].x.eq(ends[c][s].x),
@@ -310,7 +313,7 @@ class Control:
         """The neighbour across `wdir`, with P's colour entering it; whether it became forced
         or over-full is registered (for timing) and acted on the step after."""
         m = self.m
-        m.d.comb += [self.cells.wdata.eq(self.upd.new), self.cells.we.eq(self.live)]
+        m.d.comb += [self.cells.wdata.eq(self.upd.new), self.cells.we.eq(self.live.replicate(4))]
         m.d.sync += [self.push_r.eq(self.upd.forced), self.three_r.eq(self.upd.full),
                      self.push_xy.eq(self.w_addr)]
 
@@ -347,34 +350,38 @@ class Control:
         with m.Else():
             m.next = "POP"
 
-    def untile_far(self, enable):
-        """Taking P back, across edge `wdir`: the far end P joined there points back at the
+    def untile(self):
+        """Taking P (the log's newest tile entry) back, step 0..3 across edge `step`, step 4
+        P itself: only writes, each from the entry, so no store is read.  A neighbour that
+        was empty when P was placed is empty still (the tiles placed after P are taken back
+        first): its lane facing P is cleared, all of that lane an empty square's.  Across
+        an edge that had a neighbour, the far end P joined there points back at the
         neighbour's edge facing P again -- or, if that far end was the neighbour itself (its
-        track of the colour had both ends open), at its lower edge of the colour, as a
-        placement writes such an entry.  So a rollback leaves the path-end stores exactly as
-        they were."""
-        m, wdir, nsel = self.m, self.wdir, self.nsel
-        w_white = self.pmask.bit_select(wdir, 1)
-        w_b = second_edge(self.pmask, wdir)
-        for c in range(2):
-            e0, e1 = self.entry.u.tile.e[2 * c], self.entry.u.tile.e[2 * c + 1]
-            target = Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
-            n_lower = one_hot_dir(nsel.white if c == 0 else ~nsel.white)
-            far = self.far[c]
-            m.d.comb += [far.addr.eq(target),
-                         far.wdata.x.eq(self.w_addr.x), far.wdata.y.eq(self.w_addr.y),
-                         far.wdata.d.eq(Mux(self.far_home[c], n_lower, wdir ^ 2)),
-                         far.we.eq(enable & nsel.occ & (w_white == (c == 0)))]
-
-    def untake_p(self, p_addr):
-        """P empty again (its entering colours kept), its path ends zeroed as an empty
-        square's are."""
-        m, cells = self.m, self.cells
-        m.d.comb += [cells.wdata.eq(self.pcell), cells.wdata.occ.eq(0), cells.wdata.white.eq(0),
-                     cells.we.eq(1)]
-        for c in range(2):
-            m.d.comb += [self.far[c].addr.eq(p_addr), self.far[c].wdata.eq(0),
-                         self.far[c].we.eq(1)]
+        track of the colour had both ends open), at its lowest edge of the colour, as a
+        placement writes such an entry.  P becomes the empty square it was: no tile, its
+        path ends zero, and the colours entering it from the neighbours it had, which are
+        its own edges' colours.  So a rollback leaves all three stores exactly as they were."""
+        m, step, tile, cells, ndir = self.m, self.step, self.entry.u.tile, self.cells, self.ndir
+        m.d.comb += cells.addr.eq(self.nb_addr)
+        with m.If(step == 4):
+            inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
+                   for d in DIRS]
+            m.d.comb += [*cells.wdata.empty(inc), cells.we.eq(0b1111)]
+            for c in range(2):
+                m.d.comb += [self.far[c].addr.eq(self.nb_addr), self.far[c].wdata.eq(0),
+                             self.far[c].we.eq(1)]
+        with m.Else():
+            had = tile.nocc.bit_select(ndir, 1)
+            m.d.comb += [cells.wdata.eq(0), cells.we.eq(Mux(had, 0, Const(1, 4) << (ndir ^ 2)))]
+            w_white = tile.mask.bit_select(ndir, 1)
+            w_b = second_edge(tile.mask, ndir)
+            for c in range(2):
+                e0, e1 = tile.e[2 * c], tile.e[2 * c + 1]
+                far = self.far[c]
+                m.d.comb += [far.addr.eq(Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))),
+                             far.wdata.x.eq(self.nb_addr.x), far.wdata.y.eq(self.nb_addr.y),
+                             far.wdata.d.eq(Mux(self.far_home[c], tile.nlow[ndir], ndir ^ 2)),
+                             far.we.eq(had & (w_white == (c == 0)))]
 
     def place(self):
         """The placed square's word is read (its checks follow), unless the area would
@@ -396,11 +403,10 @@ class Control:
         self.m.d.comb += self.log.ahead.eq(1)
 
     def untile_p(self):
-        """Take back the tile of the log's newest entry: P's word is read first."""
+        """Take back the tile of the log's newest entry."""
         m, p = self.m, self.entry.u.tile.p
         m.d.sync += [self.px.eq(p.x), self.py.eq(p.y), self.step.eq(0)]
-        m.d.comb += self.cells.addr.eq(Cat(p.x, p.y))
-        m.next = "UNTILE_READ"
+        m.next = "UNTILE"
 
     def pop_tile(self, mask):
         m = self.m
@@ -424,7 +430,7 @@ class Control:
         """The board store's word and both path-end words of square (prx, pry) of the area
         zeroed (an empty square's path ends are zero)."""
         m, cells, at = self.m, self.cells, self.phys(self.prx, self.pry)
-        m.d.comb += [cells.addr.eq(at), cells.wdata.eq(0), cells.we.eq(1)]
+        m.d.comb += [cells.addr.eq(at), cells.wdata.eq(0), cells.we.eq(0b1111)]
         for c in range(2):
             m.d.comb += [self.far[c].addr.eq(at), self.far[c].we.eq(1)]
 
@@ -851,10 +857,9 @@ class Control:
                 m.d.comb += log.pop.eq(1)
                 m.d.sync += [self.saved.eq(t.area), self.k.eq(t.k), self.placed.eq(t.k)]
                 m.next = "ROLLBACK"
-            if self.dual:
-                # Whatever the checks say (a refused UNDO's RESULT and IDLE read the newest
-                # entry again): so the log's address does not wait on them.
-                self.read_ahead()
+            # Whatever the checks say (a refused UNDO's RESULT and IDLE read the newest
+            # entry again): so the log's address does not wait on them.
+            self.read_ahead()
 
         # Take back the newest `k` tile entries, then restore the area from `saved`.
         with m.State("ROLLBACK"):
@@ -873,44 +878,11 @@ class Control:
                 with m.Else():
                     self.finish(self.fault)
             with m.Else():
-                if self.dual:
-                    self.untile_p()               # the entry was read ahead
-                else:
-                    m.next = "UNTILE_P"      # the log's read data follows the pointer
-        if not self.dual:
-            with m.State("UNTILE_P"):
-                self.untile_p()
-        with m.State("UNTILE_READ"):
-            # step 0: P's word arrives; steps 0..3 read the neighbours.
+                self.untile_p()                   # the entry is on the log's top
+        with m.State("UNTILE"):
             m.d.sync += step.eq(step + 1)
-            with m.If(step == 0):
-                m.d.sync += [self.pcell.eq(cells.rdata), self.pmask.eq(cells.rdata.white)]
-            self.read_neighbours()
-            if self.dual:
-                # The writes overlap the reads: P at step 1, neighbour i at step i + 2.
-                m.d.comb += self.untiling.eq(1)
-                with m.If(step == 1):
-                    m.d.comb += cells.waddr.eq(Cat(self.px, self.py))
-                    self.untake_p(Cat(self.px, self.py))
-                with m.If((step >= 2) & (step <= 5)):
-                    m.d.comb += cells.waddr.eq(self.w_addr)
-                    m.d.comb += [cells.wdata.eq(self.upd.new), cells.we.eq(self.live)]
-                    self.untile_far(1)
-                with m.If(step == 5):
-                    self.read_ahead()
-                    self.untile_done()
-            else:
-                with m.If(step == 4):
-                    m.d.sync += step.eq(0)
-                    m.next = "UNTILE_WRITE"
-        if not self.dual:
-            with m.State("UNTILE_WRITE"):
-                m.d.sync += step.eq(step + 1)
-                m.d.comb += [cells.addr.eq(self.nb_addr), self.untiling.eq(1)]
-                self.untile_far(~step[2])
-                with m.If(step == 4):
-                    self.untake_p(self.nb_addr)
-                with m.If(~step[2]):
-                    m.d.comb += [cells.wdata.eq(self.upd.new), cells.we.eq(self.live)]
-                with m.If(step == 4):
-                    self.untile_done()
+            m.d.comb += self.untiling.eq(1)
+            self.untile()
+            with m.If(step == 4):
+                self.read_ahead()
+                self.untile_done()

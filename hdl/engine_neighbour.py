@@ -1,5 +1,6 @@
-"""The neighbour update: a neighbour's word once a tile is placed next to it (or taken
-back), and whether it became forced or over-full.
+"""The neighbour update: a neighbour's word once a tile is placed next to it, and whether it
+became forced or over-full.  (Taking the tile back writes the neighbour's lane facing it
+blind: ``Control.untile``.)
 
 An empty square keeps the colour of the track entering it across each edge, so placing a
 tile changes one field of each empty neighbour, and two tracks of one colour entering it
@@ -31,8 +32,7 @@ class NeighbourSignature(wiring.Signature):
     """The update seen from the engine.
 
     In: ``cell``, the neighbour's word; ``dir``, the edge of P it lies across; ``mask``,
-    P's white edges; ``remove``, P is being taken back (its colour leaves the neighbour).
-    Out: ``new``, the neighbour's word after; ``forced``, it is empty with two tracks of
+    P's white edges.  Out: ``new``, the neighbour's word after; ``forced``, it is empty with two tracks of
     one colour entering it; ``full``, with three or more.
     """
 
@@ -41,7 +41,6 @@ class NeighbourSignature(wiring.Signature):
             "cell":   In(Cell),
             "dir":    In(2),
             "mask":   In(4),
-            "remove": In(1),
             "new":    Out(Cell),
             "forced": Out(1),
             "full":   Out(1),
@@ -54,8 +53,7 @@ class NeighbourUpdate(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        new_col = Mux(self.remove, Colour.NONE,
-                      Mux(self.mask.bit_select(self.dir, 1), Colour.WHITE, Colour.BLACK))
+        new_col = Mux(self.mask.bit_select(self.dir, 1), Colour.WHITE, Colour.BLACK)
         m.d.comb += self.new.eq(self.cell)
         for j in DIRS:
             with m.If(self.dir == opposite(j)):

@@ -8,11 +8,12 @@ RAM).  With ``spram=True`` it is an iCE40UP5K ``SB_SPRAM256KA`` (16384 words of
 
 Both behave the same for every access the engine makes: a read returns the
 word at ``addr`` one cycle later; a write stores ``wdata`` at ``addr`` at the
-clock edge.  (What ``rdata`` shows in the cycle after a write differs between
+clock edge, in the lanes ``we`` enables (``lanes`` equal parts of the word: 1, or 4,
+the SPRAM's nibbles).  (What ``rdata`` shows in the cycle after a write differs between
 the two, and nothing relies on it.)
 """
 
-from amaranth.hdl import ClockSignal, Const, Instance, Module, Shape, Signal
+from amaranth.hdl import ClockSignal, Const, Instance, Module, Shape, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -34,29 +35,34 @@ class SinglePortRAM(wiring.Component):
         Number of words (at most 16384 with ``spram``).
     spram : bool
         Use an iCE40UP5K SPRAM block instead of a ``Memory``.
+    lanes : int
+        Parts of a word written on their own: 1 or 4 (nibbles of a 16-bit word).
 
     Attributes
     ----------
     addr : In(range(depth))
     wdata : In(shape)
-    we : In(1)
-        Write ``wdata`` at ``addr`` at the next edge.
+    we : In(lanes)
+        Write the enabled lanes of ``wdata`` at ``addr`` at the next edge.
     rdata : Out(shape)
         The word at the address presented one cycle earlier.
     """
 
-    def __init__(self, *, shape, depth, spram=False):
+    def __init__(self, *, shape, depth, spram=False, lanes=1):
         self._shape = shape
         self.depth = depth
         self.spram = spram
+        self.lanes = _lanes(shape, lanes)
         width = Shape.cast(shape).width
         if spram and (width > SPRAM_WIDTH or depth > SPRAM_DEPTH):
             raise ValueError(f"an SPRAM holds {SPRAM_DEPTH}x{SPRAM_WIDTH} bits, "
                              f"not {depth}x{width}")
+        if spram and lanes not in (1, 4) or spram and lanes == 4 and width != SPRAM_WIDTH:
+            raise ValueError("an SPRAM writes whole words or the nibbles of 16-bit words")
         super().__init__({
             "addr":  In(range(depth)),
             "wdata": In(shape),
-            "we":    In(1),
+            "we":    In(lanes),
             "rdata": Out(shape),
         })
 
@@ -71,8 +77,8 @@ class SinglePortRAM(wiring.Component):
                 "SB_SPRAM256KA",
                 i_ADDRESS=address,
                 i_DATAIN=datain,
-                i_MASKWREN=Const(0b1111, 4),
-                i_WREN=self.we,
+                i_MASKWREN=self.we if self.lanes == 4 else Const(0b1111, 4),
+                i_WREN=self.we.any(),
                 i_CHIPSELECT=Const(1, 1),
                 i_CLOCK=ClockSignal(),
                 i_STANDBY=Const(0, 1),
@@ -86,12 +92,22 @@ class SinglePortRAM(wiring.Component):
         return m
 
 
+def _lanes(shape, lanes):
+    width = Shape.cast(shape).width
+    if lanes < 1 or width % lanes:
+        raise ValueError(f"a word of {width} bits is not {lanes} equal lanes")
+    return lanes
+
+
 def _block_ram(m, ram, waddr):
     """``ram``'s words in a Memory with a synchronous read port at ``ram.addr`` (so it maps
-    to block RAM) and a write port at ``waddr``."""
-    m.submodules.mem = mem = Memory(shape=ram._shape, depth=ram.depth, init=[])
+    to block RAM) and a write port at ``waddr``, written by lanes."""
+    width = Shape.cast(ram._shape).width
+    # Lanes need a plain word (a memory of a struct shape is written whole).
+    shape = ram._shape if ram.lanes == 1 else unsigned(width)
+    m.submodules.mem = mem = Memory(shape=shape, depth=ram.depth, init=[])
     rd = mem.read_port(domain="sync")
-    wr = mem.write_port()
+    wr = mem.write_port(granularity=width // ram.lanes if ram.lanes > 1 else None)
     m.d.comb += [
         rd.addr.eq(ram.addr), wr.addr.eq(waddr),
         wr.data.eq(ram.wdata), wr.en.eq(ram.we),
@@ -111,19 +127,20 @@ class DualPortRAM(wiring.Component):
         The read address; ``rdata`` is the word there one cycle later.
     waddr : In(range(depth))
     wdata : In(shape)
-    we : In(1)
-        Write ``wdata`` at ``waddr`` at the next edge.
+    we : In(lanes)
+        Write the enabled lanes of ``wdata`` at ``waddr`` at the next edge.
     rdata : Out(shape)
     """
 
-    def __init__(self, *, shape, depth):
+    def __init__(self, *, shape, depth, lanes=1):
         self._shape = shape
         self.depth = depth
+        self.lanes = _lanes(shape, lanes)
         super().__init__({
             "addr":  In(range(depth)),
             "waddr": In(range(depth)),
             "wdata": In(shape),
-            "we":    In(1),
+            "we":    In(lanes),
             "rdata": Out(shape),
         })
 

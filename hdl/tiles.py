@@ -15,7 +15,7 @@ Everything here is plain Python or a ``lib.enum``/``lib.data`` shape, usable
 both in Amaranth designs and in host-side code that talks to them.
 """
 
-from amaranth.hdl import unsigned
+from amaranth.hdl import Cat, unsigned
 from amaranth.lib import data, enum
 
 from .tile_chars import TILE_CHARS
@@ -24,7 +24,7 @@ __all__ = [
     "N", "E", "S", "W", "DIRS", "OFFSETS", "opposite",
     "Colour", "Shape", "SHAPE_MASKS", "SHAPE_CHARS", "mask_name", "MASK_NAMES",
     "Variant", "Status", "Winner", "Reason", "STATUS_CODES",
-    "Cell", "Pos", "End",
+    "Lane", "Cell", "Pos", "End",
 ]
 
 N, E, S, W = 0, 1, 2, 3
@@ -111,14 +111,53 @@ class Reason(enum.Enum, shape=2):
     DRAW = 3
 
 
-#: One word of the board store.  ``inc[d]`` is the colour of the track that
-#: enters this space across edge ``d`` from a neighbouring tile; it is kept
-#: while the space is empty (and frozen once a tile is placed on it).
-Cell = data.StructLayout({
-    "inc":   data.ArrayLayout(Colour, 4),
-    "occ":   1,
-    "white": 4,
-})
+#: One edge's quarter of a board-store word: a nibble, which the UP5K's SPRAM (and block
+#: RAM) writes on its own.  Taking a tile back clears the colour it sent into an empty
+#: neighbour by writing that neighbour's lane alone, without reading the word first: the
+#: lane's other bits are an empty square's (no tile: ``white`` and ``occ`` are 0).
+Lane = data.StructLayout({"inc": Colour, "white": 1, "occ": 1})
+
+
+class Cell(data.Struct):
+    """One word of the board store, as four lanes, one an edge ``d``: ``inc[d]`` is the colour
+    of the track that enters this space across edge ``d`` from a neighbouring tile, kept
+    while the space is empty (and frozen once a tile is placed on it); ``white`` is the
+    placed tile's white-edge mask, a bit a lane; ``occ`` is held in every lane alike."""
+    lane: data.ArrayLayout(Lane, 4)
+
+    @property
+    def occ(self):
+        return self.lane[0].occ
+
+    @property
+    def white(self):
+        return Cat(*(self.lane[d].white for d in DIRS))
+
+    @property
+    def inc(self):
+        return _IncLanes(self.lane)
+
+    def tile(self, mask, inc=None):
+        """Assignments making this word a placed tile of white edges ``mask`` (``inc``: the
+        entering colours, a list of four; kept from this word when None)."""
+        return [a for d in DIRS for a in (
+            self.lane[d].occ.eq(1), self.lane[d].white.eq(mask[d]),
+            *([] if inc is None else [self.lane[d].inc.eq(inc[d])]))]
+
+    def empty(self, inc):
+        """Assignments making this word an empty square with entering colours ``inc``."""
+        return [a for d in DIRS for a in (
+            self.lane[d].occ.eq(0), self.lane[d].white.eq(0), self.lane[d].inc.eq(inc[d]))]
+
+
+class _IncLanes:
+    """``cell.inc[d]``, for an edge given as an int or a value."""
+
+    def __init__(self, lanes):
+        self._lanes = lanes
+
+    def __getitem__(self, d):
+        return self._lanes[d].inc
 
 
 def Pos(log2n):

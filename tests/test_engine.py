@@ -419,6 +419,13 @@ class _Watched(wiring.Component):
         return m
 
 
+def _lane_bits(store, we):
+    """The bits of a word that a write enabling lanes ``we`` of ``store`` stores."""
+    width = len(store.wdata.as_value())
+    lane = width // len(store.we)
+    return sum(((1 << lane) - 1) << (i * lane) for i in range(len(store.we)) if (we >> i) & 1)
+
+
 def test_stores_exactly_restored(dual):
     """Random games on a small engine (forced plays beyond a 4-entry log are refused after a
     rollback): every refused PLACE or SEEK and every UNDO leaves the board store and both path-end
@@ -427,7 +434,7 @@ def test_stores_exactly_restored(dual):
     cycles; this covers longer games."""
     from amaranth.sim import Simulator
     from traxfpga.hdl.engine import Engine, Op
-    from traxfpga.hdl.tiles import Cell, Winner
+    from traxfpga.hdl.tiles import Lane, Winner
     from traxfpga.sim.core import SHAPES, command
 
     engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False, dual=dual)
@@ -443,20 +450,19 @@ def test_stores_exactly_restored(dual):
         ctx.set(engine.cmd.valid, 1)
         while True:
             writes = [(words, ctx.get(getattr(store, "waddr", store.addr)),
-                       ctx.get(store.wdata.as_value()))
+                       ctx.get(store.wdata.as_value()), _lane_bits(store, ctx.get(store.we)))
                       for store, words in zip(top.stores, mem) if ctx.get(store.we)]
             taken = ctx.get(engine.cmd.ready)
             res_valid, res = ctx.get(engine.res.valid), ctx.get(engine.res.payload)
             await ctx.tick()
-            for words, addr, value in writes:
-                words[addr] = value
+            for words, addr, value, bits in writes:
+                words[addr] = words[addr] & ~bits | value & bits
             if taken:
                 ctx.set(engine.cmd.valid, 0)
             if res_valid:
                 return res
 
-    occ = Cell["occ"].offset
-
+    occ = Lane["occ"].offset          # lane 0's (every lane holds it)
     def empty_zero():
         for a in range(n):
             if not (mem[0][a] >> occ) & 1:

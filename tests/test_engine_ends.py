@@ -45,7 +45,8 @@ def test_finder_against_model():
             ctx.set(dut.mask, mask)
             ctx.set(dut.dir, d)
             ctx.set(dut.pos, {"x": pos[0], "y": pos[1]})
-            ctx.set(dut.cell, {"occ": occ, "white": nwhite})
+            ctx.set(dut.cell, {"lane": [{"occ": occ, "white": (nwhite >> j) & 1}
+                                        for j in range(4)]})
             ctx.set(dut.far, [{"x": f[0], "y": f[1], "d": f[2]} for f in far])
             end = ctx.get(dut.found.end)
             want = model_end(p, mask, d, pos, occ, nwhite, far)

@@ -12,11 +12,11 @@ MASKS = [SHAPE_MASKS[s][o] for s in (Shape.PLUS, Shape.SLASH, Shape.BACKSLASH) f
 COLOURS = [Colour.NONE, Colour.WHITE, Colour.BLACK]
 
 
-def model(inc, occ, d, mask, remove):
+def model(inc, occ, d, mask):
     """The neighbour across edge ``d`` of P: P's colour on that edge enters it across the
-    opposite edge (none when P is taken back)."""
+    opposite edge."""
     new = list(inc)
-    colour = Colour.NONE if remove else (Colour.WHITE if (mask >> d) & 1 else Colour.BLACK)
+    colour = Colour.WHITE if (mask >> d) & 1 else Colour.BLACK
     new[d ^ 2] = colour
     whites = sum(c == Colour.WHITE for c in new)
     blacks = sum(c == Colour.BLACK for c in new)
@@ -31,15 +31,16 @@ def test_every_word():
 
     async def tb(ctx):
         for inc in itertools.product(COLOURS, repeat=4):
-            for occ, d, mask, remove in itertools.product((0, 1), range(4), MASKS[::2], (0, 1)):
-                ctx.set(dut.cell, {"inc": list(inc), "occ": occ, "white": mask})
+            for occ, d, mask in itertools.product((0, 1), range(4), MASKS[::2]):
+                ctx.set(dut.cell, {"lane": [{"inc": inc[j], "white": (mask >> j) & 1,
+                                             "occ": occ} for j in range(4)]})
                 ctx.set(dut.dir, d)
                 ctx.set(dut.mask, mask)
-                ctx.set(dut.remove, remove)
-                new, forced, full = model(inc, occ, d, mask, remove)
-                got = ctx.get(dut.new)
-                assert [Colour(c) for c in got.inc] == new
-                assert (got.occ, got.white) == (occ, mask)
+                new, forced, full = model(inc, occ, d, mask)
+                got = ctx.get(dut.new).lane
+                assert [Colour(got[j].inc) for j in range(4)] == new
+                assert [(got[j].occ, got[j].white) for j in range(4)] == [
+                    (occ, (mask >> j) & 1) for j in range(4)]
                 assert (ctx.get(dut.forced), ctx.get(dut.full)) == (forced, full)
                 seen["forced"] += forced
                 seen["full"] += full

@@ -69,9 +69,42 @@ def test_dual_port_reads_one_address_while_writing_another():
     sim.run()
 
 
+@pytest.mark.parametrize("dual", [False, True], ids=["one-port", "dual"])
+def test_lanes_are_written_on_their_own(dual):
+    """With four lanes (the board store's nibbles), a write stores the enabled nibbles of
+    its word and keeps the others: what the engine's take-back relies on."""
+    dut = DualPortRAM(shape=Cell, depth=64, lanes=4) if dual else \
+        SinglePortRAM(shape=Cell, depth=64, lanes=4)
+    rng = random.Random(3)
+    model = [0] * 64
+
+    async def tb(ctx):
+        for _ in range(300):
+            addr, value, we = rng.randrange(64), rng.randrange(1 << 16), rng.randrange(16)
+            ctx.set(dut.addr, addr)
+            if dual:
+                ctx.set(dut.waddr, addr)
+            ctx.set(dut.wdata.as_value(), value)
+            ctx.set(dut.we, we)
+            await ctx.tick()
+            bits = sum(0xF << (4 * i) for i in range(4) if (we >> i) & 1)
+            model[addr] = model[addr] & ~bits | value & bits
+            ctx.set(dut.we, 0)
+            await ctx.tick()
+            assert ctx.get(dut.rdata.as_value()) == model[addr]
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(tb)
+    sim.run()
+
+
 def test_spram_variant_converts():
-    text = rtlil.convert(SinglePortRAM(shape=Cell, depth=16384, spram=True))
+    text = rtlil.convert(SinglePortRAM(shape=Cell, depth=16384, spram=True, lanes=4))
     assert "SB_SPRAM256KA" in text
+    # the nibble enables are the lanes' write enables, not tied high
+    assert "connect \\MASKWREN \\we" in text
+    assert "4'1111" in rtlil.convert(SinglePortRAM(shape=Cell, depth=16384, spram=True))
 
 
 def test_spram_limits():
@@ -79,3 +112,7 @@ def test_spram_limits():
         SinglePortRAM(shape=17, depth=1024, spram=True)
     with pytest.raises(ValueError):
         SinglePortRAM(shape=16, depth=32768, spram=True)
+    with pytest.raises(ValueError):
+        SinglePortRAM(shape=12, depth=1024, spram=True, lanes=4)     # nibbles of a 16-bit word
+    with pytest.raises(ValueError):
+        DualPortRAM(shape=16, depth=64, lanes=3)

@@ -193,8 +193,12 @@ class RefusalHarness(wiring.Component):
         shadows = []
         for store in stores:
             shadow = Signal(len(store.wdata.as_value()))
-            with m.If(store.we & (store.addr == at)):
-                m.d.sync += shadow.eq(store.wdata.as_value())
+            lanes = len(store.we)                   # the board store writes nibbles
+            lane = len(shadow) // lanes
+            for i in range(lanes):
+                with m.If(store.we[i] & (store.addr == at)):
+                    m.d.sync += shadow[i * lane:(i + 1) * lane].eq(
+                        store.wdata.as_value()[i * lane:(i + 1) * lane])
             shadows.append(shadow)
         log_ptr = body.submodules.log.head
 
@@ -207,7 +211,7 @@ class RefusalHarness(wiring.Component):
         with m.If(taken):
             m.d.sync += [snap_ptr.eq(log_ptr), snap_size.eq(last_size), wrote.eq(0)]
             m.d.sync += [snap.eq(shadow) for snap, shadow in zip(snaps, shadows)]
-        with m.If(stores[0].we):
+        with m.If(stores[0].we.any()):
             m.d.sync += wrote.eq(1)
         with m.If(res.valid & res.ready):
             m.d.sync += last_size.eq(size)
