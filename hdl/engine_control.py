@@ -43,7 +43,6 @@ class Control:
         self._walk()
         self._path_ends()
         self._neighbours()
-        self._untile_home()
         self._result()
 
     def build(self):
@@ -117,7 +116,9 @@ class Control:
         self.pmask = Signal(4)
         self.pcell = Signal(Cell)
         self.nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)     # neighbour words
+        self.back = Array(Signal(2, name=f"back{d}") for d in DIRS)    # the finder's `back`s
         self.step = Signal(3)
+        self.todo = Signal(4)                   # TILE_WRITE: the neighbours left to write
         # SEEK: the square whose word arrives (the one after P in scan order), and the
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
         self.nx = Signal(signed(L + 2))
@@ -139,14 +140,16 @@ class Control:
 
     def _walk(self):
         """The neighbours are visited one at a time: steps 0..3 of the tile states address
-        the neighbour across edge `ndir` (step 4: P itself).  `nb_addr` is the one store
-        address of all these states, and the far-end stores are read there too; `rdir` and
-        `rpos` are the edge and square whose words arrive."""
+        the neighbour across edge `ndir` (step 4, `at_p`: P itself; TILE_WRITE picks its
+        own).  `nb_addr` is the one store address of all these states, and the far-end
+        stores are read there too; `rdir` and `rpos` are the edge and square whose words
+        arrive."""
         m, px, py, wrap = self.m, self.px, self.py, self.wrap
         self.ndir = ndir = Signal(2)
-        m.d.comb += ndir.eq(self.step[:2])
+        self.at_p = Signal()
+        m.d.comb += [ndir.eq(self.step[:2]), self.at_p.eq(self.step[2])]
         nb_x = Mux(ndir == 1, wrap(px + 1), Mux(ndir == 3, wrap(px - 1), px))
-        nb_y = Mux(self.step[2], py,
+        nb_y = Mux(self.at_p, py,
                    Mux(ndir == 0, wrap(py - 1), Mux(ndir == 2, wrap(py + 1), py)))
         self.nb_addr = Signal(Pos(self.L))
         m.d.comb += self.nb_addr.eq(Cat(nb_x, nb_y))
@@ -190,7 +193,6 @@ class Control:
             m.d.sync += [self.wdir.eq(self.rdir), self.w_addr.eq(self.rpos)]
         else:
             self.wdir, self.w_addr = self.ndir, self.nb_addr
-        self.untiling = Signal()                # in UNTILE (for `_untile_home`)
         self.push_r = Signal()                  # the neighbour written last step is forced
         self.three_r = Signal()                 # ... or over-full
         self.over3 = Signal()                   # some neighbour of this tile is over-full
@@ -219,23 +221,6 @@ class Control:
     def forced_of(white, black):
         """The tile forced into a square, from its two same-coloured entering tracks."""
         return Mux(popcount(white) >= 2, white, (~black)[:4])
-
-    def _untile_home(self):
-        """Whether the far end P joined across the edge written next is the neighbour there
-        itself (see :meth:`untile_far`), registered a cycle ahead: compared as the far end is
-        written it was the UP5K's longest path.  From the log's entry, which is on `top` in
-        ROLLBACK and stays put through UNTILE; UNTILE writes edge `step` at steps 0..3, so
-        the edge next is 0 from ROLLBACK and `step + 1` in UNTILE."""
-        m, wrap, tile = self.m, self.wrap, self.entry.u.tile
-        next_w = Mux(self.untiling, self.step + 1, 0)[:2]
-        hx = Mux(next_w == 1, wrap(tile.p.x + 1), Mux(next_w == 3, wrap(tile.p.x - 1), tile.p.x))
-        hy = Mux(next_w == 0, wrap(tile.p.y - 1), Mux(next_w == 2, wrap(tile.p.y + 1), tile.p.y))
-        next_b = second_edge(tile.mask, next_w)
-        self.far_home = Signal(2)
-        for c in range(2):
-            e0, e1 = tile.e[2 * c], tile.e[2 * c + 1]
-            m.d.sync += self.far_home[c].eq(Mux(next_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))
-                                            == Cat(hx, hy))
 
     def _result(self):
         res = self.res.payload
@@ -293,11 +278,9 @@ class Control:
                          tile.p.x.eq(self.px), tile.p.y.eq(self.py), tile.mask.eq(self.pmask)]
             for d in DIRS:
                 # What taking P back writes blind (see `untile`): whether a tile lay across
-                # edge d, and that tile's lowest edge of the colour it shares with P.
-                nb_white = self.nb[d].white
+                # edge d, and the edge its far end's word held.
                 m.d.comb += [tile.nocc[d].eq(self.pcell.inc[d] != Colour.NONE),
-                             tile.nlow[d].eq(one_hot_dir(Mux(self.pmask[d], nb_white,
-                                                             ~nb_white)))]
+                             tile.back[d].eq(self.back[d])]
             for c in range(2):
                 for s in range(2):
                     m.d.comb += [entry.u.tile.e[2 * c + s].x.eq(ends[c][s].x),
@@ -357,8 +340,8 @@ class Control:
         first): its lane facing P is cleared, all of that lane an empty square's.  Across
         an edge that had a neighbour, the far end P joined there points back at the
         neighbour's edge facing P again -- or, if that far end was the neighbour itself (its
-        track of the colour had both ends open), at its lowest edge of the colour, as a
-        placement writes such an entry.  P becomes the empty square it was: no tile, its
+        track of the colour had both ends open), at the edge it pointed at then: the
+        entry's `back`, from the finder.  P becomes the empty square it was: no tile, its
         path ends zero, and the colours entering it from the neighbours it had, which are
         its own edges' colours.  So a rollback leaves all three stores exactly as they were."""
         m, step, tile, cells, ndir = self.m, self.step, self.entry.u.tile, self.cells, self.ndir
@@ -380,7 +363,7 @@ class Control:
                 far = self.far[c]
                 m.d.comb += [far.addr.eq(Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))),
                              far.wdata.x.eq(self.nb_addr.x), far.wdata.y.eq(self.nb_addr.y),
-                             far.wdata.d.eq(Mux(self.far_home[c], tile.nlow[ndir], ndir ^ 2)),
+                             far.wdata.d.eq(tile.back[ndir]),
                              far.we.eq(had & (w_white == (c == 0)))]
 
     def place(self):
@@ -717,6 +700,8 @@ class Control:
                 m.d.comb += self.far[c].addr.eq(self.nb_addr)
             taking = (step != 0) & (step <= 4) if self.dual else step != 0
             m.d.comb += self.joins.take.eq(taking)
+            with m.If(taking):
+                m.d.sync += self.back[self.rdir].eq(self.finder.back)
             if self.dual:
                 # The writes overlap the reads: neighbour i at step i + 2 (steps 2..5), the
                 # path ends once all four are in (steps 5, 6), P last (step 6).
@@ -737,26 +722,34 @@ class Control:
             else:
                 with m.If(step == 4):
                     m.next = "TILE_WRITE"
-                    m.d.sync += step.eq(0)
+                    # The neighbours TILE_WRITE writes: the empty ones (no track enters P
+                    # from them).  A tile's word never changes.
+                    m.d.sync += [step.eq(0),
+                                 self.todo.eq(Cat(*(self.p_inc[d] == Colour.NONE
+                                                    for d in DIRS)))]
 
         if not self.dual:
             with m.State("TILE_WRITE"):
+                # The empty neighbours' entering colours, lowest edge first, one a step; then
+                # P, once the path ends' two writes (steps 0, 1) are done.  From step 1, the
+                # forced push and over-full test of the neighbour written the step before
+                # (registered, for timing).  `fault` is OK on entry.
+                todo = self.todo
                 m.d.sync += step.eq(step + 1)
-                m.d.comb += cells.addr.eq(self.nb_addr)
-                with m.If(step == 4):
-                    self.write_tile()                 # P itself
+                m.d.comb += [cells.addr.eq(self.nb_addr),       # P: edge 0, as at step 4
+                             self.ndir.eq(Mux(todo == 0, 0, one_hot_dir(todo))),
+                             self.at_p.eq(todo == 0)]
                 with m.If(step == 0):
                     self.join_write(0)
                 with m.If(step == 1):
                     self.join_write(1)
-                # Steps 0..3: the neighbours' entering colours; steps 1..4: the forced push
-                # and over-full test of the neighbour written the step before (registered,
-                # for timing).  `fault` is OK on entry.
-                with m.If(~step[2]):
-                    self.write_neighbour()
                 cap_now = self.push_forced()
                 self.over_full()
-                with m.If(step == 4):
+                with m.If(todo != 0):
+                    self.write_neighbour()
+                    m.d.sync += todo.eq(todo & (todo - 1))
+                with m.Elif(step != 0):
+                    self.write_tile()                 # P itself
                     self.tile_done(cap_now)
 
     def _forced_states(self):
@@ -844,7 +837,7 @@ class Control:
     def _undo_states(self):
         """UNDO's trailer, then the tiles of a move taken back newest first (UNDO, and the
         rollback of a refused move or a trial placement)."""
-        m, step, cells, log, entry = self.m, self.step, self.cells, self.log, self.entry
+        m, step, log, entry = self.m, self.step, self.log, self.entry
         with m.State("UNDO"):
             t = entry.u.trailer
             # The log must still hold the trailer and the move's k tiles.  (`avail <= k`,
@@ -881,7 +874,6 @@ class Control:
                 self.untile_p()                   # the entry is on the log's top
         with m.State("UNTILE"):
             m.d.sync += step.eq(step + 1)
-            m.d.comb += self.untiling.eq(1)
             self.untile()
             with m.If(step == 4):
                 self.read_ahead()

@@ -47,7 +47,9 @@ class PathEndSignature(wiring.Signature):
     In: ``p``, the square of the tile; ``mask``, its white edges; ``dir``, the edge of P
     looked across; ``pos``, the neighbour's square there; ``cell`` and ``far``, the
     neighbour's word and its far-end entries (white, black).  Out: ``found``, the far end
-    of the path P joins across ``dir``.
+    of the path P joins across ``dir``; ``back``, the edge of the far end's path-end word
+    before P joins it (the neighbour's edge facing P, or, where the neighbour pointed at
+    itself, the edge it pointed at), which taking P back writes there again.
     """
 
     def __init__(self, log2n):
@@ -59,6 +61,7 @@ class PathEndSignature(wiring.Signature):
             "cell":   In(Cell),
             "far":    In(data.ArrayLayout(End(log2n), 2)),
             "found":  Out(FoundEndSignature(log2n)),
+            "back":   Out(2),
         })
 
 
@@ -85,5 +88,6 @@ class PathEndFinder(wiring.Component):
             found.end.d.eq(Mux(occ, Mux(selfp, other, raw.d), d)),
             found.black.eq(~white),
             found.second.eq(second_edge(self.mask, d)),
+            self.back.eq(Mux(selfp, raw.d, d ^ 2)),
         ]
         return m

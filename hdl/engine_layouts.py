@@ -61,11 +61,10 @@ def TileEntry(log2n):
     """A placed tile: its square and the far ends (squares) of the four paths it joined,
     white side a, white side b, black side a, black side b; and what taking it back writes
     without reading the stores: its white-edge ``mask``, ``nocc``, the edges it had a
-    neighbour across when placed, and ``nlow``, across each such edge the neighbour's
-    lowest edge of that edge's colour (its path-end word's edge while both its ends were
-    open)."""
+    neighbour across when placed, and ``back``, across each such edge the edge held by
+    the far end's path-end word before the tile joined it (the finder's ``back``)."""
     return data.StructLayout({"p": Pos(log2n), "e": data.ArrayLayout(Pos(log2n), 4),
-                              "mask": 4, "nocc": 4, "nlow": data.ArrayLayout(2, 4)})
+                              "mask": 4, "nocc": 4, "back": data.ArrayLayout(2, 4)})
 
 
 def Trailer(log2n, log_depth):

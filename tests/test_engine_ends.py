@@ -55,6 +55,9 @@ def test_finder_against_model():
             assert ctx.get(dut.found.black) == (not white)
             same = [e for e in range(4) if ((mask >> e) & 1) == white]
             assert ctx.get(dut.found.second) == (d == max(same))
+            if occ:                     # what a take-back writes into the far end's word
+                home = far[1 - white][:2] == pos
+                assert ctx.get(dut.back) == (far[1 - white][2] if home else d ^ 2)
             hits += occ and far[1 - white][:2] == pos
         assert hits > 100
 
