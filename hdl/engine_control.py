@@ -11,7 +11,7 @@ their cycles are those of docs/engine.md, on both schedules (``dual`` or one por
 from amaranth.hdl import Array, Cat, Const, Mux, Signal, signed
 from amaranth.lib import wiring
 
-from .engine_ends import PathEndFinder, one_hot_dir, second_edge
+from .engine_ends import PathEndFinder, one_hot_dir, top_dir
 from .engine_eval import EvalPipeline
 from .engine_forced import ForcedStack
 from .engine_joins import Joins
@@ -119,6 +119,8 @@ class Control:
         self.back = Array(Signal(2, name=f"back{d}") for d in DIRS)    # the finder's `back`s
         self.step = Signal(3)
         self.todo = Signal(4)                   # TILE_WRITE: the neighbours left to write
+        self.epend = Signal(4)                  # UNTILE: the board store's writes left
+        self.fpend = Array(Signal(2, name=f"fpend{c}") for c in range(2))  # sides a, b
         # SEEK: the square whose word arrives (the one after P in scan order), and the
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
         self.nx = Signal(signed(L + 2))
@@ -333,38 +335,56 @@ class Control:
         with m.Else():
             m.next = "POP"
 
+    def neighbour(self, d):
+        """The square across edge ``d`` of P."""
+        px, py, wrap = self.px, self.py, self.wrap
+        return Cat(Mux(d == 1, wrap(px + 1), Mux(d == 3, wrap(px - 1), px)),
+                   Mux(d == 0, wrap(py - 1), Mux(d == 2, wrap(py + 1), py)))
+
     def untile(self):
-        """Taking P (the log's newest tile entry) back, step 0..3 across edge `step`, step 4
-        P itself: only writes, each from the entry, so no store is read.  A neighbour that
-        was empty when P was placed is empty still (the tiles placed after P are taken back
-        first): its lane facing P is cleared, all of that lane an empty square's.  Across
-        an edge that had a neighbour, the far end P joined there points back at the
-        neighbour's edge facing P again -- or, if that far end was the neighbour itself (its
-        track of the colour had both ends open), at the edge it pointed at then: the
-        entry's `back`, from the finder.  P becomes the empty square it was: no tile, its
-        path ends zero, and the colours entering it from the neighbours it had, which are
-        its own edges' colours.  So a rollback leaves all three stores exactly as they were."""
-        m, step, tile, cells, ndir = self.m, self.step, self.entry.u.tile, self.cells, self.ndir
-        m.d.comb += cells.addr.eq(self.nb_addr)
-        with m.If(step == 4):
+        """Taking P (the log's newest tile entry) back: only writes, each from the entry, so
+        no store is read.  Step 0, P becomes the empty square it was: no tile, its path ends
+        zero, and the colours entering it from the neighbours it had, which are its own
+        edges' colours.  Then each edge's one write, the three stores' at once:
+
+        * ``epend``, the board store: a neighbour that was empty when P was placed is empty
+          still (the tiles placed after P are taken back first); its lane facing P is
+          cleared, all of that lane an empty square's;
+        * ``fpend[c]``, path-end store ``c``: across P's side a, then side b, of colour
+          ``c``, where there was a neighbour, the far end P joined there gets back the
+          word it had, pointing at the neighbour, at the entry's `back` edge.
+
+        So a rollback leaves all three stores exactly as they were.  Returns whether this
+        is the tile's last step."""
+        m, tile, cells = self.m, self.entry.u.tile, self.cells
+        epend, fpend = self.epend, self.fpend
+        last = Signal()
+        with m.If(self.step == 0):
             inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
-            m.d.comb += [*cells.wdata.empty(inc), cells.we.eq(0b1111)]
+            m.d.comb += [cells.addr.eq(Cat(self.px, self.py)), *cells.wdata.empty(inc),
+                         cells.we.eq(0b1111)]
             for c in range(2):
-                m.d.comb += [self.far[c].addr.eq(self.nb_addr), self.far[c].wdata.eq(0),
-                             self.far[c].we.eq(1)]
+                m.d.comb += [self.far[c].addr.eq(Cat(self.px, self.py)),
+                             self.far[c].wdata.eq(0), self.far[c].we.eq(1)]
         with m.Else():
-            had = tile.nocc.bit_select(ndir, 1)
-            m.d.comb += [cells.wdata.eq(0), cells.we.eq(Mux(had, 0, Const(1, 4) << (ndir ^ 2)))]
-            w_white = tile.mask.bit_select(ndir, 1)
-            w_b = second_edge(tile.mask, ndir)
+            e_dir = one_hot_dir(epend)
+            m.d.comb += [cells.addr.eq(self.neighbour(e_dir)), cells.wdata.eq(0),
+                         cells.we.eq(Mux(epend != 0, Const(1, 4) << (e_dir ^ 2), 0))]
+            m.d.sync += epend.eq(epend & (epend - 1))
             for c in range(2):
-                e0, e1 = tile.e[2 * c], tile.e[2 * c + 1]
+                edges = tile.mask if c == 0 else ~tile.mask
+                side_b = ~fpend[c][0]
+                f_dir = Mux(side_b, top_dir(edges), one_hot_dir(edges))
+                e = Mux(side_b, tile.e[2 * c + 1].as_value(), tile.e[2 * c].as_value())
                 far = self.far[c]
-                m.d.comb += [far.addr.eq(Mux(w_b, Cat(e1.x, e1.y), Cat(e0.x, e0.y))),
-                             far.wdata.x.eq(self.nb_addr.x), far.wdata.y.eq(self.nb_addr.y),
-                             far.wdata.d.eq(tile.back[ndir]),
-                             far.we.eq(had & (w_white == (c == 0)))]
+                m.d.comb += [far.addr.eq(e), far.wdata.eq(Cat(self.neighbour(f_dir),
+                                                              tile.back[f_dir])),
+                             far.we.eq(fpend[c] != 0)]
+                m.d.sync += fpend[c].eq(Mux(fpend[c][0], fpend[c] & 0b10, 0))
+            m.d.comb += last.eq(((epend & (epend - 1)) == 0) &
+                                (fpend[0] != 0b11) & (fpend[1] != 0b11))
+        return last
 
     def place(self):
         """The placed square's word is read (its checks follow), unless the area would
@@ -386,9 +406,14 @@ class Control:
         self.m.d.comb += self.log.ahead.eq(1)
 
     def untile_p(self):
-        """Take back the tile of the log's newest entry."""
-        m, p = self.m, self.entry.u.tile.p
-        m.d.sync += [self.px.eq(p.x), self.py.eq(p.y), self.step.eq(0)]
+        """Take back the tile of the log's newest entry: its writes (see :meth:`untile`)."""
+        m, tile = self.m, self.entry.u.tile
+        m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y), self.step.eq(0),
+                     self.epend.eq(~tile.nocc)]
+        for c in range(2):
+            edges = tile.mask if c == 0 else ~tile.mask
+            m.d.sync += self.fpend[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges), 1),
+                                             tile.nocc.bit_select(top_dir(edges), 1)))
         m.next = "UNTILE"
 
     def pop_tile(self, mask):
@@ -873,8 +898,7 @@ class Control:
             with m.Else():
                 self.untile_p()                   # the entry is on the log's top
         with m.State("UNTILE"):
-            m.d.sync += step.eq(step + 1)
-            self.untile()
-            with m.If(step == 4):
+            m.d.sync += step.eq(1)
+            with m.If(self.untile()):
                 self.read_ahead()
                 self.untile_done()

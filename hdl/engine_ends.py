@@ -22,6 +22,11 @@ def one_hot_dir(mask):
     return Mux(mask[0], 0, Mux(mask[1], 1, Mux(mask[2], 2, 3)))
 
 
+def top_dir(mask):
+    """The highest edge set in a 4-bit mask of edges."""
+    return Mux(mask[3], 3, Mux(mask[2], 2, Mux(mask[1], 1, 0)))
+
+
 def second_edge(mask, d):
     """Edge ``d`` of a tile of white-edge ``mask`` is the second (higher) edge of its colour:
     its side b, where the join of the colour's two ends is decided."""
