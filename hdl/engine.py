@@ -51,7 +51,9 @@ class Engine(wiring.Component):
     log_depth : int
         Entries in the undo log.  A move needs one per tile plus one; a move of
         more than ``log_depth - 1`` tiles is refused with ``Status.CAPACITY``, and
-        undo reaches back as far as the log still holds whole moves.
+        undo reaches back as far as the log still holds whole moves.  By default 512,
+        or 256 for a store of 32x32 or less: its entries (up to 67 bits) then take 5
+        block RAMs of 256x16 rather than 9 of 512x8, which the HX8K's 32 need.
     stack_depth : int
         Entries in the stack of forced squares (``Status.CAPACITY`` on overflow).
     clear_on_start : bool
@@ -63,8 +65,8 @@ class Engine(wiring.Component):
         the four; needs ``log2n <= 7``) instead of block RAM.
     dual : bool
         Keep the board store in simple dual-port block RAM and write each neighbour
-        while the next is read: 7 cycles to place a tile and 6 to take one back instead
-        of 10 and 11 (docs/engine.md).  Not with ``spram``.
+        while the next is read: 7 cycles to place a tile instead of 5 and then one a
+        neighbour written (docs/engine.md).  Not with ``spram``.
 
     Attributes
     ----------
@@ -78,9 +80,11 @@ class Engine(wiring.Component):
         High from a command's acceptance to its result's transfer.
     """
 
-    def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=True,
+    def __init__(self, *, log2n=7, log_depth=None, stack_depth=256, clear_on_start=True,
                  spram=False, dual=False):
         assert log2n >= 3
+        if log_depth is None:
+            log_depth = 512 if log2n > 5 else 256
         if spram and dual:
             raise ValueError("an SPRAM has one port: the store cannot be dual-port")
         assert log_depth & (log_depth - 1) == 0, "log_depth must be a power of two"
