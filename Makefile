@@ -2,8 +2,10 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# Both cores: one test file per worker, so each compiled simulation is built once per file.
-PYTEST_ARGS ?= -n auto --dist loadfile
+# One test file per worker, so each compiled simulation is built once per file; a worker
+# more than the cores, as the tests wait on the tools, the browser and the simulated serial
+# lines for a sixth of their time.
+PYTEST_ARGS ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist loadfile
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test install clean

@@ -261,9 +261,8 @@ class Control:
             with m.If(self.step == i + 1):
                 m.d.sync += self.nb[i].eq(self.cells.rdata)
 
-    # The writes of one tile's placement and take-back, shared by the one-port schedule
-    # (TILE_WRITE, UNTILE_WRITE) and the overlapped one (`dual`); the caller sets the store's
-    # write address.
+    # The writes of one tile's placement, shared by the one-port schedule (TILE_WRITE) and
+    # the overlapped one (`dual`); the caller sets the store's write address.
     def write_tile(self):
         """P, with its tile."""
         cells = self.cells
@@ -445,7 +444,7 @@ class Control:
     def _command_states(self):
         m, prx, pry, L = self.m, self.prx, self.pry, self.L
         with m.State("CLEAR_ALL"):
-            # The whole store after configuration, and the path ends (see UNTILE_WRITE),
+            # The whole store after configuration, and the path ends (see `untile`),
             # addressed as RESET addresses them: columns and rows 0 .. N-1 from the area's
             # corner cover the torus.
             self._clear_store()
