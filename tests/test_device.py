@@ -422,13 +422,18 @@ def test_games_vary_with_the_moment_of_the_first_line(dev):
     answers = set()
     game = Game()
     game.play("@0/")
-    for gap in (0, 1, 2, 3, 5, 8, 13, 21):
+    # Each moment's answer is fixed for a given design, but which moments give which answer
+    # moves with every change of the design's timing: up to 24 moments (the second answer
+    # comes about once in five), until two answers differ.
+    for gap in range(24):
         fresh(dev)
         assert say(dev, "-B") == []
         dev.idle(gap)
         got = say(dev, "@0/")
         assert got == [format_move(board_choice(game, dev))]
         answers.add(got[0])
+        if len(answers) >= 2:
+            break
     assert len(answers) >= 2, answers
 
 
