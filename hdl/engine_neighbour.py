@@ -32,8 +32,8 @@ class NeighbourSignature(wiring.Signature):
     """The update seen from the engine.
 
     In: ``cell``, the neighbour's word; ``dir``, the edge of P it lies across; ``mask``,
-    P's white edges.  Out: ``new``, the neighbour's word after; ``forced``, it is empty with two tracks of
-    one colour entering it; ``full``, with three or more.
+    P's white edges.  Out: ``new``, the neighbour's word after; ``forced``, it is empty
+    with two tracks of one colour entering it; ``full``, with three or more.
     """
 
     def __init__(self):

@@ -57,7 +57,7 @@ class SinglePortRAM(wiring.Component):
         if spram and (width > SPRAM_WIDTH or depth > SPRAM_DEPTH):
             raise ValueError(f"an SPRAM holds {SPRAM_DEPTH}x{SPRAM_WIDTH} bits, "
                              f"not {depth}x{width}")
-        if spram and lanes not in (1, 4) or spram and lanes == 4 and width != SPRAM_WIDTH:
+        if spram and lanes != 1 and (lanes != 4 or width != SPRAM_WIDTH):
             raise ValueError("an SPRAM writes whole words or the nibbles of 16-bit words")
         super().__init__({
             "addr":  In(range(depth)),

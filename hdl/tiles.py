@@ -137,12 +137,10 @@ class Cell(data.Struct):
     def inc(self):
         return _IncLanes(self.lane)
 
-    def tile(self, mask, inc=None):
-        """Assignments making this word a placed tile of white edges ``mask`` (``inc``: the
-        entering colours, a list of four; kept from this word when None)."""
-        return [a for d in DIRS for a in (
-            self.lane[d].occ.eq(1), self.lane[d].white.eq(mask[d]),
-            *([] if inc is None else [self.lane[d].inc.eq(inc[d])]))]
+    def tile(self, mask):
+        """Assignments making this word a placed tile of white edges ``mask`` (its entering
+        colours kept)."""
+        return [a for d in DIRS for a in (self.lane[d].occ.eq(1), self.lane[d].white.eq(mask[d]))]
 
     def empty(self, inc):
         """Assignments making this word an empty square with entering colours ``inc``."""
