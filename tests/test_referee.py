@@ -183,7 +183,9 @@ def test_error_and_malformed_lines_lose(option, words):
 
 
 def test_sleeping_past_the_limit_loses_on_time():
-    spec, match = _fault_match(["--sleep-at", "2", "--sleep", "3"], time_limit=0.4)
+    # Only the sleeping program has the short limit: the reference keeps a long one, so a
+    # loaded machine cannot make it the late one.
+    spec, match = _fault_match(["--sleep-at", "2", "--sleep", "3"], time_limit=(0.4, SLOW))
     for rec, colour in zip(match.records, ("white", "black")):
         # The program was restarted after the first timeout, so it sleeps again in game 2.
         assert rec.reason == "timeout" and rec.fault["colour"] == colour
@@ -415,8 +417,11 @@ def test_simulated_board_of_another_board():
 
 
 def test_simulated_board_times_out_in_simulated_time(sim_player):
-    # A limit shorter than sending a line and receiving the answer at 125000 baud.
-    rec = play_game(open_player("random"), sim_player, time_limit=0.0002, rng=random.Random(1))
+    # Black's limit is shorter than sending a line and receiving the answer at 125000 baud.
+    # White (random, timed by the wall clock) gets a whole second, so a loaded machine
+    # cannot make it the one that times out.
+    rec = play_game(open_player("random"), sim_player, time_limit=(1.0, 0.0002),
+                    rng=random.Random(1))
     assert (rec.winner, rec.reason, len(rec.moves)) == ("white", "timeout", 1)
     assert "simulated time" in rec.fault["detail"]
     # The board is resynchronised and plays the next game normally.
