@@ -107,27 +107,37 @@ def test_engine_streams_fault_found():
 
 # -- engine: a refused PLACE leaves the board memories as they were ------------------------
 
-#: Openings for make test's refusal proofs (under a minute each): after them the solver picks
-#: the refused moves.  The same proof from the empty board, where the solver picks the
-#: opening too, takes 10 minutes: docs/formal.md shows how to run it.
+#: Openings for make test's refusal proofs (about 20 s each): after them the solver picks the
+#: refused moves.  The same proof from the empty board, where the solver picks the opening
+#: too, takes minutes: docs/formal.md shows how to run it.
 OPENINGS = {"@0/ @1/": [(-1, -1, "/"), (-1, 0, "/")],     # many third moves force a tile
             "@0+ @1+": [(-1, -1, "+"), (-1, 0, "+")]}
+
+#: With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback, the
+#: first of them at cycle 59: the bound reaches a few cycles past it, and
+#: test_engine_refusal_bound_reaches_rollbacks checks that it does.
+REFUSAL_DEPTH = 62
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("opening", sorted(OPENINGS))
 def test_engine_refusal_bmc(opening):
-    # With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback,
-    # the first of them at cycle 68.
-    check(RefusalHarness(OPENINGS[opening], log_depth=2, seek=False), mode="bmc", depth=70)
+    check(RefusalHarness(OPENINGS[opening], log_depth=2, seek=False), mode="bmc",
+          depth=REFUSAL_DEPTH)
+
+
+def test_engine_refusal_bound_reaches_rollbacks():
+    # "No refused PLACE ever wrote to the store" fails within the bound: refusals by
+    # rollback are among the refusals proved above.
+    check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, seek=False, mutant="no_rollback"),
+          mode="bmc", depth=REFUSAL_DEPTH, expect="FAIL")
 
 
 @pytest.mark.slow
 def test_engine_seek_refusal_bmc():
     # PLACE or SEEK: the bound reaches SEEKs that pass placements over (the seek_stays
     # mutant fails at step 40) and the refusals they end in; a refusal's rollback runs
-    # PLACE's states, proved above to 70.  To 70 with SEEK too: 2.5 minutes an opening,
-    # by hand (docs/formal.md).
+    # PLACE's states, proved above.  To REFUSAL_DEPTH with SEEK too: by hand (docs/formal.md).
     check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2), mode="bmc", depth=60)
 
 
