@@ -80,7 +80,8 @@ def bench_sim(args, progress=None):
     ``{"backends": {name: {"cycles_per_second", "cycles", "seconds", "default"}},
     "workload": {...}}``.  ``progress(text)`` is told each stage."""
     from . import cxxrtl, verilator
-    from .device import DEFAULT_CLK, DeviceSim, default_backend
+    from .compiled import default_backend
+    from .device import DEFAULT_CLK, DeviceSim
 
     backends = ([b for b, mod in (("verilator", verilator), ("cxxrtl", cxxrtl))
                  if mod.available()] + ([] if getattr(args, "no_pysim", False) else ["pysim"]))

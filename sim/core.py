@@ -1,8 +1,8 @@
 """Run the hardware move engine alone in simulation, one command at a time.
 
-:class:`CoreSim` owns a :class:`~traxfpga.hdl.engine.Engine` and a simulator:
-the compiled CXXRTL backend (:mod:`traxfpga.sim.cxxrtl`) where a C++ compiler is
-present, else Amaranth's own simulator running in a background thread.  Each
+:class:`CoreSim` owns a :class:`~traxfpga.hdl.engine.Engine` and a simulator: the
+fastest compiled backend this machine can build (:mod:`traxfpga.sim.compiled`: Verilator,
+else CXXRTL), else Amaranth's own simulator running in a background thread.  Each
 method sends one command through the engine's ``cmd`` stream and waits for its
 ``res``.  Every command is timed in clock cycles, from the edge that accepts it
 to the edge that hands over its result; ``trax-fpga bench engine`` reports them.
@@ -13,15 +13,14 @@ from typing import NamedTuple
 from amaranth.lib import data
 
 from ..hdl.engine import CellOut, Command, Engine, Op, Result
-from . import cxxrtl, notices
+from .backends import BACKENDS
+from .compiled import COMPILED, default_backend
 from .threaded import ThreadedSimulator
 from ..firmware.text import COLOURS, REASONS
 from ..hdl.tiles import (SHAPE_CHARS, STATUS_CODES, Reason, Shape, Status, Variant, Winner,
                          mask_name)
 
-__all__ = ["CoreResult", "CoreSim", "CoreEngine", "open_core", "SHAPES", "VARIANTS", "BACKENDS"]
-
-BACKENDS = ("auto", "cxxrtl", "pysim")
+__all__ = ["CoreResult", "CoreSim", "CoreEngine", "open_core", "SHAPES", "VARIANTS"]
 
 SHAPES = {"+": Shape.PLUS, "/": Shape.SLASH, "\\": Shape.BACKSLASH}
 VARIANTS = {"trax": Variant.TRAX, "8x8": Variant.EIGHT, "looptrax": Variant.LOOPTRAX}
@@ -80,8 +79,9 @@ class CoreSim:
     dual : bool
         The engine's overlapped schedule on a dual-port store (the block-RAM boards').
     backend : str
-        ``"cxxrtl"`` (compiled), ``"pysim"`` (Amaranth's simulator) or ``"auto"``
-        (``cxxrtl`` when a C++ compiler is present).
+        ``"verilator"``, ``"cxxrtl"`` (compiled), ``"pysim"`` (Amaranth's simulator) or
+        ``"auto"`` (:func:`~traxfpga.sim.compiled.default_backend`, unless a VCD file is
+        wanted).
     vcd : str or None
         Write a waveform file (``pysim`` only).
     """
@@ -91,14 +91,14 @@ class CoreSim:
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}")
         if backend == "auto":
-            backend = "cxxrtl" if cxxrtl.available() and vcd is None else "pysim"
-            if backend == "pysim" and vcd is None:
-                notices.slow_simulator()
+            backend = default_backend() if vcd is None else "pysim"
+        if backend != "pysim" and vcd is not None:
+            raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
         self.engine = Engine(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
                              clear_on_start=clear_on_start, dual=dual)
-        if backend == "cxxrtl":
-            self._cx = cxxrtl.CxxrtlSim(self.engine, name="engine")
+        if backend in COMPILED:
+            self._cx = COMPILED[backend](self.engine, name="engine")
             self._cx.set("res__ready", 1)
             self._cx.set("cells__ready", 1)
             return
@@ -134,7 +134,7 @@ class CoreSim:
                           (res.pot[0], res.pot[1]), (res.att[0], res.att[1]),
                           (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]))
 
-    def _call_cxxrtl(self, payload):
+    def _call_compiled(self, payload):
         cx = self._cx
         send_command(cx, payload)
         cells = []
@@ -151,8 +151,8 @@ class CoreSim:
 
     def _call(self, **fields):
         payload = command(**fields)
-        if self.backend == "cxxrtl":
-            return self._call_cxxrtl(payload)
+        if self.backend in COMPILED:
+            return self._call_compiled(payload)
         return self._sim.call(payload)
 
     # -- commands -----------------------------------------------------------------------
@@ -188,7 +188,7 @@ class CoreSim:
         return rows
 
     def close(self):
-        if self.backend == "cxxrtl":
+        if self.backend in COMPILED:
             self._cx.close()
         else:
             self._sim.close()

@@ -24,7 +24,7 @@ from ..hdl.perft import COUNT_BITS
 from ..hdl.pvs_isa import MAX_NODE_LIMIT, NODE_BITS
 from ..hdl.request import SearchReport
 from ..hdl.uart import RxByte, UARTRx, UARTTx
-from . import cxxrtl, notices, verilator
+from .compiled import COMPILED, default_backend
 from .backends import BACKENDS, signed16
 from .threaded import ThreadedSimulator
 
@@ -37,18 +37,6 @@ __all__ = ["DEFAULT_CLK", "DEFAULT_BAUD", "BACKENDS", "DeviceHarness", "DeviceSi
 # time of an answer is the board's; the line runs at clk/8 so that bytes cost few cycles.
 DEFAULT_CLK = 24_000_000
 DEFAULT_BAUD = 3_000_000
-
-
-def default_backend():
-    """The fastest backend this machine can build: Verilator, then CXXRTL (both need a C++
-    compiler), else Amaranth's simulator (said once on stderr: it is about 150 times
-    slower)."""
-    if verilator.available():
-        return "verilator"
-    if cxxrtl.available():
-        return "cxxrtl"
-    notices.slow_simulator()
-    return "pysim"
 
 
 class SimTimeout(Exception):
@@ -239,11 +227,8 @@ class DeviceSim:
         self.bytes_out = 0
         #: frames the host received with a bad stop bit (never expected)
         self.framing_errors = 0
-        if backend == "verilator":
-            self._sim = verilator.VerilatorSim(self.harness, name="device")
-            self._sim.set("recv__ready", 1)
-        elif backend == "cxxrtl":
-            self._sim = cxxrtl.CxxrtlSim(self.harness, name="device")
+        if backend in COMPILED:
+            self._sim = COMPILED[backend](self.harness, name="device")
             self._sim.set("recv__ready", 1)
         else:
             self._sim = _Pysim(self.harness, vcd)

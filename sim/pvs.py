@@ -19,10 +19,10 @@ from ..hdl.engine import Command, Op, Result
 from ..hdl.lfsr import LFSR_SEED
 from ..hdl.request import SearchLimits, SearchReport, SearchRequest
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
-from . import cxxrtl, verilator
+from . import cxxrtl
+from .compiled import COMPILED, default_backend
 from .core import SHAPES, VARIANTS, command, send_command
 from .backends import signed16
-from .device import default_backend
 
 __all__ = ["PVSHarness", "PVSSim", "PVSResult"]
 
@@ -74,8 +74,7 @@ class PVSSim:
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         self.harness = PVSHarness(log2n=log2n, dual=dual, cores=cores)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
-        compiled = {"verilator": verilator.VerilatorSim, "cxxrtl": cxxrtl.CxxrtlSim}
-        self._cx = compiled[default_backend()](self.harness, name="pvs")
+        self._cx = COMPILED[default_backend()](self.harness, name="pvs")
         self._cx.set("res__ready", 1)
         self.limits(0, 0)
         self.set_seed(LFSR_SEED)

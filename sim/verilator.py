@@ -94,6 +94,21 @@ size_t vt_until(void *p, int sig, size_t limit) {
     return limit + 1;
 }
 
+// cxxrtl.py's tb_collect on ports by index: tick until `done` is high, keeping the payloads
+// of the always-ready stream (`valid`, `payload`) valid on the way.  Returns the edges, or
+// `limit` + 1 if `done` never rose.
+size_t vt_collect(void *p, int valid, int payload, int done, uint32_t *out_buf,
+                  size_t out_cap, size_t *out_len, size_t limit) {
+    Sim *s = (Sim *)p;
+    for (size_t n = 0; n <= limit; n++) {
+        if (get_word(s->top, done, 0) & 1) return n;
+        if ((get_word(s->top, valid, 0) & 1) && *out_len < out_cap)
+            out_buf[(*out_len)++] = get_word(s->top, payload, 0);
+        cycle(s);
+    }
+    return limit + 1;
+}
+
 // The stream pump of cxxrtl.py's driver, on ports by index (quiet < 0: none).
 size_t vt_pump(void *p, int in_valid, int in_ready, int in_payload, int out_valid,
                int out_ready, int out_payload, int quiet,
@@ -285,6 +300,9 @@ class VerilatorSim(cxxrtl.CompiledSim):
                                 ctypes.POINTER(u32), sz, size_p, ctypes.POINTER(u32), sz, size_p,
                                 sz, ctypes.c_long, sz]
         lib.vt_pump.restype = sz
+        lib.vt_collect.argtypes = [vp, i32, i32, i32, ctypes.POINTER(u32), sz, size_p, sz]
+        lib.vt_collect.restype = sz
+        self._collected = (u32 * 0)()       # collect()'s buffer
         self._ports = {}
         for i in range(lib.vt_nports()):
             self._ports[lib.vt_name(i).decode()] = (i, lib.vt_width(i), bool(lib.vt_input(i)))
@@ -327,6 +345,21 @@ class VerilatorSim(cxxrtl.CompiledSim):
 
     def _destroy(self, handle):
         self._lib.vt_destroy(handle)
+
+    def collect(self, sink, done, *, limit=1_000_000, max_out=1 << 16):
+        """As :meth:`traxfpga.sim.cxxrtl.CxxrtlSim.collect`."""
+        if len(self._collected) < max_out:      # kept: the engine tests DUMP after every try
+            self._collected = (ctypes.c_uint32 * max_out)()
+        out_len = ctypes.c_size_t(0)
+        p = lambda name: self._port(name)[0]        # noqa: E731
+        n = self._lib.vt_collect(self._handle, p(f"{sink}__valid"), p(f"{sink}__payload"),
+                                 p(done), self._collected, max_out, ctypes.byref(out_len),
+                                 limit)
+        if n > limit:
+            self.cycles += limit
+            raise VerilatorError(f"{done} did not rise within {limit} cycles")
+        self.cycles += n
+        return list(self._collected[:out_len.value]), n
 
     def pump(self, source, sink, data=(), *, limit, stop=None, quiet=None, quiet_edges=1,
              max_out=65536):

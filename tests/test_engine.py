@@ -9,6 +9,7 @@ from amaranth.lib import wiring
 from traxfpga.hdl.tile_chars import TILE_CHARS
 from traxfpga.hdl.tiles import STATUS_CODES, Status
 from traxfpga.sim import cxxrtl
+from traxfpga.sim.compiled import default_backend
 from traxfpga.sim.core import CoreSim
 
 from engine_harness import check_board, check_step, core_place, corpus, random_game
@@ -343,17 +344,20 @@ def test_undo_log_limit(short):
 
 @pytest.mark.skipif(not cxxrtl.available(), reason="no C++ compiler")
 def test_backends_agree_cycle_for_cycle(dual):
+    """Amaranth's simulator and the compiled one the other engine tests run on (the
+    device's tests compare CXXRTL too: test_device_pysim.py)."""
+    compiled = default_backend()
     g = STANDARD[0]
     results = {}
-    for backend in ("pysim", "cxxrtl"):
+    for backend in ("pysim", compiled):
         with CoreSim(**SHORT_LOG, dual=dual, backend=backend) as sim:
             sim.reset()
             out = [core_place(sim, t) for t in g["moves"]]
             out.append(sim.undo())
             out.append(core_place(sim, "A1+"))
             results[backend] = (out, sim.board_rows())
-    assert results["pysim"] == results["cxxrtl"]
-    out = results["cxxrtl"][0]
+    assert results["pysim"] == results[compiled]
+    out = results[compiled][0]
     assert all(r.status == Status.OK for r in out[:-2]) and out[-3].winner == g["expect"]["winner"]
     assert out[-2].status == Status.OK                          # the last move taken back
 
