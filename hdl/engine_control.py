@@ -470,8 +470,9 @@ class Control:
                 m.d.sync += [
                     prx.eq(p.col), pry.eq(p.row), self.tile.eq(p.tile),
                     self.wild.eq(~fits(p.col) | ~fits(p.row)),
-                    self.undoing.eq(p.op == Op.UNDO), self.k.eq(0), self.fault.eq(Status.OK),
-                    self.placed.eq(0), self.seeking.eq(p.op == Op.SEEK),
+                    self.undoing.eq((p.op == Op.UNDO) | (p.op == Op.UNDO_SEEK)),
+                    self.k.eq(0), self.fault.eq(Status.OK), self.placed.eq(0),
+                    self.seeking.eq((p.op == Op.SEEK) | (p.op == Op.UNDO_SEEK)),
                     self.at_col.eq(p.col), self.at_row.eq(p.row), self.at_tile.eq(p.tile),
                 ]
                 with m.Switch(p.op):
@@ -485,7 +486,7 @@ class Control:
                         m.d.sync += [prx.eq(-1), pry.eq(-1)]
                         m.d.comb += self.ev.clear.eq(1)
                         m.next = "EVAL"
-                    with m.Case(Op.UNDO):
+                    with m.Case(Op.UNDO, Op.UNDO_SEEK):
                         m.next = "UNDO"
                     with m.Case(Op.PLACE, Op.SEEK):
                         m.next = "CHECK"
@@ -658,6 +659,22 @@ class Control:
         ``Cat(column, row)``."""
         down = y >= self.height
         return Cat(Mux(down, x + 1, x)[:self.L + 2], Mux(down, -1, y + 1)[:self.L + 2])
+
+    def seek_after_undo(self, height):
+        """UNDO_SEEK, its move taken back: on to CHECK as a SEEK from the placement after
+        the command's (the square's next tile, else the next square), in the area of
+        ``height`` rows as restored; from here on it is that SEEK (no longer undoing, so a
+        refusal's rollback ends as a SEEK's does)."""
+        m, prx, pry, tile = self.m, self.prx, self.pry, self.tile
+        m.d.sync += [self.undoing.eq(0), self.placed.eq(0)]
+        with m.If(tile == Shape.BACKSLASH):
+            down = pry >= height
+            col, row = Mux(down, prx + 1, prx), Mux(down, -1, pry + 1)
+            m.d.sync += [prx.eq(col), pry.eq(row), tile.eq(0),
+                         self.at_col.eq(col), self.at_row.eq(row), self.at_tile.eq(0)]
+        with m.Else():
+            m.d.sync += [tile.eq(tile.as_value() + 1), self.at_tile.eq(tile.as_value() + 1)]
+        m.next = "CHECK"
 
     def _seek_states(self):
         """SEEK: from P = (prx, pry) with `tile` on, the squares in scan order at one a
@@ -887,7 +904,10 @@ class Control:
                 with m.If(self.undoing):
                     m.d.sync += [self.ply.eq(self.ply - 1), self.over.eq(0),
                                  self.winner.eq(Winner.NONE), self.reason.eq(Reason.NONE)]
-                    self.finish(Status.OK)
+                    with m.If(self.seeking):
+                        self.seek_after_undo(saved.height)
+                    with m.Else():
+                        self.finish(Status.OK)
                 with m.Elif(self.trial & self.found):
                     # Not a draw: the move's own result (placed kept from DECIDE).
                     m.d.sync += [self.trial.eq(0), self.status.eq(Status.OK)]

@@ -18,6 +18,8 @@ class Op(enum.Enum, shape=3):
     EVAL  = 4   # the attacking potential of both colours (`pot`, `att` of the result)
     SEEK  = 5   # PLACE the first placement at or after (col, row, tile) in scan order that
                 # passes the square's checks (docs/engine.md, "SEEK"); the result names it
+    UNDO_SEEK = 6   # UNDO, then SEEK from the placement after (col, row, tile) in the area
+                    # as restored; one result, SEEK's (docs/engine.md, "UNDO_SEEK")
 
 
 Command = data.StructLayout({

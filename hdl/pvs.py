@@ -30,6 +30,7 @@ from .tiles import Reason, Status, Winner
 __all__ = ["PVSCore"]
 
 
+
 class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it).
@@ -185,13 +186,18 @@ class PVSCore(wiring.Component):
         probe = r.ins.op == Op.PROBE
         m.d.comb += [
             r.npc.eq(Mux(r.advance, r.pc + 1, r.pc)),
-            r.cmd.op.eq(Mux(r.ins.op == Op.UNDO, EngineOp.UNDO,
-                            Mux(r.ins.op == Op.EVAL, EngineOp.EVAL,
-                                Mux(r.ins.op == Op.SEEK, EngineOp.SEEK, EngineOp.PLACE)))),
             r.cmd.col.eq(Mux(probe, -(1 << 15), r.col)),
             r.cmd.row.eq(Mux(probe, -(1 << 15), r.row)),
             r.cmd.tile.eq(Mux(probe, 0, r.tile)),
         ]
+        engine_ops = {Op.UNDO: EngineOp.UNDO, Op.EVAL: EngineOp.EVAL, Op.SEEK: EngineOp.SEEK,
+                      Op.USEEK: EngineOp.UNDO_SEEK}
+        with m.Switch(r.ins.op):
+            for op, engine_op in engine_ops.items():
+                with m.Case(op):
+                    m.d.comb += r.cmd.op.eq(engine_op)
+            with m.Default():                       # PLACE, and PROBE: a far-out PLACE
+                m.d.comb += r.cmd.op.eq(EngineOp.PLACE)
 
     def _leaf(self, m, r):
         """EVAL's value for the side to move (``pvs_isa.leaf_value``), from the result's
@@ -267,7 +273,7 @@ class PVSCore(wiring.Component):
                     m.d.comb += r.advance.eq(1)
                     self._use_operand(m, r)
             # Engine commands: offered until taken, then the result.
-            with m.Case(Op.PLACE, Op.SEEK, Op.UNDO, Op.EVAL, Op.PROBE):
+            with m.Case(Op.PLACE, Op.SEEK, Op.USEEK, Op.UNDO, Op.EVAL, Op.PROBE):
                 m.d.sync += report.engine_cycles.eq(report.engine_cycles + 1)
                 self._engine(m, r, leaf)
 
@@ -353,7 +359,7 @@ class PVSCore(wiring.Component):
         refused_square = ((res.status != Status.OK) & (res.status != Status.MISMATCH)
                           & (res.status != Status.THREE_TRACKS))
         with m.Switch(r.ins.op):
-            with m.Case(Op.PLACE, Op.SEEK):
+            with m.Case(Op.PLACE, Op.SEEK, Op.USEEK):
                 good = res.status == Status.OK
                 winner = res.winner.as_value()
                 m.d.sync += [
@@ -364,7 +370,7 @@ class PVSCore(wiring.Component):
                 ]
                 with m.If(good):
                     m.d.sync += self.report.nodes.eq(self.report.nodes + 1)
-                with m.If(r.ins.op == Op.SEEK):           # the scan register follows SEEK
+                with m.If(r.ins.op != Op.PLACE):          # the scan register follows SEEK
                     m.d.sync += [r.col.eq(res.col), r.row.eq(res.row), r.tile.eq(res.tile)]
             with m.Case(Op.UNDO):
                 m.d.sync += r.square.eq(0)

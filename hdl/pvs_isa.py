@@ -75,6 +75,8 @@ class Op(enum.IntEnum):
                     # in scan order that its square's word does not refuse, PLACEd; the
                     # scan register follows; flags as PLACE (the scan ran out: refused
                     # with the register past the last column, so NEXT sets DONE)
+    USEEK = 28      # engine UNDO_SEEK: UNDO, then SEEK from the scan register's next
+                    # placement (NEXT after a legal one, in the area as restored); as SEEK
 
 
 class Cond(enum.IntEnum):

@@ -171,6 +171,11 @@ class CoreSim:
     def undo(self):
         return self._call(op=Op.UNDO)[0]
 
+    def undo_seek(self, col, row, shape):
+        """``UNDO_SEEK``: take back the last move, then ``SEEK`` from the placement after
+        (``col``, ``row``, ``shape``), the one taken back; the result is the SEEK's."""
+        return self._call(op=Op.UNDO_SEEK, col=col, row=row, tile=SHAPES[shape])[0]
+
     def evaluate(self):
         """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential
         (:func:`traxfpga.host.reference.evaluate.evaluate` is the same in software)."""

@@ -13,7 +13,7 @@ from traxfpga.sim.compiled import default_backend
 from traxfpga.sim.core import CoreSim
 
 from engine_harness import check_board, check_step, core_place, corpus, random_game
-from traxfpga.host.reference.pvs import seek
+from traxfpga.host.reference.pvs import scan_next, seek
 from traxfpga.host.reference.trax import Game, Illegal, Move, format_move, parse_move
 
 SEED = 20151207
@@ -276,6 +276,52 @@ def test_seek_matches_reference(core):
             if not game.over:
                 seen |= seek_everywhere(core, game, history)
     assert {Status.OK, Status.RANGE, Status.THREE_TRACKS} <= seen, seen
+
+
+def scan_chain(core, game, history):
+    """The program's scan loop on both engines: a SEEK from the first placement, then an
+    UNDO_SEEK from each legal placement it finds, until a refusal; each step as the
+    reference's UNDO, then its scan from the next placement (`pvs.scan_next`)."""
+    col, row, tile, first = -1, -1, 0, True
+    steps = 0
+    while True:
+        ref = game.copy()
+        if not first:
+            col, row, tile = scan_next(col, row, tile, False, ref.height)
+        c, r, t, exc = seek(ref, col, row, tile)
+        want = ((c, r, TILE_CHARS[t]), exc.code if exc else "ok")
+        if not exc:
+            want += ((ref.width, ref.height), ref.winner, ref.reason, ref.ply)
+        at = (col, row, TILE_CHARS[tile])
+        res = core.seek(*at) if first else core.undo_seek(*placed)
+        got = (res.at, STATUS_CODES[res.status] if res.status != Status.OK else "ok")
+        if res.status == Status.OK:
+            got += ((res.width, res.height), res.winner, res.reason, res.ply)
+        assert got == want, (f"{'SEEK' if first else 'UNDO_SEEK after'} "
+                             f"{at if first else placed} after `{' '.join(history)}`: "
+                             f"engine {got}, reference {want}")
+        steps += 1
+        if res.status != Status.OK:
+            break
+        col, row, tile, first = c, r, t, False
+        placed = res.at
+    check_board(core, game, history)
+    return steps
+
+
+def test_undo_seek_is_undo_then_seek(core):
+    """UNDO_SEEK against the reference's UNDO and scan, along whole scans of recorded and
+    random positions: each legal placement found is taken back and the scan goes on."""
+    steps = 0
+    for game, history in recorded_positions(core):
+        steps += scan_chain(core, game, history)
+    rng = random.Random(f"{SEED}-undo-seek")
+    for variant in ("trax", "8x8"):
+        for _ in range(3):
+            game, history = random_position(core, rng, variant)
+            if not game.over:
+                steps += scan_chain(core, game, history)
+    assert steps > 500, steps
 
 
 def test_seek_first_move_and_game_over(core):

@@ -156,9 +156,13 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             frames[addr(f)] = pack_move(col, row, tile)
         elif op == Op.REST:
             col, row, tile = unpack_move(frames[addr(f)])
-        elif op in (Op.PLACE, Op.SEEK):
+        elif op in (Op.PLACE, Op.SEEK, Op.USEEK):
+            if op == Op.USEEK:              # the engine's UNDO_SEEK
+                g.undo()
+                depth_in -= 1
+                col, row, tile = scan_next(col, row, tile, False, g.height)
             mover = g.to_move
-            if op == Op.SEEK:
+            if op != Op.PLACE:
                 col, row, tile, exc = seek(g, col, row, tile)
             else:
                 try:
