@@ -10,7 +10,8 @@ refusal for the square skips its other tiles) with ``SEEK``, which passes over t
 placements the square's word refuses and names the one it tried.  At the last level each legal placement is a
 leaf, counted and taken back; above it a legal placement that does not end the game goes
 down a level (its scan position waits on a small stack memory) and one that ends it is
-taken back, as the reference counts (a finished game has no moves; the last ply is counted
+taken back, as the reference counts; a placement is taken back with ``UNDO_SEEK``, which
+goes on with the level's scan in the same command (a finished game has no moves; the last ply is counted
 whatever it does).  A level's scan over, the move above is taken back with ``UNDO`` and
 that level's scan goes on.  ``docs/engine.md`` has the figures.
 """
@@ -190,8 +191,10 @@ class Perft(wiring.Component):
                 with m.If(~ok):
                     advance(square, res.col, res.row, res.tile)
                 with m.Else():
-                    m.d.sync += op.eq(Op.UNDO)
-                    m.next = "STEP_UNDO"
+                    # taken back, and the scan on from the next placement, in one command
+                    # (a level down instead, below: SEEK)
+                    m.d.sync += op.eq(Op.UNDO_SEEK)
+                    m.next = "NODE"
                     if many:
                         with m.If(at_split):
                             m.d.sync += deal.eq(Mux(deal == self.cores - 1, 0, deal + 1))
@@ -204,12 +207,6 @@ class Perft(wiring.Component):
                         m.d.sync += [lv.eq(lv + 1), w.eq(res.width), h.eq(res.height),
                                      *first(), op.eq(Op.SEEK)]
                         m.next = "NODE"
-
-            send("STEP_UNDO", then="STEP_UNDO_RES")
-
-            with result("STEP_UNDO_RES"):
-                m.d.sync += op.eq(Op.SEEK)
-                advance(Const(0))
 
             with m.State("END"):                            # the level's scan is over
                 with m.If(lv == 1):
