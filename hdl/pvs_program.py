@@ -504,8 +504,14 @@ def threat_search(a: Asm):
     I(Op.LD, S(F.RET))
     I(Op.JA)
 
-    # OR: a win at once (the level's last winning move first), else a safe threatening
-    # move after which every reply leaves a win within DEPTH - 1.
+    _or_node(a)
+    _and_node(a)
+
+
+def _or_node(a: Asm):
+    """OR: a win at once (the level's last winning move first), else a safe threatening
+    move after which every reply leaves a win within DEPTH - 1."""
+    I, J = a.i, a.jmp
     a.label("or_node")
     J("abort", Cond.OUT)
     I(Op.REST, S(F.WKILL))
@@ -566,8 +572,11 @@ def threat_search(a: Asm):
     I(Op.LDI, x=1)
     J("wret")
 
-    # AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
-    # after every other reply the attacker wins within DEPTH (an OR node one level down).
+
+def _and_node(a: Asm):
+    """AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
+    after every other reply the attacker wins within DEPTH (an OR node one level down)."""
+    I, J = a.i, a.jmp
     a.label("and_node")
     J("abort", Cond.OUT)
     I(Op.LDI, x=0)
