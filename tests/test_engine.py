@@ -479,8 +479,9 @@ def _lane_bits(store, we):
 def test_stores_exactly_restored(dual):
     """Random games on a small engine (forced plays beyond a 4-entry log are refused after a
     rollback): every refused PLACE or SEEK and every UNDO leaves the board store and both path-end
-    stores word for word as they were, and an empty square's path-end words are zero (after
-    RESET too).  The formal proof (tests/formal/engine.py) covers two openings for 70
+    stores word for word as they were, an UNDO_SEEK takes the move back exactly before its
+    SEEK (a refused one leaves them as the UNDO did), and an empty square's path-end words
+    are zero (after RESET too).  The formal proof (tests/formal/engine.py) covers two openings for 70
     cycles; this covers longer games."""
     from amaranth.sim import Simulator
     from traxfpga.hdl.engine import Engine, Op
@@ -490,7 +491,8 @@ def test_stores_exactly_restored(dual):
     engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False, dual=dual)
     top = _Watched(engine)
     rng = random.Random(SEED)
-    counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0, "seek": 0}
+    counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0, "seek": 0, "undo_seek": 0,
+              "undo_seek_refused": 0}
     n = 1 << 8
     mem = [[0] * n for _ in range(3)]
 
@@ -537,6 +539,21 @@ def test_stores_exactly_restored(dual):
                 if res.status == Status.OK:
                     counts["undo"] += 1
                     assert mem == history.pop(), "UNDO restores the stores exactly"
+            elif roll < 0.25 and history:
+                res = await run(command(op=Op.UNDO_SEEK, col=rng.randint(-1, width),
+                                        row=rng.randint(-1, height),
+                                        tile=SHAPES[rng.choice("+/\\")]), ctx)
+                if res.status == Status.NO_UNDO:        # the short log no longer holds it
+                    assert mem == before, "a refused UNDO changes nothing"
+                else:
+                    counts["undo_seek"] += 1
+                    restored = history.pop()
+                    if res.status == Status.OK:
+                        history.append(restored)
+                    else:
+                        counts["undo_seek_refused"] += 1
+                        assert mem == restored, (f"refused UNDO_SEEK ({Status(res.status)}): "
+                                                 f"the stores as its UNDO left them")
             else:
                 col = rng.randint(-1, width) if width else -1
                 row = rng.randint(-1, height) if height else -1
