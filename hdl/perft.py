@@ -10,9 +10,9 @@ refusal for the square skips its other tiles) with ``SEEK``, which passes over t
 placements the square's word refuses and names the one it tried.  At the last level each legal placement is a
 leaf, counted and taken back; above it a legal placement that does not end the game goes
 down a level (its scan position waits on a small stack memory) and one that ends it is
-taken back, as the reference counts; a placement is taken back with ``UNDO_SEEK``, which
-goes on with the level's scan in the same command (a finished game has no moves; the last ply is counted
-whatever it does).  A level's scan over, the move above is taken back with ``UNDO`` and
+taken back, as the reference counts (a finished game has no moves; the last ply is counted
+whatever it does).  A placement is taken back with ``UNDO_SEEK``, which goes on with the
+level's scan in the same command.  A level's scan over, the move above is taken back with ``UNDO`` and
 that level's scan goes on.  ``docs/engine.md`` has the figures.
 """
 

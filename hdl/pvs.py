@@ -30,7 +30,6 @@ from .tiles import Reason, Status, Winner
 __all__ = ["PVSCore"]
 
 
-
 class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it).
