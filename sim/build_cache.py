@@ -6,16 +6,26 @@ design pays the compile.  A build holds a lock on its key's folder, so that proc
 need the same design at once (parallel tests) compile it once: the others wait and load
 it.  It works in a folder of its own and moves the library into place at once, so no
 process loads half a file.
+
+Turning a design into RTLIL (elaborating it) takes seconds for the device, and a test
+suite asks for the same few designs dozens of times.  A caller that knows how its design
+was made (its class and constructor arguments: ``made_as``) gets an index entry under
+``BACKEND/index/``: that description, with a digest of every source file the design can
+come from (this package's and Amaranth's), names the library, so the design is not
+elaborated again until a source file or an argument changes.
 """
 
 import fcntl
+import functools
 import hashlib
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 from amaranth.back import rtlil
+from amaranth.hdl import Elaboratable
 
 from . import notices
 from .free_running import FreeRunning
@@ -30,10 +40,40 @@ def cache_root(backend):
     return Path.home() / ".cache" / "trax-fpga" / backend
 
 
-def cached_build(design, *, name, backend, label, recipe, make):
+@functools.cache
+def sources_digest():
+    """A digest of every Python file a design can be elaborated from: this package's
+    subpackages and Amaranth, with the interpreter's version."""
+    import amaranth
+    from traxfpga import boards, firmware, hdl, host, sim
+    digest = hashlib.sha256(sys.version.encode())
+    for package in (amaranth, boards, firmware, hdl, host, sim):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _index_entry(backend, name, recipe, made_as):
+    key = hashlib.sha256("\0".join([name, recipe, repr(made_as), sources_digest()]).encode())
+    return cache_root(backend) / "index" / key.hexdigest()[:20]
+
+
+def cached_build(design, *, name, backend, label, recipe, make, made_as=None):
     """The library of ``design`` (in :class:`FreeRunning`) for ``backend``: from the cache,
     or made by ``make(folder)``, which finds ``NAME.il`` in ``folder`` and must leave
-    ``libNAME.so.tmp`` there (the first compile is said on stderr, naming ``label``)."""
+    ``libNAME.so.tmp`` there (the first compile is said on stderr, naming ``label``).
+
+    ``made_as`` (optional) describes how ``design`` was made, as a value whose ``repr`` is
+    the same in every process: its class and every constructor argument.  With it, a
+    design built before is found without elaborating it again.
+    """
+    entry = _index_entry(backend, name, recipe, made_as) if made_as is not None else None
+    if entry is not None and entry.exists():
+        path = cache_root(backend) / entry.read_text() / f"lib{name}.so"
+        if path.exists():
+            _mark_used(design)
+            return path
     # No source locations: the text, and so the cache key, is the same from any checkout.
     text = rtlil.convert(FreeRunning(design), name=name, emit_src=False)
 
@@ -42,7 +82,32 @@ def cached_build(design, *, name, backend, label, recipe, make):
         (work / f"{name}.il").write_text(text)
         make(work)
 
-    return cached_file(backend, text + recipe, f"lib{name}.so", make_here)
+    path = cached_file(backend, text + recipe, f"lib{name}.so", make_here)
+    if entry is not None:
+        _write_at_once(entry, path.parent.name)
+    return path
+
+
+def _mark_used(design, seen=None):
+    """Amaranth warns of an elaboratable that is never elaborated: ``design`` and the
+    elaboratables it holds are used, as the library they were compiled into."""
+    seen = set() if seen is None else seen
+    if id(design) in seen:
+        return
+    seen.add(id(design))
+    design._MustUse__used = True
+    for value in vars(design).values():
+        if isinstance(value, Elaboratable):
+            _mark_used(value, seen)
+
+
+def _write_at_once(path, text):
+    """Write ``path`` so that no reader ever sees it half written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    with os.fdopen(fd, "w") as f:
+        f.write(text)
+    os.replace(tmp, path)
 
 
 def cached_file(backend, source, filename, make):

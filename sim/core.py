@@ -95,10 +95,11 @@ class CoreSim:
         if backend != "pysim" and vcd is not None:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
-        self.engine = Engine(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
-                             clear_on_start=clear_on_start, dual=dual)
+        args = dict(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
+                    clear_on_start=clear_on_start, dual=dual)
+        self.engine = Engine(**args)
         if backend in COMPILED:
-            self._cx = COMPILED[backend](self.engine, name="engine")
+            self._cx = COMPILED[backend](self.engine, name="engine", made_as=("Engine", args))
             self._cx.set("res__ready", 1)
             self._cx.set("cells__ready", 1)
             return

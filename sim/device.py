@@ -215,9 +215,9 @@ class DeviceSim:
         if backend != "pysim" and vcd is not None:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
-        self.device = Device(clk_freq=clk_freq, baud=baud, capacity=capacity,
-                             player_id=player_id, think_time=think_time, perft=perft,
-                             cores=cores, dual=dual)
+        args = dict(clk_freq=clk_freq, baud=baud, capacity=capacity, player_id=player_id,
+                    think_time=think_time, perft=perft, cores=cores, dual=dual)
+        self.device = Device(**args)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity
         self.clk_freq = clk_freq
@@ -228,7 +228,8 @@ class DeviceSim:
         #: frames the host received with a bad stop bit (never expected)
         self.framing_errors = 0
         if backend in COMPILED:
-            self._sim = COMPILED[backend](self.harness, name="device")
+            self._sim = COMPILED[backend](self.harness, name="device",
+                                          made_as=("DeviceHarness(Device)", args))
             self._sim.set("recv__ready", 1)
         else:
             self._sim = _Pysim(self.harness, vcd)

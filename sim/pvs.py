@@ -72,9 +72,11 @@ class PVSSim:
     def __init__(self, *, log2n=7, dual=False, cores=1):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
-        self.harness = PVSHarness(log2n=log2n, dual=dual, cores=cores)
+        args = dict(log2n=log2n, dual=dual, cores=cores)
+        self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
-        self._cx = COMPILED[default_backend()](self.harness, name="pvs")
+        self._cx = COMPILED[default_backend()](self.harness, name="pvs",
+                                               made_as=("PVSHarness", args))
         self._cx.set("res__ready", 1)
         self.limits(0, 0)
         self.set_seed(LFSR_SEED)

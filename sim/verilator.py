@@ -230,9 +230,9 @@ def _runtime():
     return cached_file("verilator", source, "runtime.o", make)
 
 
-def build(design, *, name="top"):
+def build(design, *, name="top", made_as=None):
     """Compile ``design`` and return the library's path (cached; the first compile is said
-    on stderr)."""
+    on stderr; ``made_as``: see :func:`~traxfpga.sim.build_cache.cached_build`)."""
     def make(work):
         script = (f"read_rtlil {name}.il; hierarchy -top {name}; {_PASSES}; "
                   f"write_verilog -norename -noattr {name}.v")
@@ -271,14 +271,14 @@ def build(design, *, name="top"):
 
     recipe = _DRIVER + _accessors.__doc__ + " ".join(_VERILATOR_ARGS + _CXXFLAGS) + _PASSES
     return cached_build(design, name=name, backend="verilator", label="Verilator",
-                        recipe=recipe + _RECIPE, make=make)
+                        recipe=recipe + _RECIPE, make=make, made_as=made_as)
 
 
 class VerilatorSim(cxxrtl.CompiledSim):
     """A design compiled by Verilator, stepped from Python (see the module docstring)."""
 
-    def __init__(self, design, *, name="top"):
-        path = build(design, name=name)
+    def __init__(self, design, *, name="top", made_as=None):
+        path = build(design, name=name, made_as=made_as)
         self._lib = lib = ctypes.CDLL(str(path))
         vp, i32, u32, sz = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint32, ctypes.c_size_t
         lib.vt_create.restype = vp
