@@ -42,12 +42,14 @@ def cache_root(backend):
 
 @functools.cache
 def sources_digest():
-    """A digest of every Python file a design can be elaborated from: this package's
-    subpackages and Amaranth, with the interpreter's version."""
+    """A digest of every Python file a simulated design can be elaborated from, with the
+    interpreter's version: Amaranth's, and this package's layers up to this one (``hdl``,
+    ``firmware``, ``sim``; tests/test_layers.py checks that these import nothing above
+    them)."""
     import amaranth
-    from traxfpga import boards, firmware, hdl, host, sim
+    from traxfpga import firmware, hdl, sim
     digest = hashlib.sha256(sys.version.encode())
-    for package in (amaranth, boards, firmware, hdl, host, sim):
+    for package in (amaranth, firmware, hdl, sim):
         root = Path(package.__file__).parent
         for path in sorted(root.rglob("*.py")):
             digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes())
