@@ -481,8 +481,8 @@ def test_stores_exactly_restored(dual):
     rollback): every refused PLACE or SEEK and every UNDO leaves the board store and both path-end
     stores word for word as they were, an UNDO_SEEK takes the move back exactly before its
     SEEK (a refused one leaves them as the UNDO did), and an empty square's path-end words
-    are zero (after RESET too).  The formal proof (tests/formal/engine.py) covers two openings for 70
-    cycles; this covers longer games."""
+    are zero (after RESET too).  The formal proofs (tests/test_formal.py) cover two openings
+    for 62 cycles; this covers longer games."""
     from amaranth.sim import Simulator
     from traxfpga.hdl.engine import Engine, Op
     from traxfpga.hdl.tiles import Lane, Winner
