@@ -6,8 +6,10 @@ import json
 import threading
 
 from traxfpga.host.cli import main
+from traxfpga.host.players import open_player
 from traxfpga.host.referee import run_match
 from traxfpga.host.web.live import start_live
+from traxfpga.host.web.pool import Watched
 
 
 def test_the_page_sees_every_game_of_the_referees_match():
@@ -15,6 +17,12 @@ def test_the_page_sees_every_game_of_the_referees_match():
     ends = []
     server, hooks, problem = start_live(args, lambda *a: None, lambda i, rec: ends.append(rec))
     assert problem is None
+    # The page is sent the latest state, once for several changes in one turn of the
+    # server's event loop: players that pause after each answer let the loop turn between
+    # answers even on a loaded machine, so each answer's state is sent.
+    hooks["opener"] = server.opener(
+        base=lambda spec, seed=0: Watched(open_player(spec, seed=seed), lambda *a: None,
+                                          threading.Event(), delay=0.05))
     ready, states = threading.Event(), []
 
     async def watch():
@@ -43,7 +51,10 @@ def test_the_page_sees_every_game_of_the_referees_match():
     assert len(ends) == 2 and last["moves"] == ends[-1].moves
     assert [r["result"] for r in last["match"]["results"]] == [e.result_code for e in ends]
     assert "The match is over" in last["status"]
-    assert len({(s["players"]["white"], s["ply"]) for s in states}) > 4
+    # Each game was seen in play, not only at its start and end.
+    seen = {(s["players"]["white"], s["ply"]) for s in states}
+    for rec in ends:
+        assert any((rec.white, ply) in seen for ply in range(1, len(rec.moves))), (rec, seen)
 
 
 def test_referee_web_runs_the_match_and_stops_serving(capsys):
