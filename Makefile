@@ -4,8 +4,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 # One test file per worker, so each compiled simulation is built once per file; a worker
 # more than the cores, as the tests wait on the tools, the browser and the simulated serial
-# lines for a sixth of their time.
-PYTEST_ARGS ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist loadfile
+# lines for a sixth of their time.  The files go out in tests/conftest.py's order (longest
+# first), not xdist's (most tests first).
+PYTEST_ARGS ?= -n $(shell echo $$(( $$(nproc) + 1 ))) --dist loadfile --no-loadscope-reorder
 STAMP  := $(VENV)/.installed
 
 .PHONY: demo test install clean

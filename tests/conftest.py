@@ -3,10 +3,12 @@ each at a time, ``--dist loadfile``) do not end with one of them still on a long
 the other waits.  The order within a file is kept."""
 
 #: The longest files (seconds on a fresh machine: their compiled simulations, proofs and
-#: builds), longest first; the others follow in their own order.
-LONG_FIRST = ("test_boards_build.py", "test_engine.py", "test_formal.py", "test_referee.py",
-              "test_device_pysim.py", "test_cores.py", "test_pvs.py", "test_bench_report.py",
-              "test_client.py", "test_device.py")
+#: builds), longest first; the others follow in their own order.  The Makefile keeps xdist
+#: from reordering the files by their number of tests.
+LONG_FIRST = ("test_formal.py", "test_engine.py", "test_pvs.py", "test_boards_build.py",
+              "test_device_pysim.py", "test_referee.py", "test_cores.py",
+              "test_device_serve.py", "test_web_browser.py", "test_bench_report.py",
+              "test_device_perft.py", "test_device.py", "test_client.py")
 
 
 def pytest_collection_modifyitems(session, config, items):
