@@ -68,7 +68,9 @@ def cached_build(design, *, name, backend, label, recipe, make, made_as=None):
 
     ``made_as`` (optional) describes how ``design`` was made, as a value whose ``repr`` is
     the same in every process: its class and every constructor argument.  With it, a
-    design built before is found without elaborating it again.
+    design built before is found without elaborating it again; so give it only for a
+    design that its arguments and the source files decide (not one elaborated under a
+    patched module, say).
     """
     entry = _index_entry(backend, name, recipe, made_as) if made_as is not None else None
     if entry is not None and entry.exists():
