@@ -11,8 +11,8 @@ Turning a design into RTLIL (elaborating it) takes seconds for the device, and a
 suite asks for the same few designs dozens of times.  A caller that knows how its design
 was made (its class and constructor arguments: ``made_as``) gets an index entry under
 ``BACKEND/index/``: that description, with a digest of every source file the design can
-come from (this package's and Amaranth's), names the library, so the design is not
-elaborated again until a source file or an argument changes.
+come from (Amaranth's, and this package's ``hdl``, ``firmware`` and ``sim``), names the
+library, so the design is not elaborated again until a source file or an argument changes.
 """
 
 import fcntl
@@ -67,7 +67,8 @@ def cached_build(design, *, name, backend, label, recipe, make, made_as=None):
     ``libNAME.so.tmp`` there (the first compile is said on stderr, naming ``label``).
 
     ``made_as`` (optional) describes how ``design`` was made, as a value whose ``repr`` is
-    the same in every process: its class and every constructor argument.  With it, a
+    the same in every process: its class (a class's ``repr`` names its module) and every
+    constructor argument.  With it, a
     design built before is found without elaborating it again; so give it only for a
     design that its arguments and the source files decide (not one elaborated under a
     patched module, say).

@@ -99,7 +99,7 @@ class CoreSim:
                     clear_on_start=clear_on_start, dual=dual)
         self.engine = Engine(**args)
         if backend in COMPILED:
-            self._cx = COMPILED[backend](self.engine, name="engine", made_as=("Engine", args))
+            self._cx = COMPILED[backend](self.engine, name="engine", made_as=(Engine, args))
             self._cx.set("res__ready", 1)
             self._cx.set("cells__ready", 1)
             return

@@ -229,7 +229,7 @@ class DeviceSim:
         self.framing_errors = 0
         if backend in COMPILED:
             self._sim = COMPILED[backend](self.harness, name="device",
-                                          made_as=("DeviceHarness(Device)", args))
+                                          made_as=(DeviceHarness, Device, args))
             self._sim.set("recv__ready", 1)
         else:
             self._sim = _Pysim(self.harness, vcd)

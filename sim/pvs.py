@@ -76,7 +76,7 @@ class PVSSim:
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
         self._cx = COMPILED[default_backend()](self.harness, name="pvs",
-                                               made_as=("PVSHarness", args))
+                                               made_as=(PVSHarness, args))
         self._cx.set("res__ready", 1)
         self.limits(0, 0)
         self.set_seed(LFSR_SEED)
