@@ -210,7 +210,6 @@ class Control:
         # The colours entering P.
         self.p_inc = [self.pcell.inc[d] for d in DIRS]
         self.p_white, self.p_black = counts(self.p_inc)
-        self.forced_mask = self.forced_of(self.p_white, self.p_black)
 
     def consistent(self, mask):
         """A tile of white edges ``mask`` agrees with the colours entering P."""
@@ -328,9 +327,11 @@ class Control:
             with m.If(~cap):
                 m.d.sync += self.fault.eq(Status.THREE_TRACKS)
             m.next = "ROLLBACK"
-        if self.dual:                           # a cycle saved: nothing forced, no POP
-            with m.Elif(self.forced.empty & ~self.push_r & ~self.trial):
-                m.next = "DECIDE"
+        with m.Elif(self.forced.empty & ~self.push_r & ~self.trial):
+            m.next = "DECIDE"                   # nothing forced: no POP
+        with m.Elif(~self.push_r & ~self.forced.empty):
+            m.d.comb += self.forced.pop.eq(1)   # no push this step: pop at once
+            m.next = "POP_READ"
         with m.Else():
             m.next = "POP"
 
@@ -359,12 +360,14 @@ class Control:
         epend, fpend = self.epend, self.fpend
         last = Signal()
         with m.If(self.step == 0):
+            # P's address straight from the entry, and the registers the later steps use
+            # loaded from it: so the tile's take-back starts the cycle its entry arrives.
+            self.untile_p()
             inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
-            m.d.comb += [cells.addr.eq(Cat(self.px, self.py)), *cells.wdata.empty(inc),
-                         cells.we.eq(0b1111)]
+            m.d.comb += [cells.addr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(0b1111)]
             for c in range(2):
-                m.d.comb += [self.far[c].addr.eq(Cat(self.px, self.py)),
+                m.d.comb += [self.far[c].addr.eq(tile.p),
                              self.far[c].wdata.eq(0), self.far[c].we.eq(1)]
         with m.Else():
             e_dir = one_hot_dir(epend)
@@ -405,15 +408,14 @@ class Control:
         self.m.d.comb += self.log.ahead.eq(1)
 
     def untile_p(self):
-        """Take back the tile of the log's newest entry: its writes (see :meth:`untile`)."""
+        """The registers of the take-back of the log's newest entry (see :meth:`untile`),
+        loaded at its step 0 from the entry."""
         m, tile = self.m, self.entry.u.tile
-        m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y), self.step.eq(0),
-                     self.epend.eq(~tile.nocc)]
+        m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y), self.epend.eq(~tile.nocc)]
         for c in range(2):
             edges = tile.mask if c == 0 else ~tile.mask
             m.d.sync += self.fpend[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges), 1),
                                              tile.nocc.bit_select(top_dir(edges), 1)))
-        m.next = "UNTILE"
 
     def pop_tile(self, mask):
         m = self.m
@@ -426,10 +428,14 @@ class Control:
             m.next = "TILE"
 
     def untile_done(self):
+        """The tile's last step: the next tile's take-back starts the next cycle, its entry
+        read ahead; after the move's last tile, ROLLBACK restores the area."""
         m = self.m
+        self.read_ahead()
         m.d.comb += self.log.pop.eq(1)
         m.d.sync += [self.step.eq(0), self.k.eq(self.k - 1)]
-        m.next = "ROLLBACK"
+        with m.If(self.k == 1):
+            m.next = "ROLLBACK"
 
     # -- the states ---------------------------------------------------------------------------
 
@@ -813,14 +819,8 @@ class Control:
             m.d.sync += self.pcell.eq(cells.rdata)
             with m.If(cells.rdata.occ):
                 m.next = "POP"           # already filled by another forced play
-            with m.Else():
-                if self.dual:            # a cycle saved: the tile from the word read
-                    self.pop_tile(self.forced_of(*counts([cells.rdata.inc[d] for d in DIRS])))
-                else:
-                    m.next = "POP_TILE"
-        if not self.dual:
-            with m.State("POP_TILE"):
-                self.pop_tile(self.forced_mask)
+            with m.Else():               # the tile from the word read
+                self.pop_tile(self.forced_of(*counts([cells.rdata.inc[d] for d in DIRS])))
 
     def _decide_states(self):
         """The move is complete: who has won?  In 8x8, is any legal move left?"""
@@ -888,9 +888,11 @@ class Control:
                       (log.avail <= t.k)):
                 self.finish(Status.NO_UNDO)
             with m.Else():
+                # A move has a tile at least: its newest is read ahead for UNTILE.
                 m.d.comb += log.pop.eq(1)
-                m.d.sync += [self.saved.eq(t.area), self.k.eq(t.k), self.placed.eq(t.k)]
-                m.next = "ROLLBACK"
+                m.d.sync += [self.saved.eq(t.area), self.k.eq(t.k), self.placed.eq(t.k),
+                             self.step.eq(0)]
+                m.next = "UNTILE"
             # Whatever the checks say (a refused UNDO's RESULT and IDLE read the newest
             # entry again): so the log's address does not wait on them.
             self.read_ahead()
@@ -915,9 +917,9 @@ class Control:
                 with m.Else():
                     self.finish(self.fault)
             with m.Else():
-                self.untile_p()                   # the entry is on the log's top
+                m.d.sync += step.eq(0)            # the entry is on the log's top
+                m.next = "UNTILE"
         with m.State("UNTILE"):
             m.d.sync += step.eq(1)
             with m.If(self.untile()):
-                self.read_ahead()
                 self.untile_done()
