@@ -24,9 +24,13 @@ __all__ = ["available", "VerilatorSim", "VerilatorError", "build"]
 
 # Verilator's options: one thread, X as zero (every Amaranth signal has an initial value),
 # no assertions, and no lookup tables for small case statements (-fno-table: the branches
-# run faster than the loads from a constant table, by a tenth).
+# run faster than the loads from a constant table, by a tenth).  No DFG optimisation
+# (-fno-dfg): with it, the device's engine (its one-port TILE writing a neighbour in the
+# step its last read arrives) refused the first move with three tracks, where Amaranth's
+# simulator, CXXRTL and Verilator without DFG agree (tests/test_pvs.py caught it).
 _VERILATOR_ARGS = ["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert",
-                   "-fno-table", "-Wno-fatal", "-Wno-lint", "-Wno-style", "--no-timing"]
+                   "-fno-table", "-fno-dfg", "-Wno-fatal", "-Wno-lint", "-Wno-style",
+                   "--no-timing"]
 # Processes stay case statements (-nomux, as Amaranth's Verilog backend does), so that
 # Verilator runs only the branch a state machine is in: a third faster than mux trees.
 _PASSES = "proc -nomux -norom; flatten; memory_collect; opt_clean"
