@@ -434,13 +434,33 @@ class Control:
 
     def untile_done(self):
         """The tile's last step: the next tile's take-back starts the next cycle, its entry
-        read ahead; after the move's last tile, ROLLBACK restores the area."""
+        read ahead; the move's last tile ends the take-back."""
         m = self.m
         self.read_ahead()
         m.d.comb += self.log.pop.eq(1)
         m.d.sync += [self.step.eq(0), self.k.eq(self.k - 1)]
         with m.If(self.k == 1):
-            m.next = "ROLLBACK"
+            self.rolled_back()
+
+    def rolled_back(self):
+        """The move's tiles are taken back: the area as it was, and the command's end (UNDO's
+        and UNDO_SEEK's, a refused move's, or the 8x8 draw scan's trial placement)."""
+        m, saved = self.m, self.saved
+        m.d.sync += [self.minx.eq(saved.minx), self.miny.eq(saved.miny),
+                     self.width.eq(saved.width), self.height.eq(saved.height)]
+        with m.If(self.undoing):
+            m.d.sync += [self.ply.eq(self.ply - 1), self.over.eq(0),
+                         self.winner.eq(Winner.NONE), self.reason.eq(Reason.NONE)]
+            with m.If(self.seeking):
+                self.seek_after_undo(saved.height)
+            with m.Else():
+                self.finish(Status.OK)
+        with m.Elif(self.trial & self.found):
+            # Not a draw: the move's own result (placed kept from DECIDE).
+            m.d.sync += [self.trial.eq(0), self.status.eq(Status.OK)]
+            m.next = "RESULT"
+        with m.Else():
+            self.finish(self.fault)
 
     # -- the states ---------------------------------------------------------------------------
 
@@ -914,22 +934,7 @@ class Control:
         # Take back the newest `k` tile entries, then restore the area from `saved`.
         with m.State("ROLLBACK"):
             with m.If(self.k == 0):
-                saved = self.saved
-                m.d.sync += [self.minx.eq(saved.minx), self.miny.eq(saved.miny),
-                             self.width.eq(saved.width), self.height.eq(saved.height)]
-                with m.If(self.undoing):
-                    m.d.sync += [self.ply.eq(self.ply - 1), self.over.eq(0),
-                                 self.winner.eq(Winner.NONE), self.reason.eq(Reason.NONE)]
-                    with m.If(self.seeking):
-                        self.seek_after_undo(saved.height)
-                    with m.Else():
-                        self.finish(Status.OK)
-                with m.Elif(self.trial & self.found):
-                    # Not a draw: the move's own result (placed kept from DECIDE).
-                    m.d.sync += [self.trial.eq(0), self.status.eq(Status.OK)]
-                    m.next = "RESULT"
-                with m.Else():
-                    self.finish(self.fault)
+                self.rolled_back()
             with m.Else():
                 m.d.sync += step.eq(0)            # the entry is on the log's top
                 m.next = "UNTILE"
