@@ -333,12 +333,47 @@ class Control:
                 m.d.sync += self.fault.eq(Status.THREE_TRACKS)
             m.next = "ROLLBACK"
         with m.Elif(self.forced.empty & ~self.push_r & ~self.trial):
-            m.next = "DECIDE"                   # nothing forced: no POP
+            self.decide()                       # nothing forced: decided in this step
         with m.Elif(~self.push_r & ~self.forced.empty):
             m.d.comb += self.forced.pop.eq(1)   # no push this step: pop at once
             m.next = "POP_READ"
         with m.Else():
             m.next = "POP"
+
+    def decide(self):
+        """The move is complete: who has won (the mover, with a loop or line of its colour;
+        else the opponent, with one of theirs); the trailer; in 8x8, a move that wins
+        nothing goes on to the draw scan."""
+        m, prx, pry, loop = self.m, self.prx, self.pry, self.joins.loop
+        mover = self.ply[0]                        # 0 white, 1 black
+        wins = loop | Mux(self.variant == Variant.LOOPTRAX, 0, self.joins.line)
+        mine = Mux(mover, wins[1], wins[0])
+        theirs = Mux(mover, wins[0], wins[1])
+        mine_loop = Mux(mover, loop[1], loop[0])
+        theirs_loop = Mux(mover, loop[0], loop[1])
+        with m.If(mine):
+            m.d.sync += [self.over.eq(1),
+                         self.winner.eq(Mux(mover, Winner.BLACK, Winner.WHITE)),
+                         self.reason.eq(Mux(mine_loop, Reason.LOOP, Reason.LINE))]
+        with m.Elif(theirs):
+            m.d.sync += [self.over.eq(1),
+                         self.winner.eq(Mux(mover, Winner.WHITE, Winner.BLACK)),
+                         self.reason.eq(Mux(theirs_loop, Reason.LOOP, Reason.LINE))]
+        trailer = self.log.push.payload
+        m.d.comb += [
+            self.log.push.valid.eq(1),
+            trailer.trailer.eq(1),
+            trailer.u.trailer.k.eq(self.k),
+            trailer.u.trailer.area.eq(self.saved),
+        ]
+        m.d.sync += [self.ply.eq(self.ply + 1), self.placed.eq(self.k)]
+        with m.If((self.variant == Variant.EIGHT) & ~mine & ~theirs):
+            # 8x8: drawn if no legal move remains.  Try placements until one fits.
+            m.d.sync += [self.trial.eq(1), self.found.eq(0), prx.eq(-1), pry.eq(-1),
+                         self.tile.eq(0)]
+            m.next = "SCAN"
+        with m.Else():
+            self.finish(Status.OK)
 
     def neighbour(self, d):
         """The square across edge ``d`` of P."""
@@ -858,37 +893,9 @@ class Control:
 
     def _decide_states(self):
         """The move is complete: who has won?  In 8x8, is any legal move left?"""
-        m, prx, pry, loop = self.m, self.prx, self.pry, self.joins.loop
+        m, prx, pry = self.m, self.prx, self.pry
         with m.State("DECIDE"):
-            mover = self.ply[0]                        # 0 white, 1 black
-            wins = loop | Mux(self.variant == Variant.LOOPTRAX, 0, self.joins.line)
-            mine = Mux(mover, wins[1], wins[0])
-            theirs = Mux(mover, wins[0], wins[1])
-            mine_loop = Mux(mover, loop[1], loop[0])
-            theirs_loop = Mux(mover, loop[0], loop[1])
-            with m.If(mine):
-                m.d.sync += [self.over.eq(1),
-                             self.winner.eq(Mux(mover, Winner.BLACK, Winner.WHITE)),
-                             self.reason.eq(Mux(mine_loop, Reason.LOOP, Reason.LINE))]
-            with m.Elif(theirs):
-                m.d.sync += [self.over.eq(1),
-                             self.winner.eq(Mux(mover, Winner.WHITE, Winner.BLACK)),
-                             self.reason.eq(Mux(theirs_loop, Reason.LOOP, Reason.LINE))]
-            trailer = self.log.push.payload
-            m.d.comb += [
-                self.log.push.valid.eq(1),
-                trailer.trailer.eq(1),
-                trailer.u.trailer.k.eq(self.k),
-                trailer.u.trailer.area.eq(self.saved),
-            ]
-            m.d.sync += [self.ply.eq(self.ply + 1), self.placed.eq(self.k)]
-            with m.If((self.variant == Variant.EIGHT) & ~mine & ~theirs):
-                # 8x8: drawn if no legal move remains.  Try placements until one fits.
-                m.d.sync += [self.trial.eq(1), self.found.eq(0), prx.eq(-1), pry.eq(-1),
-                             self.tile.eq(0)]
-                m.next = "SCAN"
-            with m.Else():
-                self.finish(Status.OK)
+            self.decide()
 
         with m.State("SCAN"):
             with m.If(pry > self.height):
