@@ -194,10 +194,7 @@ class Control:
             self.w_addr = Signal(Pos(L))
             m.d.sync += [self.wdir.eq(self.rdir), self.w_addr.eq(self.rpos)]
         else:
-            # The neighbour addressed, except where TILE's last step writes one of its own.
-            self.wdir = Signal(2)
-            self.w_addr = Signal(Pos(L))
-            m.d.comb += [self.wdir.eq(self.ndir), self.w_addr.eq(self.nb_addr)]
+            self.wdir, self.w_addr = self.ndir, self.nb_addr
         self.push_r = Signal()                  # the neighbour written last step is forced
         self.three_r = Signal()                 # ... or over-full
         self.over3 = Signal()                   # some neighbour of this tile is over-full
@@ -313,11 +310,9 @@ class Control:
             m.d.sync += self.fault.eq(Status.CAPACITY)
         return cap_now
 
-    def over_full(self, first):
-        """Note a neighbour written the step before that became over-full; ``first``, the
-        tile's first step, where the note of the tile before is dropped."""
+    def over_full(self):
         m = self.m
-        with m.If(first):
+        with m.If(self.step == 0):
             m.d.sync += self.over3.eq(0)
         with m.Elif(self.three_r):
             m.d.sync += self.over3.eq(1)
@@ -823,26 +818,17 @@ class Control:
                     m.d.comb += cells.waddr.eq(self.w_addr)
                     self.write_neighbour()
                 cap_now = self.push_forced()
-                self.over_full(step == 0)
+                self.over_full()
                 with m.If(step == 6):
                     self.tile_done(cap_now)
             else:
-                self.over_full(step == 0)
                 with m.If(step == 4):
                     m.next = "TILE_WRITE"
-                    # The neighbours to write: the empty ones (no track enters P from them).
-                    # A tile's word never changes.  The store's port is free at this step,
-                    # so the first is written now if its word is in (N, E or S; W's arrives
-                    # now); TILE_WRITE writes the others.
-                    empty = Cat(*(self.p_inc[d] == Colour.NONE for d in DIRS))
-                    early = empty[:3] != 0
+                    # The neighbours TILE_WRITE writes: the empty ones (no track enters P
+                    # from them).  A tile's word never changes.
                     m.d.sync += [step.eq(0),
-                                 self.todo.eq(Mux(early, empty & (empty - 1), empty))]
-                    with m.If(early):
-                        first = one_hot_dir(empty)
-                        m.d.comb += [self.wdir.eq(first), self.w_addr.eq(self.neighbour(first)),
-                                     cells.addr.eq(self.w_addr)]
-                        self.write_neighbour()
+                                 self.todo.eq(Cat(*(self.p_inc[d] == Colour.NONE
+                                                    for d in DIRS)))]
 
         if not self.dual:
             with m.State("TILE_WRITE"):
@@ -860,7 +846,7 @@ class Control:
                 with m.If(step == 1):
                     self.join_write(1)
                 cap_now = self.push_forced()
-                self.over_full(Const(0))
+                self.over_full()
                 with m.If(todo != 0):
                     self.write_neighbour()
                     m.d.sync += todo.eq(todo & (todo - 1))
