@@ -25,9 +25,9 @@ __all__ = ["available", "VerilatorSim", "VerilatorError", "build"]
 # Verilator's options: one thread, X as zero (every Amaranth signal has an initial value),
 # no assertions, and no lookup tables for small case statements (-fno-table: the branches
 # run faster than the loads from a constant table, by a tenth).  No DFG optimisation
-# (-fno-dfg): with it, the device's engine (its one-port TILE writing a neighbour in the
-# step its last read arrives) refused the first move with three tracks, where Amaranth's
-# simulator, CXXRTL and Verilator without DFG agree (tests/test_pvs.py caught it).
+# (-fno-dfg): with it, the device with a variant of the engine (a one-port TILE that wrote
+# a neighbour in the step its last read arrived) refused the first move with three tracks,
+# where Amaranth's simulator, CXXRTL and Verilator without DFG agreed on the same design.
 _VERILATOR_ARGS = ["--cc", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert",
                    "-fno-table", "-fno-dfg", "-Wno-fatal", "-Wno-lint", "-Wno-style",
                    "--no-timing"]
