@@ -924,13 +924,11 @@ class Control:
             # entry again): so the log's address does not wait on them.
             self.read_ahead()
 
-        # Take back the newest `k` tile entries, then restore the area from `saved`.
+        # A refused move's take-back: its newest `k` tile entries, then the area from `saved`
+        # (`rolled_back`, at the last tile).  Every way in has placed a tile (`k` >= 1).
         with m.State("ROLLBACK"):
-            with m.If(self.k == 0):
-                self.rolled_back()
-            with m.Else():
-                m.d.sync += step.eq(0)            # the entry is on the log's top
-                m.next = "UNTILE"
+            m.d.sync += step.eq(0)                # the entry is on the log's top
+            m.next = "UNTILE"
         with m.State("UNTILE"):
             m.d.sync += step.eq(1)
             with m.If(self.untile()):
