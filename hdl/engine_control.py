@@ -97,6 +97,8 @@ class Control:
         # The command in progress.
         self.undoing = Signal()                 # UNDO (else PLACE) while rolling back
         self.seeking = Signal()                 # SEEK (else PLACE) in CHECK
+        self.hunt = Signal()                    # SEEK, UNDO_SEEK: keep only an ending move
+        self.nodes = Signal(16)                 # the legal placements of this command
         self.wild = Signal()                    # a coordinate far outside any area
         self.eol = Signal()                     # DUMP: the square read is the last of its row
         self.tile = Signal(Shape)
@@ -238,6 +240,7 @@ class Control:
             res.col.eq(self.at_col),
             res.row.eq(self.at_row),
             res.tile.eq(self.at_tile),
+            res.nodes.eq(self.nodes),
         ]
 
     # -- the helpers the states share -------------------------------------------------------
@@ -337,9 +340,9 @@ class Control:
 
     def decide(self):
         """The move is complete: who has won (the mover, with a loop or line of its colour;
-        else the opponent, with one of theirs); the trailer; in 8x8, a move that wins
-        nothing goes on to the draw scan."""
-        m, prx, pry, loop = self.m, self.prx, self.pry, self.joins.loop
+        else the opponent, with one of theirs), a node counted; then the move stands
+        (:meth:`_complete`) or, hunting and ending nothing, is taken back."""
+        m, loop = self.m, self.joins.loop
         mover = self.ply[0]                        # 0 white, 1 black
         wins = loop | Mux(self.variant == Variant.LOOPTRAX, 0, self.joins.line)
         mine = Mux(mover, wins[1], wins[0])
@@ -354,6 +357,17 @@ class Control:
             m.d.sync += [self.over.eq(1),
                          self.winner.eq(Mux(mover, Winner.WHITE, Winner.BLACK)),
                          self.reason.eq(Mux(theirs_loop, Reason.LOOP, Reason.LINE))]
+        m.d.sync += self.nodes.eq(self.nodes + 1)
+        with m.If(self.hunt & ~mine & ~theirs):
+            # Hunting, a move that ends nothing: taken back at once, as a refused move is
+            # (no trailer, the ply unchanged); `rolled_back` then goes on with the scan.
+            m.next = "ROLLBACK"
+        with m.Else():
+            self._complete(mine, theirs)
+
+    def _complete(self, mine, theirs):
+        """The move stands: its trailer, the ply; in 8x8 the draw scan, else the result."""
+        m, prx, pry = self.m, self.prx, self.pry
         trailer = self.log.push.payload
         m.d.comb += [
             self.log.push.valid.eq(1),
@@ -489,6 +503,9 @@ class Control:
             # Not a draw: the move's own result (placed kept from DECIDE).
             m.d.sync += [self.trial.eq(0), self.status.eq(Status.OK)]
             m.next = "RESULT"
+        with m.Elif(self.hunt & (self.fault == Status.OK)):
+            # A hunted move that ended nothing: the scan goes on after it.
+            self.seek_after_undo(saved.height)
         with m.Else():
             self.finish(self.fault)
 
@@ -534,6 +551,9 @@ class Control:
                     self.undoing.eq((p.op == Op.UNDO) | (p.op == Op.UNDO_SEEK)),
                     self.k.eq(0), self.fault.eq(Status.OK), self.placed.eq(0),
                     self.seeking.eq((p.op == Op.SEEK) | (p.op == Op.UNDO_SEEK)),
+                    self.hunt.eq(p.hunt & ((p.op == Op.SEEK) | (p.op == Op.UNDO_SEEK)) &
+                                 (self.variant != Variant.EIGHT)),
+                    self.nodes.eq(0),
                     self.at_col.eq(p.col), self.at_row.eq(p.row), self.at_tile.eq(p.tile),
                 ]
                 with m.Switch(p.op):
@@ -784,8 +804,9 @@ class Control:
                 m.d.sync += [prx.eq(self.nx), pry.eq(self.ny), self.tile.eq(0),
                              self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after)]
             with m.Else():
+                # (`tile` too: a hunt that takes the move back goes on from the next.)
                 m.d.sync += [self.at_col.eq(prx), self.at_row.eq(pry), self.at_tile.eq(pick),
-                             self.pmask.eq(pick_mask),
+                             self.tile.eq(pick), self.pmask.eq(pick_mask),
                              self.px.eq(self.wrap(self.minx + prx)),
                              self.py.eq(self.wrap(self.miny + pry))]
                 m.next = "PLACE_GROW"

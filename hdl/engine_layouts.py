@@ -28,6 +28,9 @@ Command = data.StructLayout({
     "row":     signed(16),
     "tile":    Shape,
     "variant": Variant,
+    # SEEK, UNDO_SEEK: keep only a placement that ends the game; take back each other legal
+    # placement the scan makes and go on (docs/engine.md, "Hunting"; not in 8x8)
+    "hunt":    1,
 })
 
 Result = data.StructLayout({
@@ -44,6 +47,8 @@ Result = data.StructLayout({
     "col":     signed(16),
     "row":     signed(16),
     "tile":    Shape,
+    # PLACE, SEEK, UNDO_SEEK: the legal placements made (with `hunt`, those taken back too)
+    "nodes":   16,
 })
 
 CellOut = data.StructLayout({

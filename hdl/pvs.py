@@ -190,7 +190,9 @@ class PVSCore(wiring.Component):
             r.cmd.tile.eq(Mux(probe, 0, r.tile)),
         ]
         engine_ops = {Op.UNDO: EngineOp.UNDO, Op.EVAL: EngineOp.EVAL, Op.SEEK: EngineOp.SEEK,
-                      Op.USEEK: EngineOp.UNDO_SEEK}
+                      Op.USEEK: EngineOp.UNDO_SEEK, Op.HUNT: EngineOp.SEEK,
+                      Op.UHUNT: EngineOp.UNDO_SEEK}
+        m.d.comb += r.cmd.hunt.eq((r.ins.op == Op.HUNT) | (r.ins.op == Op.UHUNT))
         with m.Switch(r.ins.op):
             for op, engine_op in engine_ops.items():
                 with m.Case(op):
@@ -272,7 +274,8 @@ class PVSCore(wiring.Component):
                     m.d.comb += r.advance.eq(1)
                     self._use_operand(m, r)
             # Engine commands: offered until taken, then the result.
-            with m.Case(Op.PLACE, Op.SEEK, Op.USEEK, Op.UNDO, Op.EVAL, Op.PROBE):
+            with m.Case(Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT, Op.UNDO, Op.EVAL,
+                        Op.PROBE):
                 m.d.sync += report.engine_cycles.eq(report.engine_cycles + 1)
                 self._engine(m, r, leaf)
 
@@ -358,7 +361,7 @@ class PVSCore(wiring.Component):
         refused_square = ((res.status != Status.OK) & (res.status != Status.MISMATCH)
                           & (res.status != Status.THREE_TRACKS))
         with m.Switch(r.ins.op):
-            with m.Case(Op.PLACE, Op.SEEK, Op.USEEK):
+            with m.Case(Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT):
                 good = res.status == Status.OK
                 winner = res.winner.as_value()
                 m.d.sync += [
@@ -367,8 +370,8 @@ class PVSCore(wiring.Component):
                     r.won.eq(good & (winner == mover)),
                     r.lost.eq(good & (winner != 0) & (winner != mover)),
                 ]
-                with m.If(good):
-                    m.d.sync += self.report.nodes.eq(self.report.nodes + 1)
+                # (a hunt's placements taken back count too, refused or not at its end)
+                m.d.sync += self.report.nodes.eq(self.report.nodes + res.nodes)
                 with m.If(r.ins.op != Op.PLACE):          # the scan register follows SEEK
                     m.d.sync += [r.col.eq(res.col), r.row.eq(res.row), r.tile.eq(res.tile)]
             with m.Case(Op.UNDO):

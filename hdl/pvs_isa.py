@@ -77,6 +77,10 @@ class Op(enum.IntEnum):
                     # with the register past the last column, so NEXT sets DONE)
     USEEK = 28      # engine UNDO_SEEK: UNDO, then SEEK from the scan register's next
                     # placement (NEXT after a legal one, in the area as restored); as SEEK
+    HUNT = 29       # SEEK hunting (the engine's `hunt`): a legal placement that does not
+                    # end the game is taken back (a node each) and the scan goes on; flags
+                    # as SEEK (in 8x8, SEEK)
+    UHUNT = 30      # USEEK hunting: UNDO, then HUNT from the scan register's next placement
 
 
 class Cond(enum.IntEnum):

@@ -523,14 +523,15 @@ def _or_node(a: Asm):
     I(Op.SCAN0)
     a.label("or_win")
     J("abort", Cond.OUT)                    # (a long scan: no tile of this level is out)
-    I(Op.SEEK)
+    # Hunting: the engine takes back every move that ends nothing and scans on, so only
+    # wins, losses (and in 8x8 every move) come back here.
+    I(Op.HUNT)
     J("or_win_next", Cond.OK, neg=True)
     J("or_won_new", Cond.WON)
     J("undo_abort", Cond.OUT)
-    # The loop's own copy of the checks, the jump back its last: a node costs the USEEK
-    # and three jumps, not four.
+    # The loop's own copy of the checks, the jump back its last: one jump fewer a result.
     a.label("or_win_useek")
-    I(Op.USEEK)
+    I(Op.UHUNT)
     J("or_win_next", Cond.OK, neg=True)
     J("or_won_new", Cond.WON)
     J("or_win_useek", Cond.OUT, neg=True)
@@ -592,7 +593,7 @@ def _and_node(a: Asm):
     I(Op.SCAN0)
     a.label("and_see")
     J("abort", Cond.OUT)
-    I(Op.SEEK)
+    I(Op.HUNT)                              # only replies that end the game (as in or_win)
     a.label("and_see_got")
     J("and_see_next", Cond.OK, neg=True)
     J("and_see_undo", Cond.ENDED, neg=True)
@@ -602,7 +603,7 @@ def _and_node(a: Asm):
     a.label("and_see_undo")
     J("undo_abort", Cond.OUT)
     a.label("and_see_useek")                # (and_see_got's checks again, looping here)
-    I(Op.USEEK)
+    I(Op.UHUNT)
     J("and_see_next", Cond.OK, neg=True)
     J("and_see_ended", Cond.ENDED)
     J("and_see_useek", Cond.OUT, neg=True)

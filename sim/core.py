@@ -41,6 +41,7 @@ class CoreResult(NamedTuple):
     pot: tuple = (0, 0)  # EVAL: potential of white and black
     att: tuple = (0, 0)  # EVAL: loop-attack path ends of white and black
     at: tuple = (0, 0, "+")  # PLACE, SEEK: the placement tried (column, row, tile)
+    nodes: int = 0       # PLACE, SEEK: legal placements made (hunting: those taken back too)
 
 
 def command(**fields):
@@ -133,7 +134,7 @@ class CoreSim:
         return CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
                           _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)], cycles,
                           (res.pot[0], res.pot[1]), (res.att[0], res.att[1]),
-                          (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]))
+                          (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]), res.nodes)
 
     def _call_compiled(self, payload):
         cx = self._cx
@@ -165,17 +166,19 @@ class CoreSim:
         (``-1`` for ``@``/``0``), ``shape`` one of ``+ / \\``."""
         return self._call(op=Op.PLACE, col=col, row=row, tile=SHAPES[shape])[0]
 
-    def seek(self, col, row, shape):
-        """``SEEK`` from a placement in scan order; the result's ``at`` is the one tried."""
-        return self._call(op=Op.SEEK, col=col, row=row, tile=SHAPES[shape])[0]
+    def seek(self, col, row, shape, *, hunt=False):
+        """``SEEK`` from a placement in scan order; the result's ``at`` is the one tried.
+        ``hunt``: keep only a placement that ends the game, taking back the others."""
+        return self._call(op=Op.SEEK, col=col, row=row, tile=SHAPES[shape], hunt=int(hunt))[0]
 
     def undo(self):
         return self._call(op=Op.UNDO)[0]
 
-    def undo_seek(self, col, row, shape):
+    def undo_seek(self, col, row, shape, *, hunt=False):
         """``UNDO_SEEK``: take back the last move, then ``SEEK`` from the placement after
         (``col``, ``row``, ``shape``), the one taken back; the result is the SEEK's."""
-        return self._call(op=Op.UNDO_SEEK, col=col, row=row, tile=SHAPES[shape])[0]
+        return self._call(op=Op.UNDO_SEEK, col=col, row=row, tile=SHAPES[shape],
+                          hunt=int(hunt))[0]
 
     def evaluate(self):
         """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential

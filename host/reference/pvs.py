@@ -20,7 +20,7 @@ from ...hdl.tile_chars import TILE_CHARS
 from .evaluate import evaluate
 from .trax import Game, Illegal, Move
 
-__all__ = ["PVSChoice", "run", "run_cores", "seek"]
+__all__ = ["PVSChoice", "run", "run_cores", "seek", "hunt"]
 
 _MASK = (1 << WORD_BITS) - 1
 _SAME_SQUARE = ("mismatch", "three-tracks")     # refusals that leave the square's other tiles
@@ -59,6 +59,21 @@ def seek(game: Game, col: int, row: int, tile: int):
             col, row, tile = scan_next(col, row, tile, exc.code != "mismatch", game.height)
         else:
             return col, row, tile, None
+
+
+def hunt(game: Game, col: int, row: int, tile: int):
+    """The engine's ``SEEK`` with ``hunt`` on the reference: as :func:`seek`, but a legal
+    placement that does not end the game is taken back and the scan goes on from the next
+    (in 8x8, a plain :func:`seek`).  Returns ``(col, row, tile, refusal, passed)``, as
+    :func:`seek` and the legal placements taken back on the way."""
+    passed = 0
+    while True:
+        col, row, tile, exc = seek(game, col, row, tile)
+        if exc or game.over or game.variant == "8x8":
+            return col, row, tile, exc, passed
+        game.undo()
+        passed += 1
+        col, row, tile = scan_next(col, row, tile, False, game.height)
 
 
 class PVSChoice(NamedTuple):
@@ -156,13 +171,16 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             frames[addr(f)] = pack_move(col, row, tile)
         elif op == Op.REST:
             col, row, tile = unpack_move(frames[addr(f)])
-        elif op in (Op.PLACE, Op.SEEK, Op.USEEK):
-            if op == Op.USEEK:              # the engine's UNDO_SEEK
+        elif op in (Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT):
+            if op in (Op.USEEK, Op.UHUNT):  # the engine's UNDO_SEEK
                 g.undo()
                 depth_in -= 1
                 col, row, tile = scan_next(col, row, tile, False, g.height)
             mover = g.to_move
-            if op != Op.PLACE:
+            if op in (Op.HUNT, Op.UHUNT):
+                col, row, tile, exc, passed = hunt(g, col, row, tile)
+                nodes += passed
+            elif op != Op.PLACE:
                 col, row, tile, exc = seek(g, col, row, tile)
             else:
                 try:
