@@ -329,7 +329,7 @@ class Control:
         with m.If(cap | self.over3 | self.three_r):
             with m.If(~cap):
                 m.d.sync += self.fault.eq(Status.THREE_TRACKS)
-            m.next = "ROLLBACK"
+            self.take_back()
         with m.Elif(self.forced.empty & ~self.push_r & ~self.trial):
             self.decide()                       # nothing forced: decided in this step
         with m.Elif(~self.push_r & ~self.forced.empty):
@@ -361,7 +361,7 @@ class Control:
         with m.If(self.hunt & ~mine & ~theirs):
             # Hunting, a move that ends nothing: taken back at once, as a refused move is
             # (no trailer, the ply unchanged); `rolled_back` then goes on with the scan.
-            m.next = "ROLLBACK"
+            self.take_back()
         with m.Else():
             self._complete(mine, theirs)
 
@@ -452,8 +452,8 @@ class Control:
 
     def read_ahead(self):
         """The pointer moves back one entry at this edge: read the entry below it now, so
-        that ROLLBACK has it (ROLLBACK's other ways in leave the pointer still for a cycle,
-        and the log's read data follows)."""
+        that UNTILE has it the next cycle (`take_back`'s ways in leave the pointer still for
+        a cycle, and the log's read data follows)."""
         self.m.d.comb += self.log.ahead.eq(1)
 
     def untile_p(self):
@@ -472,9 +472,16 @@ class Control:
         with m.If(self.k == self.log_depth - 1):
             # No room in the undo log for this tile and the move's trailer.
             m.d.sync += self.fault.eq(Status.CAPACITY)
-            m.next = "ROLLBACK"
+            self.take_back()
         with m.Else():
             m.next = "TILE"
+
+    def take_back(self):
+        """A refused move's take-back (or a trial's, or a hunted move's that ended nothing):
+        its newest `k` tile entries, then the area from `saved` (`rolled_back`, at the last
+        tile).  Every way in has placed a tile (`k` >= 1), left `step` at 0, and pushed its
+        last entry a cycle before at least, so the entry is on the log's top next cycle."""
+        self.m.next = "UNTILE"
 
     def untile_done(self):
         """The tile's last step: the next tile's take-back starts the next cycle, its entry
@@ -716,24 +723,30 @@ class Control:
                 self.finish(Status.BOUNDS)
             with m.Else():
                 m.d.sync += self.pmask.eq(Mux(self.consistent(m0), m0, m1))
-                m.next = "PLACE_GROW"
+                self.grow()
         with m.State("PLACE_GROW"):
-            # The placed tile is the only one that can enlarge the area: a space outside it
-            # touches at most one tile, so it is never forced.
-            m.d.sync += self._area_to(self.saved)
-            with m.If(prx == -1):
-                m.d.sync += [self.minx.eq(self.minx - 1), self.width.eq(self.width + 1)]
-            with m.Elif(prx == self.width):
-                m.d.sync += self.width.eq(self.width + 1)
-            with m.If(pry == -1):
-                m.d.sync += [self.miny.eq(self.miny - 1), self.height.eq(self.height + 1)]
-            with m.Elif(pry == self.height):
-                m.d.sync += self.height.eq(self.height + 1)
-            with m.If(self.ply == 0):
-                m.d.sync += [self.px.eq(self.minx - 1), self.py.eq(self.miny - 1)]
-            m.d.comb += [self.forced.clear.eq(1), self.joins.clear.eq(1)]
-            m.d.sync += self.step.eq(0)
-            m.next = "TILE"
+            # (The first move only: its square is the area's corner.)
+            m.d.sync += [self.px.eq(self.minx - 1), self.py.eq(self.miny - 1)]
+            self.grow()
+
+    def grow(self):
+        """The placement at (prx, pry) passed its checks: the area as it was kept (`saved`)
+        and grown by it, and on to its first tile.  The placed tile is the only one that can
+        enlarge the area: a space outside it touches at most one tile, so it is never
+        forced."""
+        m, prx, pry = self.m, self.prx, self.pry
+        m.d.sync += self._area_to(self.saved)
+        with m.If(prx == -1):
+            m.d.sync += [self.minx.eq(self.minx - 1), self.width.eq(self.width + 1)]
+        with m.Elif(prx == self.width):
+            m.d.sync += self.width.eq(self.width + 1)
+        with m.If(pry == -1):
+            m.d.sync += [self.miny.eq(self.miny - 1), self.height.eq(self.height + 1)]
+        with m.Elif(pry == self.height):
+            m.d.sync += self.height.eq(self.height + 1)
+        m.d.comb += [self.forced.clear.eq(1), self.joins.clear.eq(1)]
+        m.d.sync += self.step.eq(0)
+        m.next = "TILE"
 
     def scan_after(self, x, y):
         """The square after (x, y) in scan order (column -1 .. width, row -1 .. height), as
@@ -809,7 +822,7 @@ class Control:
                              self.tile.eq(pick), self.pmask.eq(pick_mask),
                              self.px.eq(self.wrap(self.minx + prx)),
                              self.py.eq(self.wrap(self.miny + pry))]
-                m.next = "PLACE_GROW"
+                self.grow()
 
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""
@@ -881,7 +894,7 @@ class Control:
         with m.State("POP"):
             with m.If(forced.empty & self.trial):
                 m.d.sync += self.found.eq(1)
-                m.next = "ROLLBACK"
+                self.take_back()
             with m.Elif(forced.empty):
                 m.next = "DECIDE"
             with m.Else():
@@ -945,11 +958,6 @@ class Control:
             # entry again): so the log's address does not wait on them.
             self.read_ahead()
 
-        # A refused move's take-back: its newest `k` tile entries, then the area from `saved`
-        # (`rolled_back`, at the last tile).  Every way in has placed a tile (`k` >= 1).
-        with m.State("ROLLBACK"):
-            m.d.sync += step.eq(0)                # the entry is on the log's top
-            m.next = "UNTILE"
         with m.State("UNTILE"):
             m.d.sync += step.eq(1)
             with m.If(self.untile()):
