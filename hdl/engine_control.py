@@ -98,6 +98,7 @@ class Control:
         self.undoing = Signal()                 # UNDO (else PLACE) while rolling back
         self.seeking = Signal()                 # SEEK (else PLACE) in CHECK
         self.hunt = Signal()                    # SEEK, UNDO_SEEK: keep only an ending move
+        self.fresh = Signal()                   # TILE: a forced square's word arrives
         self.nodes = Signal(16)                 # the legal placements of this command
         self.wild = Signal()                    # a coordinate far outside any area
         self.eol = Signal()                     # DUMP: the square read is the last of its row
@@ -466,15 +467,20 @@ class Control:
             m.d.sync += self.fpend[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges), 1),
                                              tile.nocc.bit_select(top_dir(edges), 1)))
 
-    def pop_tile(self, mask):
-        m = self.m
-        m.d.sync += [self.pmask.eq(mask), self.step.eq(0)]
-        with m.If(self.k == self.log_depth - 1):
+    def take_forced(self):
+        """A forced tile's `TILE` step 0, where its square's word arrives (`POP_READ` read
+        it): the tile from its two same-coloured tracks; a square filled since it was
+        pushed is passed over (`POP`); no room in the log refuses the move."""
+        m, rdata = self.m, self.cells.rdata
+        m.d.sync += [self.fresh.eq(0), self.pcell.eq(rdata),
+                     self.pmask.eq(self.forced_of(*counts([rdata.inc[d] for d in DIRS])))]
+        with m.If(rdata.occ):
+            m.d.sync += self.step.eq(0)
+            m.next = "POP"
+        with m.Elif(self.k == self.log_depth - 1):
             # No room in the undo log for this tile and the move's trailer.
-            m.d.sync += self.fault.eq(Status.CAPACITY)
+            m.d.sync += [self.fault.eq(Status.CAPACITY), self.step.eq(0)]
             self.take_back()
-        with m.Else():
-            m.next = "TILE"
 
     def take_back(self):
         """A refused move's take-back (or a trial's, or a hunted move's that ended nothing):
@@ -592,12 +598,14 @@ class Control:
                 with m.If(self.wild | (prx != -1) | (pry != -1) | (self.tile == Shape.BACKSLASH)):
                     self.finish(Status.FIRST_MOVE)
                 with m.Else():
+                    # (its square is the area's corner)
                     m.d.sync += [
                         self.pcell.eq(0),
                         self.pmask.eq(Mux(self.tile == Shape.PLUS, SHAPE_MASKS[Shape.PLUS][0],
                                           SHAPE_MASKS[Shape.SLASH][0])),
+                        self.px.eq(self.minx - 1), self.py.eq(self.miny - 1),
                     ]
-                    m.next = "PLACE_GROW"
+                    self.start_tile()
             # Columns -1 .. width and rows -1 .. height.
             with m.Elif(self.wild | (prx < -1) | (prx > self.width) |
                         (pry < -1) | (pry > self.height)):
@@ -723,17 +731,19 @@ class Control:
                 self.finish(Status.BOUNDS)
             with m.Else():
                 m.d.sync += self.pmask.eq(Mux(self.consistent(m0), m0, m1))
-                self.grow()
-        with m.State("PLACE_GROW"):
-            # (The first move only: its square is the area's corner.)
-            m.d.sync += [self.px.eq(self.minx - 1), self.py.eq(self.miny - 1)]
-            self.grow()
+                self.start_tile()
+
+    def start_tile(self):
+        """The placement at (prx, pry) passed its checks: on to its tile."""
+        self.m.d.sync += self.step.eq(0)
+        self.m.next = "TILE"
 
     def grow(self):
-        """The placement at (prx, pry) passed its checks: the area as it was kept (`saved`)
-        and grown by it, and on to its first tile.  The placed tile is the only one that can
-        enlarge the area: a space outside it touches at most one tile, so it is never
-        forced."""
+        """The move's first tile, at its `TILE` step 0: the area as it was kept (`saved`)
+        and grown by the placement.  (Not in the cycle the placement passes its checks: the
+        area's enables behind those checks were the UP5K's longest path.)  The placed tile
+        is the only one that can enlarge the area: a space outside it touches at most one
+        tile, so it is never forced."""
         m, prx, pry = self.m, self.prx, self.pry
         m.d.sync += self._area_to(self.saved)
         with m.If(prx == -1):
@@ -745,8 +755,6 @@ class Control:
         with m.Elif(pry == self.height):
             m.d.sync += self.height.eq(self.height + 1)
         m.d.comb += [self.forced.clear.eq(1), self.joins.clear.eq(1)]
-        m.d.sync += self.step.eq(0)
-        m.next = "TILE"
 
     def scan_after(self, x, y):
         """The square after (x, y) in scan order (column -1 .. width, row -1 .. height), as
@@ -778,7 +786,7 @@ class Control:
         refused whatever its tile (occupied, no entering track, 8x8 bounds) or with no
         agreeing tile from `tile` on is passed over, as the sequencer's NEXT passes over it
         after a refused PLACE; the first agreeing tile is placed as PLACE places it.  Only
-        reads: the stores are written, if at all, from PLACE_GROW on, exactly as by a PLACE
+        reads: the stores are written, if at all, from TILE on, exactly as by a PLACE
         of that placement."""
         m, prx, pry, cells, L = self.m, self.prx, self.pry, self.cells, self.L
         after = self.scan_after(self.nx, self.ny)
@@ -822,16 +830,21 @@ class Control:
                              self.tile.eq(pick), self.pmask.eq(pick_mask),
                              self.px.eq(self.wrap(self.minx + prx)),
                              self.py.eq(self.wrap(self.miny + pry))]
-                self.grow()
+                self.start_tile()
 
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""
         m, step, cells = self.m, self.step, self.cells
         with m.State("TILE"):
             # Steps 0..3 address the neighbours (cells and both far-end stores); steps 1..4
-            # take the neighbour words and the path ends across each edge.
+            # take the neighbour words and the path ends across each edge.  A forced tile's
+            # own word arrives at step 0 (`fresh`).
             m.d.sync += step.eq(step + 1)
             self.read_neighbours()
+            with m.If(self.fresh):
+                self.take_forced()
+            with m.If((step == 0) & (self.k == 0)):
+                self.grow()
             for c in range(2):
                 m.d.comb += self.far[c].addr.eq(self.nb_addr)
             taking = (step != 0) & (step <= 4) if self.dual else step != 0
@@ -901,15 +914,11 @@ class Control:
                 m.d.comb += forced.pop.eq(1)
                 m.next = "POP_READ"
         with m.State("POP_READ"):
-            m.d.sync += [self.px.eq(forced.top.x), self.py.eq(forced.top.y)]
+            # The square's word is read; its tile's first step takes it (`take_forced`).
+            m.d.sync += [self.px.eq(forced.top.x), self.py.eq(forced.top.y),
+                         self.fresh.eq(1), self.step.eq(0)]
             m.d.comb += cells.addr.eq(forced.top)
-            m.next = "POP_CHECK"
-        with m.State("POP_CHECK"):
-            m.d.sync += self.pcell.eq(cells.rdata)
-            with m.If(cells.rdata.occ):
-                m.next = "POP"           # already filled by another forced play
-            with m.Else():               # the tile from the word read
-                self.pop_tile(self.forced_of(*counts([cells.rdata.inc[d] for d in DIRS])))
+            m.next = "TILE"
 
     def _decide_states(self):
         """The move is complete: who has won?  In 8x8, is any legal move left?"""
