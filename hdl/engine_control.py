@@ -584,7 +584,7 @@ class Control:
                         m.next = "UNDO"
                     with m.Case(Op.PLACE, Op.SEEK):
                         m.next = "CHECK"
-                    with m.Default():    # an undefined op (6, 7): refused, not lost
+                    with m.Default():    # the undefined op (7): refused, not lost
                         m.d.sync += self.status.eq(Status.RANGE)
                         m.next = "RESULT"
 
@@ -763,10 +763,10 @@ class Control:
         return Cat(Mux(down, x + 1, x)[:self.L + 2], Mux(down, -1, y + 1)[:self.L + 2])
 
     def seek_after_undo(self, height):
-        """UNDO_SEEK, its move taken back: on to CHECK as a SEEK from the placement after
-        the command's (the square's next tile, else the next square), in the area of
-        ``height`` rows as restored; from here on it is that SEEK (no longer undoing, so a
-        refusal's rollback ends as a SEEK's does)."""
+        """UNDO_SEEK, or a hunt, its move taken back: on to CHECK as a SEEK from the
+        placement after the one taken back (the square's next tile, else the next square),
+        in the area of ``height`` rows as restored; from here on it is that SEEK (no longer
+        undoing, so a refusal's rollback ends as a SEEK's does)."""
         m, prx, pry, tile = self.m, self.prx, self.pry, self.tile
         m.d.sync += [self.undoing.eq(0), self.placed.eq(0)]
         with m.If(tile == Shape.BACKSLASH):

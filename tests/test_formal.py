@@ -114,9 +114,9 @@ OPENINGS = {"@0/ @1/": [(-1, -1, "/"), (-1, 0, "/")],     # many third moves for
             "@0+ @1+": [(-1, -1, "+"), (-1, 0, "+")]}
 
 #: With log_depth=2 a move with a forced play is refused (CAPACITY) after a rollback, the
-#: first of them at cycle 53: the bound reaches a few cycles past it, and
+#: first of them at cycle 48: the bound reaches a few cycles past it, and
 #: test_engine_refusal_bound_reaches_rollbacks checks that it does.
-REFUSAL_DEPTH = 56
+REFUSAL_DEPTH = 51
 
 
 @pytest.mark.slow

@@ -65,7 +65,7 @@ class StreamHarness(wiring.Component):
         p_cmd = past(cmd.payload.as_value())
         with m.If(p_cmd_valid & ~p_cmd_ready):
             m.d.comb += Assume(cmd.valid & (cmd.payload.as_value() == p_cmd))
-        # Any op, the undefined ones (6, 7) included: they are answered (RANGE) too.
+        # Any op, the undefined one (7) included: it is answered (RANGE) too.
 
         outstanding = Signal(2)
         op = Signal(Op)
