@@ -557,15 +557,15 @@ class Control:
             def fits(v):                 # representable in prx/pry without loss
                 top = v[L + 1:]
                 return (top == 0) | (top == (1 << len(top)) - 1)
+            seeks = (p.op == Op.SEEK) | (p.op == Op.UNDO_SEEK)
             with m.If(self.cmd.valid):
                 m.d.sync += [
                     prx.eq(p.col), pry.eq(p.row), self.tile.eq(p.tile),
                     self.wild.eq(~fits(p.col) | ~fits(p.row)),
                     self.undoing.eq((p.op == Op.UNDO) | (p.op == Op.UNDO_SEEK)),
                     self.k.eq(0), self.fault.eq(Status.OK), self.placed.eq(0),
-                    self.seeking.eq((p.op == Op.SEEK) | (p.op == Op.UNDO_SEEK)),
-                    self.hunt.eq(p.hunt & ((p.op == Op.SEEK) | (p.op == Op.UNDO_SEEK)) &
-                                 (self.variant != Variant.EIGHT)),
+                    self.seeking.eq(seeks),
+                    self.hunt.eq(p.hunt & seeks & (self.variant != Variant.EIGHT)),
                     self.nodes.eq(0),
                     self.at_col.eq(p.col), self.at_row.eq(p.row), self.at_tile.eq(p.tile),
                 ]

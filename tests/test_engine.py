@@ -278,28 +278,35 @@ def test_seek_matches_reference(core):
     assert {Status.OK, Status.RANGE, Status.THREE_TRACKS} <= seen, seen
 
 
-def scan_chain(core, game, history):
+def scan_chain(core, game, history, *, hunting=False, seen=None):
     """The program's scan loop on both engines: a SEEK from the first placement, then an
     UNDO_SEEK from each legal placement it finds, until a refusal; each step as the
-    reference's UNDO, then its scan from the next placement (`pvs.scan_next`)."""
+    reference's UNDO, then its scan from the next placement (`pvs.scan_next`), the nodes
+    counted included.  `hunting`: the commands hunt, and the reference's scan is
+    `pvs.hunt`; `seen` collects (status, whether moves were taken back, the winner)."""
     col, row, tile, first = -1, -1, 0, True
     steps = 0
     while True:
         ref = game.copy()
         if not first:
             col, row, tile = scan_next(col, row, tile, False, ref.height)
-        c, r, t, exc = seek(ref, col, row, tile)
-        want = ((c, r, TILE_CHARS[t]), exc.code if exc else "ok")
+        c, r, t, exc, passed = (hunt(ref, col, row, tile) if hunting
+                                else (*seek(ref, col, row, tile), 0))
+        want = ((c, r, TILE_CHARS[t]), exc.code if exc else "ok", passed + (exc is None))
         if not exc:
             want += ((ref.width, ref.height), ref.winner, ref.reason, ref.ply)
         at = (col, row, TILE_CHARS[tile])
-        res = core.seek(*at) if first else core.undo_seek(*placed)
-        got = (res.at, STATUS_CODES[res.status] if res.status != Status.OK else "ok")
+        res = (core.seek(*at, hunt=hunting) if first
+               else core.undo_seek(*placed, hunt=hunting))
+        got = (res.at, STATUS_CODES[res.status] if res.status != Status.OK else "ok", res.nodes)
         if res.status == Status.OK:
             got += ((res.width, res.height), res.winner, res.reason, res.ply)
-        assert got == want, (f"{'SEEK' if first else 'UNDO_SEEK after'} "
+        assert got == want, (f"{'SEEK' if first else 'UNDO_SEEK after'}"
+                             f"{' hunting' if hunting else ''} "
                              f"{at if first else placed} after `{' '.join(history)}`: "
                              f"engine {got}, reference {want}")
+        if seen is not None:
+            seen.add((res.status, passed > 0, res.winner))
         steps += 1
         if res.status != Status.OK:
             break
@@ -324,49 +331,19 @@ def test_undo_seek_is_undo_then_seek(core):
     assert steps > 500, steps
 
 
-def hunt_chain(core, game, history, seen):
-    """The program's hunting loop on both engines: SEEK hunting from the first placement,
-    then UNDO_SEEK hunting after each placement it keeps, until a refusal; each step as the
-    reference's (`pvs.hunt`), the nodes counted included.  `seen` collects (status, whether
-    moves were taken back, the winner)."""
-    col, row, tile, first = -1, -1, 0, True
-    while True:
-        ref = game.copy()
-        if not first:
-            col, row, tile = scan_next(col, row, tile, False, ref.height)
-        c, r, t, exc, passed = hunt(ref, col, row, tile)
-        want = ((c, r, TILE_CHARS[t]), exc.code if exc else "ok", passed + (exc is None))
-        if not exc:
-            want += ((ref.width, ref.height), ref.winner, ref.reason, ref.ply)
-        at = (col, row, TILE_CHARS[tile])
-        res = (core.seek(*at, hunt=True) if first else core.undo_seek(*placed, hunt=True))
-        got = (res.at, STATUS_CODES[res.status] if res.status != Status.OK else "ok", res.nodes)
-        if res.status == Status.OK:
-            got += ((res.width, res.height), res.winner, res.reason, res.ply)
-        assert got == want, (f"{'SEEK' if first else 'UNDO_SEEK after'} hunting "
-                             f"{at if first else placed} after `{' '.join(history)}`: "
-                             f"engine {got}, reference {want}")
-        seen.add((res.status, passed > 0, res.winner))
-        if res.status != Status.OK:
-            break
-        col, row, tile, first = c, r, t, False
-        placed = res.at
-    check_board(core, game, history)
-
-
 def test_hunt_keeps_only_ending_moves(core):
     """SEEK and UNDO_SEEK hunting against the reference's hunt, along whole scans of
     recorded and random positions of every variant (8x8: plain SEEK): the moves kept, those
     taken back on the way (`nodes`), and the board as it was at the end."""
     seen = set()
     for game, history in recorded_positions(core):
-        hunt_chain(core, game, history, seen)
+        scan_chain(core, game, history, hunting=True, seen=seen)
     for variant in ("trax", "looptrax", "8x8"):
         rng = random.Random(f"{SEED}-hunt-{variant}")
         for _ in range(6):
             game, history = random_position(core, rng, variant)
             if not game.over:
-                hunt_chain(core, game, history, seen)
+                scan_chain(core, game, history, hunting=True, seen=seen)
     # Moves kept for a win of either side and for none (8x8), after moves taken back, and
     # scans run out after moves taken back.
     assert {(Status.OK, True, "white"), (Status.OK, True, "black"), (Status.OK, False, None),
