@@ -105,12 +105,16 @@ def _player_part(figures):
         per = v.get("cycles_per_answer") or v.get("seconds_per_answer")
         unit = "cycles" if "cycles_per_answer" in v else "s"
         on_time = f", {v['wins_on_time']} on its time" if v.get("wins_on_time") else ""
-        rows.append([name, f"{v['wins']} / {v['games']} ({100 * v['win_rate']:.0f}%{on_time})",
+        limits = v.get("time_limits")
+        limits = f"{limits['player']:g} / {limits['opponent']:g} s" if limits else "-"
+        rows.append([name, limits,
+                     f"{v['wins']} / {v['games']} ({100 * v['win_rate']:.0f}%{on_time})",
                      str(v["losses"]), str(v["draws"]), f"{v['illegal']} / {v['timeouts']}",
                      f"{_num(per['mean'])} {unit}", f"{_num(per['p99'])} {unit}",
                      f"{_num(per['max'])} {unit}", _num(v.get("nodes_per_second", "-"))])
-    out.append(table(["opponent", "won", "lost", "drawn", "illegal / late", "per answer, mean",
-                      "p99", "max", "nodes/s"], rows, right=(2, 3, 5, 6, 7, 8)))
+    out.append(table(["opponent", "time a move (ours / its)", "won", "lost", "drawn",
+                      "illegal / late", "per answer, mean", "p99", "max", "nodes/s"], rows,
+                     right=(1, 3, 4, 6, 7, 8, 9)))
     for name, v in opponents.items():
         depths = v.get("depth_reached")
         if depths:

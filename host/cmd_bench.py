@@ -214,12 +214,15 @@ def bench_player(args):
                       flush=True)
         note("trax-fpga bench player", f"{args.games} games of {args.player} against "
                                        f"{opponent} ...")
+        opponent_time = args.time if args.opponent_time is None else args.opponent_time
         match = run_match(args.player, opponent, games=args.games, seed=args.seed,
-                          time_limit=args.time, jobs=args.jobs, on_game=on_game)
+                          time_limit=(args.time, opponent_time), jobs=args.jobs,
+                          on_game=on_game)
         st = match.stats(match.labels[0])
         fig = {"games": st["games"], "wins": st["wins"], "losses": st["losses"],
                "draws": st["draws"], "illegal": st["illegal"], "timeouts": st["timeouts"],
                "win_rate": round(st["wins"] / st["games"], 3), "answers": st["moves"],
+               "time_limits": {"player": args.time, "opponent": opponent_time},
                # wins because the opponent answered late (a wall-clock opponent on a busy
                # machine), not on the board
                "wins_on_time": sum(rec.reason == "timeout" and rec.winner is not None
@@ -320,6 +323,10 @@ def add_arguments(parser):
     parser.add_argument("--time", type=float, default=1.0,
                         help="player: seconds per answer (default 1.0, the contest's; the "
                              "twin 'model' is timed by the wall clock, so give it more)")
+    parser.add_argument("--opponent-time", type=float, default=None, metavar="SECONDS",
+                        help="player: the opponents' seconds per answer (default --time): a "
+                             "contest program told to think longer gets the time it asks for, "
+                             "while the board keeps --time")
     parser.add_argument("--verbose", action="store_true", help="player: print every game")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="player: games at once in worker processes (see referee --jobs)")

@@ -18,6 +18,7 @@ PLAYER = {
                      "threat_search_moves_max": 7},
     "vs_ref": {"games": 50, "wins": 44, "losses": 6, "draws": 0, "illegal": 0, "timeouts": 0,
                "win_rate": 0.88, "answers": 35,
+               "time_limits": {"player": 1.0, "opponent": 5.0},
                "cycles_per_answer": {"mean": 1612032, "p99": 19201296, "max": 19201296},
                "nodes_per_second": 300000, "depth_reached": {"0": 5, "1": 10, "9": 20}},
 }
@@ -32,6 +33,7 @@ def test_player_report_is_a_table_with_the_depth_reached():
     assert re.search(r"^iteration 1: PVS 1 ply +10 +29%$", text, re.M), text
     assert re.search(r"^the opening \(no search\) +5 +14%$", text, re.M), text
     assert "44 / 50 (88%)" in text
+    assert re.search(r"^ref +1 / 5 s +44 / 50", text, re.M), text
     # wins because the opponent answered late are told apart
     late = dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], wins_on_time=3))
     assert "44 / 50 (88%, 3 on its time)" in report(late)
@@ -90,6 +92,24 @@ def test_bench_player_counts_the_wins_on_the_opponents_time(capsys):
     assert cli.main(argv) == 0
     fig = json.loads(capsys.readouterr().out)[f"vs_{spec}"]
     assert fig["wins"] == fig["wins_on_time"] == 2 and fig["timeouts"] == 0
+
+
+def test_bench_player_gives_the_opponent_its_own_time(capsys):
+    """``--opponent-time``: an opponent that thinks longer than the board's ``--time`` is
+    not late, while the board keeps its own limit."""
+    client = Path(__file__).parent / "contest_client.py"
+    spec = f"cmd:{shlex.quote(sys.executable)} {shlex.quote(str(client))} --sleep-at 2 --sleep 1"
+    argv = ["bench", "player", "--player", "random", "--opponents", spec, "--games", "2",
+            "--time", "0.4", "--json"]
+    assert cli.main(argv + ["--opponent-time", "3"]) == 0
+    fig = json.loads(capsys.readouterr().out)[f"vs_{spec}"]
+    assert fig["time_limits"] == {"player": 0.4, "opponent": 3.0}
+    assert fig["wins_on_time"] == 0 and fig["timeouts"] == 0
+    # the same opponent under the board's limit is late
+    assert cli.main(argv) == 0
+    fig = json.loads(capsys.readouterr().out)[f"vs_{spec}"]
+    assert fig["time_limits"] == {"player": 0.4, "opponent": 0.4}
+    assert fig["wins_on_time"] == 2
 
 
 def test_opponent_specs_keep_their_options():
