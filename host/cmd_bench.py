@@ -199,6 +199,7 @@ def bench_player(args):
         from ..sim.device import DEFAULT_CLK
         clk = DEFAULT_CLK
         figures["clock_mhz"] = clk / 1e6
+    opponent_time = args.time if args.opponent_time is None else args.opponent_time
     for opponent in split_specs(args.opponents):
         depths, nodes = Counter(), []
         done = []
@@ -214,7 +215,6 @@ def bench_player(args):
                       flush=True)
         note("trax-fpga bench player", f"{args.games} games of {args.player} against "
                                        f"{opponent} ...")
-        opponent_time = args.time if args.opponent_time is None else args.opponent_time
         match = run_match(args.player, opponent, games=args.games, seed=args.seed,
                           time_limit=(args.time, opponent_time), jobs=args.jobs,
                           on_game=on_game)
