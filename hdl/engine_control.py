@@ -238,7 +238,6 @@ class Control:
             res.reason.eq(self.reason),
             res.pot.eq(self.ev.pot),
             res.att.eq(self.ev.att),
-            res.near.eq(self.ev.near),
             res.col.eq(self.at_col),
             res.row.eq(self.at_row),
             res.tile.eq(self.at_tile),

@@ -13,8 +13,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine_layouts import Area
-from .eval_weights import (END_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, LINE_MAX, NEAR_LINE_SHORT,
-                           NEAR_MAX)
+from .eval_weights import END_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, LINE_MAX
 from .tiles import End, Pos
 
 __all__ = ["EvalItem", "EvalSignature", "EvalPipeline"]
@@ -35,8 +34,7 @@ class EvalSignature(wiring.Signature):
     ``at``: the empty square the path runs into, sampled the cycle after its item;
     ``area``, ``lines``: the area and whether lines count (not in Loop Trax), constant
     during an EVAL; ``clear``: zero the sums (a new EVAL); ``pot``, ``att``: the sums, final
-    four cycles after the last item; ``near``: the ends the threat search counts as near
-    (``NEAR``), summed as ``att``; ``busy``: an item is still on its way to them.
+    four cycles after the last item; ``busy``: an item is still on its way to them.
     """
 
     def __init__(self, log2n):
@@ -48,15 +46,13 @@ class EvalSignature(wiring.Signature):
             "clear": In(1),
             "pot":   Out(data.ArrayLayout(16, 2)),
             "att":   Out(data.ArrayLayout(8, 2)),
-            "near":  Out(data.ArrayLayout(8, 2)),
             "busy":  Out(1),
         })
 
 
 class EvalPipeline(wiring.Component):
     """Weights each path end by how close the path is to closing a loop or spanning a line
-    and adds it to its colour's ``pot`` (and, at distance one, ``att``; at distance one or
-    a line nearly spanned, ``near``), all saturating."""
+    and adds it to its colour's ``pot`` (and, at distance one, ``att``), both saturating."""
 
     def __init__(self, log2n):
         self.log2n = log2n
@@ -127,11 +123,8 @@ class EvalPipeline(wiring.Component):
         m.d.comb += [short_x.eq(full_x1 - adx), short_y.eq(full_y1 - ady)]
         short = Mux(adx > ady, short_x, short_y)
         line_w = Signal(5)
-        near = Signal()
-        spans = self.lines & ((adx >= 4) | (ady >= 4))
-        m.d.sync += [line_w.eq(0),
-                     near.eq((dist == 1) | (spans & (short <= NEAR_LINE_SHORT)))]
-        with m.If(spans):
+        m.d.sync += line_w.eq(0)
+        with m.If(self.lines & ((adx >= 4) | (ady >= 4))):
             with m.Switch(short):
                 for n_short, v in enumerate(EVAL_LINE):
                     with m.Case(n_short):
@@ -140,19 +133,15 @@ class EvalPipeline(wiring.Component):
         # Stage 4: the sums.
         pot = Array(Signal(16, name=f"pot{c}") for c in range(2))
         att = Array(Signal(8, name=f"att{c}") for c in range(2))
-        nears = Array(Signal(8, name=f"near{c}") for c in range(2))
         with m.If(ev_valid3):
             pot_sum = pot[ev_col3] + weight + line_w
             m.d.sync += pot[ev_col3].eq(Mux(pot_sum > EVAL_MAX, EVAL_MAX, pot_sum))
             with m.If(attack & (att[ev_col3] != 255)):
                 m.d.sync += att[ev_col3].eq(att[ev_col3] + 1)
-            with m.If(near & (nears[ev_col3] != NEAR_MAX)):
-                m.d.sync += nears[ev_col3].eq(nears[ev_col3] + 1)
         with m.If(self.clear):
             for c in range(2):
-                m.d.sync += [pot[c].eq(0), att[c].eq(0), nears[c].eq(0)]
+                m.d.sync += [pot[c].eq(0), att[c].eq(0)]
         for c in range(2):
-            m.d.comb += [self.pot[c].eq(pot[c]), self.att[c].eq(att[c]),
-                         self.near[c].eq(nears[c])]
+            m.d.comb += [self.pot[c].eq(pot[c]), self.att[c].eq(att[c])]
         m.d.comb += self.busy.eq(ev_valid | ev_valid2 | ev_valid3)
         return m

@@ -43,7 +43,6 @@ Result = data.StructLayout({
     "reason":  Reason,
     "pot":     data.ArrayLayout(16, 2),     # EVAL: potential of white (0) and black (1)
     "att":     data.ArrayLayout(8, 2),      # EVAL: path ends one square from the other end
-    "near":    data.ArrayLayout(8, 2),      # EVAL: the threat search's near path ends
     # PLACE, SEEK: the placement tried (SEEK's scan ran out: column width + 1, RANGE)
     "col":     signed(16),
     "row":     signed(16),

@@ -22,10 +22,3 @@ EVAL_MAX = (1 << 16) - 1
 END_CLASSES = ("adjacent", "corner", "two", "three", "four")
 END_MAX = 15
 LINE_MAX = 31
-
-#: The threat search's *near* path ends (``NEAR``, docs/player.md): an end whose two squares
-#: are adjacent (a loop attack), or, except in Loop Trax, whose line span falls short of
-#: the area by at most this many squares.
-NEAR_LINE_SHORT = 1
-#: The near counts saturate here (the engine's 8-bit sums).
-NEAR_MAX = 255

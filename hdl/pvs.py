@@ -135,7 +135,6 @@ class PVSCore(wiring.Component):
             "ans": MoveWord, "lfsr": 16,
             "leafing": 1,               # EVAL's result is in: acc takes its value
             "pot_s": 16, "pot_o": 16, "att_s": 8, "att_o": 8,
-            "near": 8,                  # NEAR's count, for the side its x names
         }
         return SimpleNamespace(**{name: Signal(shape, name=name)
                                   for name, shape in shapes.items()})
@@ -190,8 +189,7 @@ class PVSCore(wiring.Component):
             r.cmd.row.eq(Mux(probe, -(1 << 15), r.row)),
             r.cmd.tile.eq(Mux(probe, 0, r.tile)),
         ]
-        engine_ops = {Op.UNDO: EngineOp.UNDO, Op.EVAL: EngineOp.EVAL, Op.NEAR: EngineOp.EVAL,
-                      Op.SEEK: EngineOp.SEEK,
+        engine_ops = {Op.UNDO: EngineOp.UNDO, Op.EVAL: EngineOp.EVAL, Op.SEEK: EngineOp.SEEK,
                       Op.USEEK: EngineOp.UNDO_SEEK, Op.HUNT: EngineOp.SEEK,
                       Op.UHUNT: EngineOp.UNDO_SEEK}
         m.d.comb += r.cmd.hunt.eq((r.ins.op == Op.HUNT) | (r.ins.op == Op.UHUNT))
@@ -277,7 +275,7 @@ class PVSCore(wiring.Component):
                     self._use_operand(m, r)
             # Engine commands: offered until taken, then the result.
             with m.Case(Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT, Op.UNDO, Op.EVAL,
-                        Op.NEAR, Op.PROBE):
+                        Op.PROBE):
                 m.d.sync += report.engine_cycles.eq(report.engine_cycles + 1)
                 self._engine(m, r, leaf)
 
@@ -336,24 +334,19 @@ class PVSCore(wiring.Component):
 
     def _engine(self, m, r, leaf):
         """An engine command: offered until the stage takes it, then its result (an
-        ``EVAL``'s a cycle later, as the registered leaf; a ``NEAR``'s likewise)."""
+        ``EVAL``'s a cycle later, as the registered leaf)."""
         with m.If(~r.phase):
             m.d.comb += r.cmd_stream.valid.eq(1)
             with m.If(r.cmd_stream.ready):
                 m.d.sync += r.phase.eq(1)
         with m.Elif(r.leafing):
             m.d.comb += r.advance.eq(1)
-            m.d.sync += r.leafing.eq(0)
-            with m.If(r.ins.op == Op.NEAR):
-                m.d.sync += r.acc.eq(r.near)
-            with m.Else():
-                m.d.sync += [r.acc.eq(leaf), r.lfsr.eq(lfsr_step(r.lfsr))]
+            m.d.sync += [r.acc.eq(leaf), r.lfsr.eq(lfsr_step(r.lfsr)), r.leafing.eq(0)]
         with m.Else():
             m.d.comb += self.res.ready.eq(1)
             with m.If(self.res.valid):
-                evals = (r.ins.op == Op.EVAL) | (r.ins.op == Op.NEAR)
-                m.d.comb += r.advance.eq(~evals)
-                with m.If(~evals):
+                m.d.comb += r.advance.eq(r.ins.op != Op.EVAL)
+                with m.If(r.ins.op != Op.EVAL):
                     m.d.sync += [r.w.eq(self.res.payload.width),
                                  r.h.eq(self.res.payload.height)]
                 self._result(m, r)
@@ -383,9 +376,8 @@ class PVSCore(wiring.Component):
                     m.d.sync += [r.col.eq(res.col), r.row.eq(res.row), r.tile.eq(res.tile)]
             with m.Case(Op.UNDO):
                 m.d.sync += r.square.eq(0)
-            with m.Case(Op.EVAL, Op.NEAR):
+            with m.Case(Op.EVAL):
                 m.d.sync += [
-                    r.near.eq(Mux(black ^ r.ins.x[0], res.near[1], res.near[0])),
                     r.pot_s.eq(Mux(black, res.pot[1], res.pot[0])),
                     r.pot_o.eq(Mux(black, res.pot[0], res.pot[1])),
                     r.att_s.eq(Mux(black, res.att[1], res.att[0])),

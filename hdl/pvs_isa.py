@@ -42,8 +42,6 @@ assert NOISE_MAX & (NOISE_MAX + 1) == 0     # the low bits of the LFSR, in hardw
 class Op(enum.IntEnum):
     JMP = 0         # go to x
     LDI = 1         # acc = x
-    NEAR = 4        # engine EVAL; acc = its near path ends (the threat search's) of the side
-                    # that just moved (x = 1) or of the side to move (x = 0); no noise
     LD = 2          # acc = F[a]
     ST = 3          # F[a] = acc
     ADDI = 5        # acc += x

@@ -25,8 +25,6 @@ class F:
      KILLER, KVALID, KSKIP, KFIRST, WKILL, THR, RET, WV) = range(16)
     HOLD = BMOVE        # an AND node's last reply that held (a PVS node writes BMOVE
                         # before it reads it)
-    NEAR = ALPHA        # an OR node's near ends before its move (a PVS node's parent
-                        # writes ALPHA before the node runs)
 
 
 class G:
@@ -512,9 +510,7 @@ def threat_search(a: Asm):
 
 def _or_node(a: Asm):
     """OR: a win at once (the level's last winning move first), else a safe threatening
-    move after which every reply leaves a win within DEPTH - 1.  A move is tried as a
-    threat only if it adds to the attacker's near path ends (``NEAR``): the reply scan that
-    finds the others threaten nothing is most of the search's work."""
+    move after which every reply leaves a win within DEPTH - 1."""
     I, J = a.i, a.jmp
     a.label("or_node")
     J("abort", Cond.OUT)
@@ -549,8 +545,6 @@ def _or_node(a: Asm):
     I(Op.ST, C(F.DEPTH))
     I(Op.LDI, x="or_back")
     I(Op.ST, S(F.RET))
-    I(Op.NEAR, x=0)                         # the attacker's, to move
-    I(Op.ST, S(F.NEAR))
     I(Op.SCAN0)
     a.label("or_try")
     I(Op.SEEK)
@@ -558,9 +552,6 @@ def _or_node(a: Asm):
     J("or_try_next", Cond.OK, neg=True)
     J("or_try_undo", Cond.ENDED)            # it lost or drew: not a threat
     a.label("or_try_got_new")
-    I(Op.NEAR, x=1)                         # the attacker's, who just moved
-    I(Op.CMP, S(F.NEAR))
-    J("or_try_undo", Cond.GT, neg=True)     # none added: not a threat
     I(Op.SAVE, S(F.MOVE))
     I(Op.UP)
     J("and_node")
@@ -571,7 +562,6 @@ def _or_node(a: Asm):
     I(Op.UNDO)
     J("true")
     a.label("or_try_undo")                  # (or_try_got's checks again, looping here)
-    J("undo_abort", Cond.OUT)               # (moves that add no near end enter no node)
     I(Op.USEEK)
     J("or_try_next", Cond.OK, neg=True)
     J("or_try_undo", Cond.ENDED)

@@ -290,45 +290,6 @@ register_target("held-back", bench_held_back,
                 "avoids (--records DIR, --force-depth)")
 
 
-def bench_threats(args):
-    """The threat search's near filter on the reference (:mod:`~.reference.forcing`): the
-    wins by force within ``--force-depth`` moves found following every safe threat and only
-    those that add near path ends, and the seconds each way.  The attackers: the side to
-    move in each of ``--positions`` mid-game positions, and its opponent after each of its
-    first 10 legal moves."""
-    from ..sim.bench import search_positions
-    from .reference.forcing import wins_by_force
-    from .reference.trax import Game
-
-    tests = []
-    for moves in search_positions(args.positions, args.seed):
-        game = Game()
-        for mv in moves:
-            game.play(mv)
-        me = game.ply & 1
-        for mv in game.legal_moves()[:10]:
-            after = game.copy()
-            after.play(mv)
-            if not after.over:
-                tests.append((after, 1 - me))
-        tests.append((game, me))
-    figures = {"target": "threats", "seed": args.seed, "positions": args.positions,
-               "force_depth": args.force_depth, "tests": len(tests)}
-    found = {}
-    for near, name in ((False, "every_threat"), (True, "near_threats")):
-        start = time.perf_counter()
-        found[near] = [wins_by_force(g, side, args.force_depth, near) for g, side in tests]
-        figures[f"wins_{name}"] = sum(found[near])
-        figures[f"seconds_{name}"] = round(time.perf_counter() - start, 1)
-    figures["wins_passed_over"] = sum(a and not b for a, b in zip(found[False], found[True]))
-    return figures
-
-
-register_target("threats", bench_threats,
-                "the threat search's near filter on the reference: wins by force found "
-                "with and without it, and the time (--positions, --force-depth, --seed)")
-
-
 def bench_web(args):
     """The web page's server: a click's answer beyond the opponent's thinking (see
     :mod:`traxfpga.host.web.bench`)."""
@@ -383,8 +344,7 @@ def add_arguments(parser):
                         help="perft, pvs: the engines' one-port schedule (the iCEBreaker's "
                              "SPRAM store's) even on a block-RAM board")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
-                        help="pvs: mid-game positions searched (default 20); threats: "
-                             "give 6 for the figures")
+                        help="pvs: mid-game positions searched (default 20)")
     parser.add_argument("--depth", type=int, default=5,
                         help="perft: the depth counted from the start (default 5; 6 takes "
                              "minutes)")
@@ -393,7 +353,7 @@ def add_arguments(parser):
                              "games)")
     parser.add_argument("--force-depth", type=int, default=3, metavar="D",
                         help="held-back: a losing move lets the winner win by force within D "
-                             "of its moves; threats: the wins looked for (default 3)")
+                             "of its moves (default 3)")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 

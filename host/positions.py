@@ -3,9 +3,8 @@ avoids it (``trax-fpga bench held-back``).
 
 A game written by ``referee --record`` names its winner in its header.  Its *losing move* is
 the loser's first move after which the winner wins by force within ``depth`` of its moves
-(:func:`~traxfpga.host.reference.forcing.refuted`, by plain recursion along every safe
-threat, not only those the board's search follows); the smallest such number of moves is
-the case's depth.  A player *avoids* it when its own move
+(:func:`~traxfpga.host.reference.forcing.refuted`, by plain recursion along threats); the
+smallest such number of moves is the case's depth.  A player *avoids* it when its own move
 in that position is not refuted at that depth.  Some positions may be lost whatever is
 played (:func:`savable` tells); such a case is still counted, as a move no player avoids.
 """
@@ -14,16 +13,11 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .reference.forcing import refuted as _refuted
+from .reference.forcing import refuted
 from .reference.movetext import UnusableInput, read_moves
 from .reference.trax import Game, Illegal
 
-__all__ = ["Case", "losing_move", "cases_in", "avoids", "savable", "to_dict", "refuted"]
-
-
-def refuted(game, move, depth):
-    """The yardstick: ``move`` loses to a win by force along any safe threats."""
-    return _refuted(game, move, depth, near=False)
+__all__ = ["Case", "losing_move", "cases_in", "avoids", "savable", "to_dict"]
 
 _RESULTS = {"1-0": "black", "0-1": "white"}        # the result code -> the loser
 

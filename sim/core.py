@@ -42,7 +42,6 @@ class CoreResult(NamedTuple):
     att: tuple = (0, 0)  # EVAL: loop-attack path ends of white and black
     at: tuple = (0, 0, "+")  # PLACE, SEEK: the placement tried (column, row, tile)
     nodes: int = 0       # PLACE, SEEK: legal placements made (hunting: those taken back too)
-    near: tuple = (0, 0)  # EVAL: the threat search's near path ends of white and black
 
 
 def command(**fields):
@@ -135,8 +134,7 @@ class CoreSim:
         return CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
                           _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)], cycles,
                           (res.pot[0], res.pot[1]), (res.att[0], res.att[1]),
-                          (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]), res.nodes,
-                          (res.near[0], res.near[1]))
+                          (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]), res.nodes)
 
     def _call_compiled(self, payload):
         cx = self._cx

@@ -3,7 +3,7 @@
 import random
 
 from traxfpga.hdl.engine_eval import EvalPipeline
-from traxfpga.hdl.eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, NEAR_LINE_SHORT, NEAR_MAX
+from traxfpga.hdl.eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
 
 from engine_harness import simulate
 
@@ -13,8 +13,7 @@ DX = {0: (0, -1), 1: (1, 0), 2: (0, 1), 3: (-1, 0)}
 
 
 def model_item(at, end, area, lines):
-    """The weight, line potential, attack and nearness of one path end, as docs/player.md
-    defines them."""
+    """The weight, line potential and attack of one path end, as docs/player.md defines them."""
     minx, miny, width, height = area
     x, y, d = end
     fx, fy = (x + DX[d][0]) % N, (y + DX[d][1]) % N
@@ -30,13 +29,11 @@ def model_item(at, end, area, lines):
         weight = {2: EVAL_WEIGHTS["two"], 3: EVAL_WEIGHTS["three"],
                   4: EVAL_WEIGHTS["four"]}.get(dist, 0)
     line = 0
-    near = dist == 1
     if lines and (adx >= 4 or ady >= 4):
         full = max(width, 8) if adx > ady else max(height, 8)
         short = (full + 1 - max(adx, ady)) % (1 << (L + 2))
         line = EVAL_LINE[short] if short < len(EVAL_LINE) else 0
-        near = short <= NEAR_LINE_SHORT
-    return weight + line, dist == 1, near
+    return weight + line, dist == 1
 
 
 async def start(ctx, dut, minx, miny, width, height):
@@ -62,16 +59,14 @@ def run(items_per_eval, seed):
             ctx.set(dut.lines, lines)
             await start(ctx, dut, *area)
             assert ctx.get(dut.pot) == [0, 0] and ctx.get(dut.att) == [0, 0]
-            assert ctx.get(dut.near) == [0, 0]
-            pot, att, near = [0, 0], [0, 0], [0, 0]
+            pot, att = [0, 0], [0, 0]
             for _ in range(items_per_eval):
                 black = rng.randrange(2)
                 end = (rng.randrange(N), rng.randrange(N), rng.randrange(4))
                 at = (rng.randrange(N), rng.randrange(N))
-                w, attack, close = model_item(at, end, area, lines)
+                w, attack = model_item(at, end, area, lines)
                 pot[black] = min(pot[black] + w, EVAL_MAX)
                 att[black] = min(att[black] + attack, 255)
-                near[black] = min(near[black] + close, NEAR_MAX)
                 ctx.set(dut.ends.valid, 1)
                 ctx.set(dut.ends.payload, {"black": black, "end": {"x": end[0], "y": end[1],
                                                                    "d": end[2]}})
@@ -80,7 +75,6 @@ def run(items_per_eval, seed):
                 if ctx.get(dut.ends.valid):
                     pot[black] = min(pot[black] + w, EVAL_MAX)
                     att[black] = min(att[black] + attack, 255)
-                    near[black] = min(near[black] + close, NEAR_MAX)
                 ctx.set(dut.at, {"x": at[0], "y": at[1]})       # sampled now
                 assert ctx.get(dut.busy)
                 await ctx.tick()
@@ -91,16 +85,14 @@ def run(items_per_eval, seed):
                 waited += 1
             assert 2 <= waited <= 3
             assert (ctx.get(dut.pot), ctx.get(dut.att)) == (pot, att)
-            assert ctx.get(dut.near) == near
-            checked.append((sum(pot), sum(near)))
+            checked.append(sum(pot))
 
     simulate(dut, tb)
     return checked
 
 
 def test_sums_match_model():
-    sums = run(items_per_eval=20, seed=1)
-    assert any(pot for pot, _ in sums) and any(near for _, near in sums)
+    assert any(run(items_per_eval=20, seed=1))
 
 
 def test_one_adjacent_end():
@@ -119,7 +111,6 @@ def test_one_adjacent_end():
             await ctx.tick()
         assert ctx.get(dut.pot) == [EVAL_WEIGHTS["adjacent"], 0]
         assert ctx.get(dut.att) == [1, 0]
-        assert ctx.get(dut.near) == [1, 0]
 
     simulate(dut, tb)
 
@@ -138,7 +129,7 @@ def test_sums_saturate():
         ctx.set(dut.ends.valid, 0)
         for _ in range(4):
             await ctx.tick()
-        assert (ctx.get(dut.att), ctx.get(dut.near)) == ([0, 255], [0, NEAR_MAX])
+        assert ctx.get(dut.att) == [0, 255]
         assert ctx.get(dut.pot) == [0, min(EVAL_MAX, 300 * EVAL_WEIGHTS["adjacent"])]
 
     simulate(dut, tb)

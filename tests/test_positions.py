@@ -7,7 +7,8 @@ import pytest
 
 from traxfpga.host import cli
 from traxfpga.host.players import SpecError, open_player
-from traxfpga.host.positions import avoids, cases_in, losing_move, refuted, savable
+from traxfpga.host.positions import avoids, cases_in, losing_move, savable
+from traxfpga.host.reference.forcing import refuted
 from traxfpga.host.reference.movetext import UnusableInput
 from traxfpga.host.reference.trax import Game
 from traxfpga.host.referee import run_match

@@ -4,7 +4,6 @@ against a plain minimax and the reference's win-by-force test, and the hardware
 (hdl/pvs.py) against the twin that runs the same program (host/reference/pvs.py): the
 same move, value, depth, nodes and instructions."""
 
-import json
 import random
 
 import pytest
@@ -12,7 +11,6 @@ import pytest
 from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Cond, Op, Rel, leaf_value, pack_move,
                                   term_value, unpack_move)
 from traxfpga.hdl.pvs_program import F, program, schedule, threat_search
-from traxfpga.host import cli
 from traxfpga.host.reference.corpus import load_corpus
 from traxfpga.host.reference.evaluate import evaluate
 from traxfpga.host.reference.forcing import forced_after, refuted, wins_by_force
@@ -154,17 +152,6 @@ def test_threat_search_agrees_with_the_reference():
                 assert after.winner == game.to_move or (
                     d > 1 and not after.over and forced_after(after, me, d)), (moves, d)
     assert wins[True] >= 3 and wins[False] >= 10, wins
-
-
-def test_bench_threats_counts_the_wins_the_near_filter_passes_over(capsys):
-    """``bench threats``: the search that follows only moves adding near path ends finds a
-    subset of the wins that following every safe threat finds."""
-    argv = ["bench", "threats", "--positions", "2", "--force-depth", "2", "--json"]
-    assert cli.main(argv) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["tests"] > 10 and data["wins_every_threat"] > 0
-    assert data["wins_near_threats"] <= data["wins_every_threat"]
-    assert data["wins_passed_over"] == data["wins_every_threat"] - data["wins_near_threats"]
 
 
 def test_the_answer_holds_against_the_opponents_win_by_force():

@@ -5,13 +5,11 @@ class) and their weighted sums, as the hardware computes them, for the sequencer
 
 from __future__ import annotations
 
-from ...hdl.eval_weights import (END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, NEAR_LINE_SHORT,
-                                 NEAR_MAX)
+from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
 from .ai import _paths
 from .trax import _SHIFT, _XMASK, Game
 
-__all__ = ["END_CLASSES", "ATT_MAX", "end_class", "line_class", "end_classes", "evaluate",
-           "near_ends"]
+__all__ = ["END_CLASSES", "ATT_MAX", "end_class", "line_class", "end_classes", "evaluate"]
 
 #: The attack counts saturate here (the engine's 8-bit sums).
 ATT_MAX = 255
@@ -77,12 +75,3 @@ def evaluate(game: Game):
                   + sum(n * w for n, w in zip(lines, EVAL_LINE)))
         att[c] = ends[0]
     return (min(pot[0], EVAL_MAX), min(pot[1], EVAL_MAX)), (min(att[0], ATT_MAX), min(att[1], ATT_MAX))
-
-
-def near_ends(game: Game, c: int) -> int:
-    """The engine's ``near`` (``EVAL``) for colour ``c``: the path ends the threat search
-    counts as near, those adjacent to the square the other end runs into (loop attacks),
-    and (not in Loop Trax) those whose line span falls short of the area by at most
-    :data:`NEAR_LINE_SHORT` squares; saturating at :data:`NEAR_MAX`."""
-    ends, lines = end_classes(game, c)
-    return min(ends[0] + sum(lines[:NEAR_LINE_SHORT + 1]), NEAR_MAX)

@@ -17,7 +17,7 @@ from ...hdl.pvs_isa import (FRAME_REGS, LEVELS, WORD_BITS, Cond, Op, Rel, leaf_v
 from ...hdl.lfsr import LFSR_SEED, lfsr_next
 from ...hdl.pvs_program import MAX_ITER, program
 from ...hdl.tile_chars import TILE_CHARS
-from .evaluate import evaluate, near_ends
+from .evaluate import evaluate
 from .trax import Game, Illegal, Move
 
 __all__ = ["PVSChoice", "run", "run_cores", "seek", "hunt"]
@@ -205,8 +205,6 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             pot, att = evaluate(g)
             acc = leaf_value(pot, att, g.ply & 1, 0 if seed is None else lfsr)
             lfsr = lfsr_next(lfsr)
-        elif op == Op.NEAR:
-            acc = near_ends(g, (g.ply & 1) ^ (x & 1))
         elif op == Op.TERM:
             acc = term_value(won, lost, lv)
         elif op == Op.PROBE:
