@@ -105,8 +105,8 @@ def _player_part(figures):
         per = v.get("cycles_per_answer") or v.get("seconds_per_answer")
         unit = "cycles" if "cycles_per_answer" in v else "s"
         on_time = f", {v['wins_on_time']} on its time" if v.get("wins_on_time") else ""
-        limits = v.get("time_limits")
-        limits = f"{limits['player']:g} / {limits['opponent']:g} s" if limits else "-"
+        lim = v.get("time_limits")
+        limits = f"{lim['player']:g} / {lim['opponent']:g} s" if lim else "-"
         rows.append([name, limits,
                      f"{v['wins']} / {v['games']} ({100 * v['win_rate']:.0f}%{on_time})",
                      str(v["losses"]), str(v["draws"]), f"{v['illegal']} / {v['timeouts']}",
