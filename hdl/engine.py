@@ -33,6 +33,7 @@ from .engine_control import Control
 from .engine_layouts import CellOut, Command, Op, Result
 # EVAL's weights: one source for the engine and its model (see eval_weights.py).
 from .eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
+from .tt_spec import KEY_BITS
 
 __all__ = ["Op", "Command", "Result", "CellOut", "Engine", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX"]
 
@@ -67,6 +68,9 @@ class Engine(wiring.Component):
         Keep the board store in simple dual-port block RAM and write each neighbour
         while the next is read: 7 cycles to place a tile instead of 5 and then one a
         neighbour written (docs/engine.md).  Not with ``spram``.
+    keyed : bool
+        Keep the position's key (``key``).  A reset then also starts the next game at the
+        same squares of the store.
 
     Attributes
     ----------
@@ -78,10 +82,13 @@ class Engine(wiring.Component):
         The squares of the area, row by row, in answer to ``Op.DUMP`` (before its result).
     busy : Out(1)
         High from a command's acceptance to its result's transfer.
+    key : Out(KEY_BITS)
+        With ``keyed``: the position's key (:mod:`.tt_spec`) XOR the side to move (bit 0),
+        for the search's transposition table; current while the engine is idle.
     """
 
     def __init__(self, *, log2n=7, log_depth=None, stack_depth=256, clear_on_start=True,
-                 spram=False, dual=False):
+                 spram=False, dual=False, keyed=False):
         assert log2n >= 3
         if log_depth is None:
             log_depth = 512 if log2n > 5 else 256
@@ -95,11 +102,13 @@ class Engine(wiring.Component):
         self.clear_on_start = clear_on_start
         self.spram = spram
         self.dual = dual
+        self.keyed = keyed
         super().__init__({
             "cmd":   In(stream.Signature(Command)),
             "res":   Out(stream.Signature(Result)),
             "cells": Out(stream.Signature(CellOut)),
             "busy":  Out(1),
+            **({"key": Out(KEY_BITS)} if keyed else {}),
         })
 
     def elaborate(self, platform):

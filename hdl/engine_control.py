@@ -15,6 +15,7 @@ from .engine_ends import PathEndFinder, one_hot_dir, top_dir
 from .engine_eval import EvalPipeline
 from .engine_forced import ForcedStack
 from .engine_joins import Joins
+from .engine_key import PositionKey
 from .engine_layouts import Area, Op
 from .engine_log import UndoLog
 from .engine_neighbour import NeighbourUpdate, counts, popcount
@@ -31,6 +32,7 @@ class Control:
     def __init__(self, engine, m):
         self.m = m
         self.cmd, self.res, self.dump, self.busy = engine.cmd, engine.res, engine.cells, engine.busy
+        self.engine_key = getattr(engine, "key", None)
         self.L = engine.log2n
         self.NN = engine.n
         self.log_depth = engine.log_depth
@@ -38,6 +40,7 @@ class Control:
         self.clear_on_start = engine.clear_on_start
         self.spram = engine.spram
         self.dual = engine.dual
+        self.keyed = engine.keyed
         self._stores()
         self._registers()
         self._walk()
@@ -80,6 +83,8 @@ class Control:
         m.submodules.log = self.log = UndoLog(L, self.log_depth)
         m.submodules.forced = self.forced = ForcedStack(L, self.stack_depth)
         self.entry = self.log.top
+        if self.keyed:
+            m.submodules.key = self.key = PositionKey(L)
 
     def _registers(self):
         L = self.L
@@ -227,6 +232,12 @@ class Control:
         return Mux(popcount(white) >= 2, white, (~black)[:4])
 
     def _result(self):
+        if self.keyed:
+            # The key of the position and the side to move (tt_spec.slot's bit 0).
+            key = self.key.key
+            self.m.d.comb += [self.key.x.eq(self.px), self.key.y.eq(self.py),
+                              self.key.mask.eq(self.pmask),
+                              self.engine_key.eq(Cat(key[0] ^ self.ply[0], key[1:]))]
         res = self.res.payload
         self.m.d.comb += [
             res.status.eq(self.status),
@@ -295,6 +306,8 @@ class Control:
                          self.far[c].we.eq(1)]
         if i == 0:
             m.d.sync += self.k.eq(self.k + 1)
+            if self.keyed:
+                m.d.comb += self.key.add.eq(1)
 
     def write_neighbour(self):
         """The neighbour across `wdir`, with P's colour entering it; whether it became forced
@@ -409,6 +422,12 @@ class Control:
         m, tile, cells = self.m, self.entry.u.tile, self.cells
         epend, fpend = self.epend, self.fpend
         last = Signal()
+        if self.keyed:
+            # The tile's key is subtracted the cycle after step 0, from px, py and pmask
+            # loaded there (a tile's take-back is never its step 0 alone).
+            unkey = Signal()
+            m.d.sync += unkey.eq(self.step == 0)
+            m.d.comb += self.key.sub.eq(unkey)
         with m.If(self.step == 0):
             # P's address straight from the entry, and the registers the later steps use
             # loaded from it: so the tile's take-back starts the cycle its entry arrives.
@@ -462,6 +481,8 @@ class Control:
         loaded at its step 0 from the entry."""
         m, tile = self.m, self.entry.u.tile
         m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y), self.epend.eq(~tile.nocc)]
+        if self.keyed:
+            m.d.sync += self.pmask.eq(tile.mask)
         for c in range(2):
             edges = tile.mask if c == 0 else ~tile.mask
             m.d.sync += self.fpend[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges), 1),
@@ -631,6 +652,12 @@ class Control:
                                  self.reason.eq(Reason.NONE), self.width.eq(0),
                                  self.height.eq(0)]
                     m.d.comb += self.log.clear.eq(1)
+                    if self.keyed:
+                        # The store is empty everywhere: a game starts at the same squares
+                        # after every reset, so that the twin knows the keys' squares
+                        # (tt_spec.store_coord).
+                        m.d.sync += [self.minx.eq(0), self.miny.eq(0)]
+                        m.d.comb += self.key.clear.eq(1)
                     self.finish(Status.OK)
             with m.Else():
                 m.d.sync += prx.eq(prx + 1)

@@ -79,6 +79,8 @@ class CoreSim:
         Simulate the power-up clear of the whole store (slow in ``pysim`` for large N).
     dual : bool
         The engine's overlapped schedule on a dual-port store (the block-RAM boards').
+    keyed : bool
+        The engine keeps the position's key (:meth:`key`, compiled backends).
     backend : str
         ``"verilator"``, ``"cxxrtl"`` (compiled), ``"pysim"`` (Amaranth's simulator) or
         ``"auto"`` (:func:`~traxfpga.sim.compiled.default_backend`, unless a VCD file is
@@ -88,7 +90,7 @@ class CoreSim:
     """
 
     def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=False,
-                 dual=False, backend="auto", vcd=None):
+                 dual=False, keyed=False, backend="auto", vcd=None):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}")
         if backend == "auto":
@@ -97,7 +99,7 @@ class CoreSim:
             raise ValueError("a VCD file needs the pysim backend")
         self.backend = backend
         args = dict(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
-                    clear_on_start=clear_on_start, dual=dual)
+                    clear_on_start=clear_on_start, dual=dual, keyed=keyed)
         self.engine = Engine(**args)
         if backend in COMPILED:
             self._cx = COMPILED[backend](self.engine, name="engine", made_as=(Engine, args))
@@ -179,6 +181,12 @@ class CoreSim:
         (``col``, ``row``, ``shape``), the one taken back; the result is the SEEK's."""
         return self._call(op=Op.UNDO_SEEK, col=col, row=row, tile=SHAPES[shape],
                           hunt=int(hunt))[0]
+
+    def key(self):
+        """The engine's ``key`` output after the last command (``keyed``)."""
+        if self.backend not in COMPILED:
+            raise ValueError("the key is read from the compiled backends")
+        return self._cx.get("key")
 
     def evaluate(self):
         """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential

@@ -365,6 +365,11 @@ class Game:
         m = self._b.get((self._miny + row) * STRIDE + self._minx + col)
         return None if m is None else _NAME_OF[m]
 
+    def placed_tiles(self):
+        """Every tile as ``(dx, dy, mask)``: its square counted from the game's first tile's
+        and its white-edge mask (the position's key, :mod:`.ttable`, is made of these)."""
+        return [((p & _XMASK) - ORIGIN, (p >> _SHIFT) - ORIGIN, m) for p, m in self._b.items()]
+
     def board_rows(self) -> list:
         """The position as canonical rows, top to bottom.
 

@@ -1,0 +1,64 @@
+"""The engine's position key (hdl/engine_key.py) against the twin's (host/reference/ttable.py)
+after every command of random games: placements, refusals, forced plays, take-backs, hunts,
+resets."""
+
+import random
+
+import pytest
+
+from engine_harness import check_step, random_probe
+from traxfpga.hdl.tiles import Status
+from traxfpga.hdl.tt_spec import KEY_MASK, position_key
+from traxfpga.host.reference.pvs import hunt
+from traxfpga.host.reference.trax import Game
+from traxfpga.host.reference.ttable import game_key
+from traxfpga.sim.core import CoreSim
+
+
+@pytest.fixture(scope="module", params=[(7, False), (5, True)], ids=["one-port", "dual"])
+def core(request):
+    log2n, dual = request.param
+    with CoreSim(log2n=log2n, dual=dual, keyed=True) as c:
+        yield c, log2n
+
+
+def _same(core, log2n, game, history):
+    got, want = core.key(), game_key(game, log2n)
+    assert got == want, f"after `{' '.join(history)}`: key {got:#x}, twin {want:#x}"
+
+
+def test_key_follows_every_command(core):
+    core, log2n = core
+    rng = random.Random(5)
+    for n in range(6):
+        core.reset("trax")
+        game, history = Game("trax"), []
+        _same(core, log2n, game, history)
+        while not game.over and game.ply < 40 and max(game.width, game.height) < (1 << log2n) - 4:
+            check_step(core, game, random_probe(game, rng), history) if game.ply else None
+            _same(core, log2n, game, history)
+            if history and rng.random() < 0.2:
+                assert core.undo().status == Status.OK
+                game.undo()
+                history.pop()
+            elif game.ply and rng.random() < 0.2:
+                # a hunt: every move that ends nothing placed and taken back in the engine
+                res = core.seek(-1, -1, "+", hunt=True)
+                col, row, tile, exc, _ = hunt(game, -1, -1, 0)
+                assert (res.status == Status.OK) == (exc is None)
+                if exc is None:
+                    history.append("(hunted)")
+                    _same(core, log2n, game, history)
+                    assert core.undo().status == Status.OK
+                    game.undo()
+                    history.pop()
+            else:
+                check_step(core, game, rng.choice(game.legal_moves()), history)
+            _same(core, log2n, game, history)
+
+
+def test_key_is_a_sum_of_tile_keys():
+    tiles = [(1, 2, 0b0101), (3, 4, 0b1001), (127, 0, 0b0011)]
+    assert position_key(tiles) == position_key(reversed(tiles))
+    assert position_key([]) == 0
+    assert 0 <= position_key(tiles) <= KEY_MASK
