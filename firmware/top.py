@@ -116,7 +116,7 @@ class Device(wiring.Component):
         m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
         m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
-                                           dual=self.dual)
+                                           dual=self.dual, tt=not self.dual)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,

@@ -60,6 +60,9 @@ class Cores(wiring.Component):
         Include the perft units and the ``perft`` port.
     clear_on_start, spram, dual :
         The engines' (:class:`~traxfpga.hdl.engine.Engine`).
+    tt : bool
+        Each sequencer has a transposition table for its threat search (in an SPRAM with
+        ``spram``), and its engine keeps the position's key.
 
     Attributes
     ----------
@@ -78,7 +81,7 @@ class Cores(wiring.Component):
     """
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
-                 dual=False):
+                 dual=False, tt=False):
         check_cores(n)
         check_capacity(1 << log2n)
         self.n = n
@@ -87,6 +90,7 @@ class Cores(wiring.Component):
         self.clear_on_start = clear_on_start
         self.spram = spram
         self.dual = dual
+        self.tt = tt
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -103,8 +107,10 @@ class Cores(wiring.Component):
         engines, sequencers, perfts, hosts = [], [], [], []
         for i in range(n):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
-                            spram=self.spram, dual=self.dual)
-            sequencer = PVSCore(core=i, cores=n)
+                            spram=self.spram, dual=self.dual, keyed=self.tt)
+            sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram)
+            if self.tt:
+                m.d.comb += sequencer.key.eq(engine.key)
             # one core keeps the names it had before there were many
             suffix = "" if n == 1 else f"_{i}"
             m.submodules[f"engine{suffix}"] = engine

@@ -26,13 +26,17 @@ from .request import SearchLimits, SearchReport, SearchRequest
 from .share import check_core
 from .stage import Stage
 from .tiles import Reason, Status, Winner
+from .tt_spec import DEPTH_BITS, KEY_BITS
+from .ttable import TTable
 
 __all__ = ["PVSCore"]
 
 
 class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
-    ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it).
+    ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it);
+    with ``tt``, a transposition table for the threat search (:mod:`.ttable`, in an
+    SPRAM with ``spram``), cleared as each search starts.
 
     Attributes
     ----------
@@ -45,14 +49,17 @@ class PVSCore(wiring.Component):
         combiner names the core).
     active : Out(1)
         The sequencer has the engine.
+    key : In(KEY_BITS)
+        With ``tt``: the engine's key (:class:`~.engine.Engine`'s).
     cmd, res :
         Its engine port (:func:`~traxfpga.hdl.share.share_engine`).
     """
 
-    def __init__(self, code=None, *, core=0, cores=1):
+    def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False):
         check_core(core, cores)
         self.core, self.cores = core, cores
-        self.code = program(cores=cores).assemble() if code is None else code
+        self.tt, self.spram = tt, spram
+        self.code = program(cores=cores, tt=tt).assemble() if code is None else code
         super().__init__({
             "ctl":    In(SearchRequest),
             "limits": In(SearchLimits),
@@ -60,6 +67,7 @@ class PVSCore(wiring.Component):
             "active": Out(1),
             "cmd":    Out(stream.Signature(Command)),
             "res":    In(stream.Signature(Result)),
+            **({"key": In(KEY_BITS)} if tt else {}),
         })
 
     def elaborate(self, platform):
@@ -80,6 +88,8 @@ class PVSCore(wiring.Component):
         r.cmd = stage.i.payload
         r.cmd_stream = stage.i
         r.fr, r.fw = frames.read_port(), frames.write_port()
+        if self.tt:
+            m.submodules.table = r.table = TTable(spram=self.spram)
         m.d.comb += rd.addr.eq(r.npc)              # the next instruction, read a cycle ahead
         self._frame_address(m, r)
         guard = self._guard(m, r)
@@ -97,6 +107,8 @@ class PVSCore(wiring.Component):
                 m.d.comb += r.npc.eq(0)
                 with m.If(self.ctl.req):
                     self._start(m, r)
+                    if self.tt:
+                        m.d.comb += r.table.clear.eq(1)
                     m.next = "RUN"
             with m.State("RUN"):
                 with m.If(~guard):
@@ -135,6 +147,7 @@ class PVSCore(wiring.Component):
             "ans": MoveWord, "lfsr": 16,
             "leafing": 1,               # EVAL's result is in: acc takes its value
             "pot_s": 16, "pot_o": 16, "att_s": 8, "att_o": 8,
+            "asked": 1,                 # TTGET, TTPUT: the table took the query
         }
         return SimpleNamespace(**{name: Signal(shape, name=name)
                                   for name, shape in shapes.items()})
@@ -220,7 +233,7 @@ class PVSCore(wiring.Component):
             r.col.eq(0), r.row.eq(0), r.tile.eq(0),
             r.gt.eq(0), r.eq.eq(0), r.lt.eq(0), r.ok.eq(0), r.ended.eq(0),
             r.square.eq(0), r.won.eq(0), r.lost.eq(0), r.over.eq(0), r.empty.eq(0),
-            r.past.eq(0), r.leafing.eq(0),
+            r.past.eq(0), r.leafing.eq(0), r.asked.eq(0),
             self.ctl.found.eq(0), report.depth.eq(0), report.value.eq(0),
             report.nodes.eq(0), report.insns.eq(0), report.cycles.eq(0),
             report.engine_cycles.eq(0),
@@ -273,11 +286,41 @@ class PVSCore(wiring.Component):
                 with m.Else():
                     m.d.comb += r.advance.eq(1)
                     self._use_operand(m, r)
+            if self.tt:
+                with m.Case(Op.TTGET, Op.TTPUT):
+                    self._table(m, r)
             # Engine commands: offered until taken, then the result.
             with m.Case(Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT, Op.UNDO, Op.EVAL,
                         Op.PROBE):
                 m.d.sync += report.engine_cycles.eq(report.engine_cycles + 1)
                 self._engine(m, r, leaf)
+
+    def _table(self, m, r):
+        """The transposition table's instructions: the depth read from the frame, then the
+        query offered until taken, then its answer (flags and acc for TTGET)."""
+        q, a = r.table.q, r.table.a
+        with m.If(~r.phase):
+            m.d.sync += r.phase.eq(1)
+        with m.Else():
+            m.d.comb += [
+                q.valid.eq(~r.asked),
+                q.payload.key.eq(self.key),
+                q.payload.kind.eq(r.ins.x[0]),
+                q.payload.depth.eq(r.fr.data[:DEPTH_BITS]),
+                q.payload.put.eq(r.ins.op == Op.TTPUT),
+                q.payload.win.eq(r.acc != 0),
+                a.ready.eq(r.asked),
+            ]
+            with m.If(q.valid & q.ready):
+                m.d.sync += r.asked.eq(1)
+            with m.If(r.asked & a.valid):
+                m.d.comb += r.advance.eq(1)
+                m.d.sync += r.asked.eq(0)
+                with m.If(r.ins.op == Op.TTGET):
+                    m.d.sync += [r.gt.eq(a.payload.win), r.lt.eq(a.payload.fail),
+                                 r.eq.eq(~a.payload.win & ~a.payload.fail)]
+                    with m.If(a.payload.win | a.payload.fail):
+                        m.d.sync += r.acc.eq(a.payload.win)
 
     def _scan(self, m, r):
         """The scan register's instructions: its start, the next placement, the deal."""

@@ -6,6 +6,7 @@ docs/player.md ("The search sequencer") describes it.
 
 from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
 from .tile_chars import TILE_CHARS
+from .tt_spec import AND, OR
 
 __all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
            "F", "G"]
@@ -86,10 +87,13 @@ def _opening_word():
     return pack_move(col, row, TILE_CHARS.index(tile))
 
 
-def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> Asm:
+def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
+            tt: bool = False) -> Asm:
     """The program; ``max_iter`` is its deepest iteration (tests use shallow ones);
     ``threats`` False leaves out the threat search (a plain PVS, which tests compare with
-    a minimax); with ``cores`` > 1 the root searches only the moves dealt to its core."""
+    a minimax); with ``cores`` > 1 the root searches only the moves dealt to its core;
+    ``tt``: the threat search asks and fills the transposition table (``TTGET``,
+    ``TTPUT``)."""
     if not 1 <= max_iter <= LEVELS - 3:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     if cores < 1:
@@ -102,7 +106,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1) -> A
     _node(a, threats, cores)
     _ret(a, threats, cores)
     if threats:
-        threat_search(a)
+        threat_search(a, tt)
     return a
 
 
@@ -491,11 +495,13 @@ def _ret(a, threats, cores):
     I(Op.LDI, x=0)
     J("ret")
 
-def threat_search(a: Asm):
+def threat_search(a: Asm, tt: bool = False):
     """The win-by-force test along threats (docs/player.md): an OR node (the attacker to
     move, DEPTH its moves left) and an AND node (the defender to move, DEPTH the attacker's
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
-    acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE."""
+    acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE (but for
+    the root's, one the table answered).  With ``tt`` a node asks the transposition table
+    first and stores its verdict."""
     I, J = a.i, a.jmp
 
     a.label("wret")                         # acc = the verdict of level lv: in the
@@ -504,16 +510,37 @@ def threat_search(a: Asm):
     I(Op.LD, S(F.RET))
     I(Op.JA)
 
-    _or_node(a)
-    _and_node(a)
+    _or_node(a, tt)
+    _and_node(a, tt)
 
 
-def _or_node(a: Asm):
+def _verdict(a: Asm, name, verdict, kind, tt):
+    """A node's verdict, stored in the table, back to the parent."""
+    a.label(name)
+    a.i(Op.LDI, x=verdict)
+    if tt:
+        a.i(Op.TTPUT, S(F.DEPTH), x=kind)
+    a.jmp("wret")
+
+
+def _probe(a: Asm, kind):
+    """The table's verdict, if it has one for this node: acc and back to the parent."""
+    I, J = a.i, a.jmp
+    I(Op.TTGET, S(F.DEPTH), x=kind)
+    J("wret", Cond.GT)
+    J("wret", Cond.LT)
+
+
+def _or_node(a: Asm, tt):
     """OR: a win at once (the level's last winning move first), else a safe threatening
     move after which every reply leaves a win within DEPTH - 1."""
     I, J = a.i, a.jmp
     a.label("or_node")
     J("abort", Cond.OUT)
+    if tt:
+        J("or_asked", Cond.ROOT)            # our own attack: its move is wanted
+        _probe(a, OR)
+        a.label("or_asked")
     I(Op.REST, S(F.WKILL))
     I(Op.PLACE)
     J("or_scan", Cond.OK, neg=True)
@@ -541,7 +568,7 @@ def _or_node(a: Asm):
     J("or_win", Cond.DONE, neg=True)
     I(Op.LD, S(F.DEPTH))
     I(Op.ADDI, x=-1)
-    J("false", Cond.ZERO)
+    J("or_false", Cond.ZERO)
     I(Op.ST, C(F.DEPTH))
     I(Op.LDI, x="or_back")
     I(Op.ST, S(F.RET))
@@ -560,7 +587,7 @@ def _or_node(a: Asm):
     I(Op.REST, S(F.MOVE))
     J("or_try_undo", Cond.ZERO)             # no win after this threat: the next
     I(Op.UNDO)
-    J("true")
+    J("or_true")
     a.label("or_try_undo")                  # (or_try_got's checks again, looping here)
     I(Op.USEEK)
     J("or_try_next", Cond.OK, neg=True)
@@ -569,25 +596,23 @@ def _or_node(a: Asm):
     a.label("or_try_next")
     I(Op.NEXT)
     J("or_try", Cond.DONE, neg=True)
-    a.label("false")
-    I(Op.LDI, x=0)
-    J("wret")
+    _verdict(a, "or_false", 0, OR, tt)
     a.label("or_won_new")
     I(Op.SAVE, S(F.WKILL))
     a.label("or_won")
     I(Op.UNDO)
     I(Op.SAVE, S(F.MOVE))
-    a.label("true")
-    I(Op.LDI, x=1)
-    J("wret")
+    _verdict(a, "or_true", 1, OR, tt)
 
 
-def _and_node(a: Asm):
+def _and_node(a: Asm, tt):
     """AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
     after every other reply the attacker wins within DEPTH (an OR node one level down)."""
     I, J = a.i, a.jmp
     a.label("and_node")
     J("abort", Cond.OUT)
+    if tt:
+        _probe(a, AND)
     I(Op.LDI, x=0)
     I(Op.ST, S(F.THR))
     I(Op.SCAN0)
@@ -617,7 +642,7 @@ def _and_node(a: Asm):
     I(Op.NEXT)
     J("and_see", Cond.DONE, neg=True)
     I(Op.LD, S(F.THR))
-    J("false", Cond.ZERO)                   # no threat: not a forcing move
+    J("and_false", Cond.ZERO)               # no threat: not a forcing move
     I(Op.LD, S(F.DEPTH))
     I(Op.ST, C(F.DEPTH))
     I(Op.LDI, x="and_back")
@@ -672,14 +697,14 @@ def _and_node(a: Asm):
     a.label("and_try_next")
     I(Op.NEXT)
     J("and_try", Cond.DONE, neg=True)
-    J("true")
+    _verdict(a, "and_true", 1, AND, tt)
     a.label("and_holds")
     I(Op.UNDO)
     I(Op.SAVE, S(F.HOLD))
-    J("false")
+    J("and_false")
     a.label("and_refuted")
     I(Op.UNDO)
-    J("false")
+    _verdict(a, "and_false", 0, AND, tt)
     a.label("undo_abort")                   # out of budget with this level's tile out
     I(Op.UNDO)
     J("abort")

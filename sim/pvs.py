@@ -43,7 +43,8 @@ class PVSHarness(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual)
+        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual,
+                                       tt=not self.dual)
         m.d.comb += s.cells.ready.eq(1)
         wiring.connect(m, wiring.flipped(self.cmd), s.cmd)
         wiring.connect(m, s.res, wiring.flipped(self.res))

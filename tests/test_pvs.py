@@ -108,7 +108,7 @@ def test_program_plays_a_win_at_once_and_the_opening():
     assert seen >= 5
 
 
-def _threat_test_code(depth):
+def _threat_test_code(depth, tt=False):
     """A program that runs only the threat search: does the side to move win by force
     within ``depth`` of its moves?  VALUE is the verdict, ANSWER the move it found."""
     a = Asm()
@@ -126,15 +126,16 @@ def _threat_test_code(depth):
     a.i(Op.ANSWER, (F.MOVE, Rel.CHILD))
     a.label("abort")
     a.i(Op.FINISH)
-    threat_search(a)
+    threat_search(a, tt)
     return a.words()
 
 
-def test_threat_search_agrees_with_the_reference():
+@pytest.mark.parametrize("tt", [False, True], ids=["plain", "table"])
+def test_threat_search_agrees_with_the_reference(tt):
     """The program's win-by-force test says what a plain recursion on the reference does
     (``wins_by_force``), at 1 to 3 of the mover's moves, and the move it names wins by
-    force."""
-    codes = {d: _threat_test_code(d) for d in (1, 2, 3)}
+    force; with the transposition table too (the table changes no verdict)."""
+    codes = {d: _threat_test_code(d, tt) for d in (1, 2, 3)}
     wins = {True: 0, False: 0}
     for moves in _positions(16, seed=SEED + 3, low=6, high=30):
         game = Game()

@@ -19,6 +19,7 @@ from ...hdl.pvs_program import MAX_ITER, program
 from ...hdl.tile_chars import TILE_CHARS
 from .evaluate import evaluate
 from .trax import Game, Illegal, Move
+from .ttable import Table
 
 __all__ = ["PVSChoice", "run", "run_cores", "seek", "hunt"]
 
@@ -87,24 +88,28 @@ class PVSChoice(NamedTuple):
 _PROGRAMS = {}
 
 
-def _code(cores=1):
-    if cores not in _PROGRAMS:
-        _PROGRAMS[cores] = program(cores=cores).words()
-    return _PROGRAMS[cores]
+def _code(cores=1, tt=True):
+    if (cores, tt) not in _PROGRAMS:
+        _PROGRAMS[cores, tt] = program(cores=cores, tt=tt).words()
+    return _PROGRAMS[cores, tt]
 
 
 def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         max_iter: int | None = None, threats: bool = True, code=None,
-        max_insns: int = 1 << 40, core: int = 0, cores: int = 1) -> PVSChoice:
+        max_insns: int = 1 << 40, core: int = 0, cores: int = 1, tt: bool = True,
+        log2n: int = 7) -> PVSChoice:
     """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
     ``seed``: the noise generator's start (None: no noise, for comparing values with a
-    plain minimax); ``max_iter``, ``threats``: :func:`~traxfpga.hdl.pvs_program.program`'s
-    (None: the device's program); ``code``: another program (``Asm.words()``);
-    ``core`` of ``cores``: the core whose share of the root's moves is searched (see
-    :func:`run_cores`)."""
+    plain minimax); ``max_iter``, ``threats``, ``tt``:
+    :func:`~traxfpga.hdl.pvs_program.program`'s (None: the device's program; ``tt`` as the
+    one-port devices', False as the dual-port boards'); ``code``: another program
+    (``Asm.words()``); ``core`` of ``cores``: the core whose share of the root's moves is
+    searched (see :func:`run_cores`); ``log2n``: the engine's store (the table's keys
+    are of its squares)."""
     if code is None:
-        code = (_code(cores) if max_iter is None and threats
-                else program(max_iter or MAX_ITER, threats, cores=cores).words())
+        code = (_code(cores, tt) if max_iter is None and threats
+                else program(max_iter or MAX_ITER, threats, cores=cores, tt=tt).words())
+    table = Table(log2n)
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
     pc, lv, acc = 0, 0, 0
@@ -205,6 +210,13 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             pot, att = evaluate(g)
             acc = leaf_value(pot, att, g.ply & 1, 0 if seed is None else lfsr)
             lfsr = lfsr_next(lfsr)
+        elif op == Op.TTGET:
+            win, fail = table.get(g, x, frames[addr(f)] & 7)
+            gt, lt, eq = win, fail, not (win or fail)
+            if win or fail:
+                acc = int(win)
+        elif op == Op.TTPUT:
+            table.put(g, x, frames[addr(f)] & 7, acc != 0)
         elif op == Op.TERM:
             acc = term_value(won, lost, lv)
         elif op == Op.PROBE:
