@@ -307,7 +307,7 @@ class Control:
         if i == 0:
             m.d.sync += self.k.eq(self.k + 1)
             if self.keyed:
-                m.d.comb += self.key.add.eq(1)
+                m.d.comb += self.key.toggle.eq(1)
 
     def write_neighbour(self):
         """The neighbour across `wdir`, with P's colour entering it; whether it became forced
@@ -423,11 +423,11 @@ class Control:
         epend, fpend = self.epend, self.fpend
         last = Signal()
         if self.keyed:
-            # The tile's key is subtracted the cycle after step 0, from px, py and pmask
+            # The tile's key is XORed out the cycle after step 0, from px, py and pmask
             # loaded there (a tile's take-back is never its step 0 alone).
             unkey = Signal()
             m.d.sync += unkey.eq(self.step == 0)
-            m.d.comb += self.key.sub.eq(unkey)
+            m.d.comb += self.key.toggle.eq(unkey)
         with m.If(self.step == 0):
             # P's address straight from the entry, and the registers the later steps use
             # loaded from it: so the tile's take-back starts the cycle its entry arrives.

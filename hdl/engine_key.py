@@ -1,5 +1,5 @@
 """The engine's position key (:mod:`.tt_spec`, "The key"): a tile's key from its square and
-mask, added as the tile is placed and subtracted as it is taken back."""
+mask, XORed in as the tile is placed and again as it is taken back."""
 
 from amaranth.hdl import Cat, Const, Module, Signal
 from amaranth.lib import wiring
@@ -33,11 +33,11 @@ def _xor(values):
 
 
 class PositionKey(wiring.Component):
-    """The sum of the keys of the tiles on the board.
+    """The XOR of the keys of the tiles on the board.
 
-    The tile (``x``, ``y``, ``mask``) is given with ``add`` or ``sub`` and held for that
-    cycle; its key is registered (the logic's depth stays off the carry chain), so the sum
-    has it two cycles after the strobe.
+    The tile (``x``, ``y``, ``mask``) is given with ``toggle`` and held for that cycle; its
+    key is registered (in the cells of its last layer), so the XOR has it two cycles after
+    the strobe.
 
     Attributes
     ----------
@@ -45,7 +45,7 @@ class PositionKey(wiring.Component):
         The tile's square in the store.
     mask : In(4)
         Its white edges.
-    add, sub : In(1)
+    toggle : In(1)
         The tile was placed, or taken back.
     clear : In(1)
         The board was cleared.
@@ -56,20 +56,17 @@ class PositionKey(wiring.Component):
         assert log2n <= COORD_BITS
         super().__init__({
             "x": In(log2n), "y": In(log2n), "mask": In(4),
-            "add": In(1), "sub": In(1), "clear": In(1),
+            "toggle": In(1), "clear": In(1),
             "key": Out(KEY_BITS),
         })
 
     def elaborate(self, platform):
         m = Module()
         h = Signal(KEY_BITS)
-        add, sub = Signal(), Signal()
-        m.d.sync += [h.eq(tile_key(self.x, self.y, self.mask)),
-                     add.eq(self.add), sub.eq(self.sub)]
+        toggle = Signal()
+        m.d.sync += [h.eq(tile_key(self.x, self.y, self.mask)), toggle.eq(self.toggle)]
         with m.If(self.clear):
             m.d.sync += self.key.eq(0)
-        with m.Elif(add):
-            m.d.sync += self.key.eq(self.key + h)
-        with m.Elif(sub):
-            m.d.sync += self.key.eq(self.key - h)
+        with m.Elif(toggle):
+            m.d.sync += self.key.eq(self.key ^ h)
         return m

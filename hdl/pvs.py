@@ -147,7 +147,6 @@ class PVSCore(wiring.Component):
             "ans": MoveWord, "lfsr": 16,
             "leafing": 1,               # EVAL's result is in: acc takes its value
             "pot_s": 16, "pot_o": 16, "att_s": 8, "att_o": 8,
-            "asked": 1,                 # TTGET, TTPUT: the table took the query
         }
         return SimpleNamespace(**{name: Signal(shape, name=name)
                                   for name, shape in shapes.items()})
@@ -233,7 +232,7 @@ class PVSCore(wiring.Component):
             r.col.eq(0), r.row.eq(0), r.tile.eq(0),
             r.gt.eq(0), r.eq.eq(0), r.lt.eq(0), r.ok.eq(0), r.ended.eq(0),
             r.square.eq(0), r.won.eq(0), r.lost.eq(0), r.over.eq(0), r.empty.eq(0),
-            r.past.eq(0), r.leafing.eq(0), r.asked.eq(0),
+            r.past.eq(0), r.leafing.eq(0),
             self.ctl.found.eq(0), report.depth.eq(0), report.value.eq(0),
             report.nodes.eq(0), report.insns.eq(0), report.cycles.eq(0),
             report.engine_cycles.eq(0),
@@ -297,30 +296,26 @@ class PVSCore(wiring.Component):
 
     def _table(self, m, r):
         """The transposition table's instructions: the depth read from the frame, then the
-        query offered until taken, then its answer (flags and acc for TTGET)."""
-        q, a = r.table.q, r.table.a
+        query offered until the table takes it with its answer (flags and acc for
+        TTGET)."""
+        q, a = r.table.q, r.table.answer
         with m.If(~r.phase):
             m.d.sync += r.phase.eq(1)
         with m.Else():
             m.d.comb += [
-                q.valid.eq(~r.asked),
+                q.valid.eq(1),
                 q.payload.key.eq(self.key),
                 q.payload.kind.eq(r.ins.x[0]),
                 q.payload.depth.eq(r.fr.data[:DEPTH_BITS]),
                 q.payload.put.eq(r.ins.op == Op.TTPUT),
                 q.payload.win.eq(r.acc != 0),
-                a.ready.eq(r.asked),
             ]
-            with m.If(q.valid & q.ready):
-                m.d.sync += r.asked.eq(1)
-            with m.If(r.asked & a.valid):
+            with m.If(q.ready):
                 m.d.comb += r.advance.eq(1)
-                m.d.sync += r.asked.eq(0)
                 with m.If(r.ins.op == Op.TTGET):
-                    m.d.sync += [r.gt.eq(a.payload.win), r.lt.eq(a.payload.fail),
-                                 r.eq.eq(~a.payload.win & ~a.payload.fail)]
-                    with m.If(a.payload.win | a.payload.fail):
-                        m.d.sync += r.acc.eq(a.payload.win)
+                    m.d.sync += [r.gt.eq(a.win), r.lt.eq(a.fail), r.eq.eq(~a.win & ~a.fail)]
+                    with m.If(a.win | a.fail):
+                        m.d.sync += r.acc.eq(a.win)
 
     def _scan(self, m, r):
         """The scan register's instructions: its start, the next placement, the deal."""

@@ -3,17 +3,17 @@ position key, :mod:`.engine_key`; the table, :mod:`.ttable`) and the twin
 (:mod:`traxfpga.host.reference.pvs`), without Amaranth.  docs/player.md ("The transposition
 table") describes it.
 
-**The key.**  A position's key is the sum, modulo ``2**KEY_BITS``, over its tiles of
-:func:`tile_key` of the tile's square in the engine's store and its white-edge mask.  The
-engine keeps it as tiles are placed (added) and taken back (subtracted), forced ones
-included.  A tile's key is a fixed function of 18 bits (column and row in 7 bits each, the
-mask in 4) made of three layers that map to 4-input LUTs: five 4-bit S-boxes (20 bits); 40
-bits, each the XOR of 3 or 4 of those from different S-boxes; :data:`KEY_BITS` bits, each a
-nonlinear function of 4 of those.  The function is one-to-one on the tiles of a 128x128
-store.  The sum's carries, rather than a XOR, keep the shallow function's regularities
-(two tiles swapped between two rows) from cancelling out: on such swaps a 16-bit slice of
-the key is zero about 10 times as often as chance, a XOR's about 50 times
-(tests/test_tt_spec.py measures the full key).
+**The key.**  A position's key is the XOR over its tiles of :func:`tile_key` of the tile's
+square in the engine's store and its white-edge mask.  The engine keeps it as tiles are
+placed and taken back, forced ones included.  A tile's key is a fixed function of 18 bits
+(column and row in 7 bits each, the mask in 4) made of three layers that map to 4-input
+LUTs: five 4-bit S-boxes (20 bits); 40 bits, each the XOR of 3 or 4 of those from
+different S-boxes; :data:`KEY_BITS` bits, each a nonlinear function of 4 of those.  It is
+one-to-one on the tiles of a 128x128 store.  So shallow a function has regularities: on
+four tiles that swap two columns between two rows, a 16-bit slice of the XOR of their keys
+is zero about 50 times as often as chance.  (A sum would halve that, for about 120 more
+logic cells than the UP5K has.)  docs/player.md ("The transposition table") gives the
+false hits measured in searches: none.
 
 **The table.**  :data:`ENTRIES` entries of two 16-bit words, addressed by the key's low
 bits XOR the side to move (bit 0) and the node's kind (bit 1); the rest of the key is the
@@ -128,7 +128,10 @@ def tile_key(x: int, y: int, mask: int) -> int:
 
 def position_key(tiles) -> int:
     """The key of a position: ``tiles`` its (store column, row, mask)s."""
-    return sum(tile_key(*t) for t in tiles) & KEY_MASK
+    key = 0
+    for t in tiles:
+        key ^= tile_key(*t)
+    return key
 
 
 def store_coord(offset: int, log2n: int) -> int:
