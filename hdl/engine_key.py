@@ -7,7 +7,7 @@ from amaranth.lib.wiring import In, Out
 
 from .tt_spec import COORD_BITS, KEY_BITS, LAYER_A, LAYER_B, LAYER_C
 
-__all__ = ["PositionKey"]
+__all__ = ["PositionKeySignature", "PositionKey", "tile_key"]
 
 
 def _lut(bits, wires, table):
@@ -32,24 +32,12 @@ def _xor(values):
     return out
 
 
-class PositionKey(wiring.Component):
-    """The XOR of the keys of the tiles on the board.
+class PositionKeySignature(wiring.Signature):
+    """The key seen from the engine.
 
-    The tile (``x``, ``y``, ``mask``) is given with ``toggle`` and held for that cycle; its
-    key is registered (in the cells of its last layer), so the XOR has it two cycles after
-    the strobe.
-
-    Attributes
-    ----------
-    x, y : In(log2n)
-        The tile's square in the store.
-    mask : In(4)
-        Its white edges.
-    toggle : In(1)
-        The tile was placed, or taken back.
-    clear : In(1)
-        The board was cleared.
-    key : Out(KEY_BITS)
+    ``x``, ``y`` (the square in the store) and ``mask`` (white edges): a tile, given with
+    ``toggle`` (placed, or taken back) and held for that cycle.  ``clear``: the board was
+    cleared.  ``key``: the XOR of the keys of the tiles on the board.
     """
 
     def __init__(self, log2n):
@@ -59,6 +47,14 @@ class PositionKey(wiring.Component):
             "toggle": In(1), "clear": In(1),
             "key": Out(KEY_BITS),
         })
+
+
+class PositionKey(wiring.Component):
+    """The XOR of the keys of the tiles on the board.  A tile's key is registered (in the
+    cells of its last layer), so ``key`` has it two cycles after the ``toggle``."""
+
+    def __init__(self, log2n):
+        super().__init__(PositionKeySignature(log2n))
 
     def elaborate(self, platform):
         m = Module()

@@ -42,7 +42,7 @@ def test_build_default_board_through_the_cli(tmp_path):
     assert 0 < report["logic_cells"] <= report["logic_cells_total"] == board.logic_cells
     assert 0 <= report["bram"] <= board.bram and 0 <= report["spram"] <= board.spram
     assert report["capacity"] == board.capacity
-    assert report["spram"] == 3                       # board store and path ends of each colour
+    assert report["spram"] == 4       # board store, path ends of each colour, the threat table
     # the clock nextpnr checked is the PLL output, not the 12 MHz oscillator
     assert report["clock_mhz"] == pytest.approx(pll_params(board.osc_mhz, board.clock_mhz).f_out_mhz)
     assert report["clocks"][report["clock_net"]]["target_mhz"] == pytest.approx(

@@ -97,7 +97,7 @@ def _code(cores=1, tt=True):
 def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         max_iter: int | None = None, threats: bool = True, code=None,
         max_insns: int = 1 << 40, core: int = 0, cores: int = 1, tt: bool = True,
-        log2n: int = 7) -> PVSChoice:
+        log2n: int = 7, table: Table | None = None) -> PVSChoice:
     """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
     ``seed``: the noise generator's start (None: no noise, for comparing values with a
     plain minimax); ``max_iter``, ``threats``, ``tt``:
@@ -105,11 +105,12 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     one-port devices', False as the dual-port boards'); ``code``: another program
     (``Asm.words()``); ``core`` of ``cores``: the core whose share of the root's moves is
     searched (see :func:`run_cores`); ``log2n``: the engine's store (the table's keys
-    are of its squares)."""
+    are of its squares); ``table``: the transposition table, empty (a new one by default),
+    whose counts the caller may read afterwards."""
     if code is None:
         code = (_code(cores, tt) if max_iter is None and threats
                 else program(max_iter or MAX_ITER, threats, cores=cores, tt=tt).words())
-    table = Table(log2n)
+    table = Table(log2n) if table is None else table
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
     pc, lv, acc = 0, 0, 0

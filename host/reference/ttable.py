@@ -18,21 +18,33 @@ def game_key(game: Game, log2n: int = 7) -> int:
 
 
 class Table:
-    """The table, empty (as the hardware clears it when a search starts)."""
+    """The table, empty (as the hardware clears it when a search starts).
 
-    def __init__(self, log2n: int = 7):
+    It counts its ``probes`` and ``hits`` (probes it answered).  With ``verify`` it also
+    keeps each entry's whole position, and counts ``false_hits``: probes and stores whose
+    key matched an entry of another position (its answers are still the key's, as the
+    hardware's)."""
+
+    def __init__(self, log2n: int = 7, verify: bool = False):
         self.log2n = log2n
         self.entries = [(0, 0, 0)] * ENTRIES
-        self.probes = self.hits = 0
+        self.owners = [None] * ENTRIES if verify else None
+        self.probes = self.hits = self.false_hits = 0
 
     def _where(self, game, kind):
         key = game_key(game, self.log2n)
-        return slot(key, 0, kind), check(key)
+        at, chk = slot(key, 0, kind), check(key)
+        if self.owners is not None:
+            owner = (frozenset(game.placed_tiles()), game.ply & 1, kind)
+            if self.entries[at][0] == chk and self.owners[at] not in (None, owner):
+                self.false_hits += 1
+            return at, chk, owner
+        return at, chk, None
 
     def get(self, game: Game, kind: int, depth: int):
         """``(win, fail)``: whether the table answers a node of ``kind`` and ``depth`` on
         ``game``'s position."""
-        at, chk = self._where(game, kind)
+        at, chk, _ = self._where(game, kind)
         win, fail = probe(self.entries[at], chk, depth)
         self.probes += 1
         self.hits += win or fail
@@ -40,5 +52,7 @@ class Table:
 
     def put(self, game: Game, kind: int, depth: int, win: bool):
         """Store a node's verdict."""
-        at, chk = self._where(game, kind)
+        at, chk, owner = self._where(game, kind)
+        if self.owners is not None and self.entries[at][0] != chk:
+            self.owners[at] = owner
         self.entries[at] = merge(self.entries[at], chk, win, depth)

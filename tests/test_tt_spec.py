@@ -1,0 +1,70 @@
+"""The transposition table's key and entries (hdl/tt_spec.py): the tile key is one-to-one,
+the entries answer as the table's rules say, and the table in hardware (hdl/ttable.py)
+answers and stores as the spec does."""
+
+import random
+
+from engine_harness import simulate
+from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, KEY_BITS, OR, check, merge,
+                                  probe, slot, tile_key)
+from traxfpga.hdl.ttable import TTable
+from traxfpga.host.reference.trax import TILE_MASKS
+
+MASKS = [m for pair in TILE_MASKS.values() for m in pair]
+
+
+def test_tile_keys_are_one_to_one_on_a_128_square_store():
+    keys = {tile_key(x, y, m) for x in range(128) for y in range(128) for m in MASKS}
+    assert len(keys) == 128 * 128 * len(MASKS)
+    assert all(0 < k < 1 << KEY_BITS for k in keys)
+
+
+def test_an_entry_answers_as_deep_as_it_knows():
+    e = merge((0, 0, 0), 5, True, 3)            # a win at 3
+    assert probe(e, 5, 3) == (True, False) and probe(e, 5, 7) == (True, False)
+    assert probe(e, 5, 2) == (False, False)     # not known at 2
+    assert probe(e, 6, 3) == (False, False)     # another position's check
+    e = merge(e, 5, False, 2)                   # and a failure at 2
+    assert probe(e, 5, 1) == (False, True) and probe(e, 5, 2) == (False, True)
+    assert merge(e, 5, True, 5) == (5, 3, 2)    # a win deeper changes nothing
+    assert merge(e, 9, False, 4) == (9, 0, 4)   # another position replaces it
+
+
+def test_the_slot_separates_side_and_kind():
+    key = 0x1234567
+    slots = {slot(key, stm, kind) for stm in (0, 1) for kind in (OR, AND)}
+    assert len(slots) == 4 and all(0 <= s < ENTRIES for s in slots)
+    assert check(key) < 1 << CHECK_BITS
+
+
+def test_the_table_in_hardware_follows_the_spec():
+    dut = TTable()
+    rng = random.Random(7)
+    keys = [rng.getrandbits(KEY_BITS) for _ in range(6)]
+    # two keys in one slot with different checks: a replacement
+    keys.append(keys[0] ^ 1 << KEY_BITS - 1)
+    model = {}
+
+    async def bench(ctx):
+        ctx.set(dut.clear, 1)
+        await ctx.tick()
+        ctx.set(dut.clear, 0)
+        for _ in range(2 * ENTRIES + 2):
+            await ctx.tick()
+        for n in range(300):
+            key, kind = rng.choice(keys), rng.choice((OR, AND))
+            depth, put, win = rng.randint(1, 7), rng.random() < 0.5, rng.random() < 0.5
+            for name, v in (("key", key), ("kind", kind), ("depth", depth), ("put", put),
+                            ("win", win)):
+                ctx.set(getattr(dut.q.payload, name), v)
+            ctx.set(dut.q.valid, 1)
+            await ctx.tick().until(dut.q.ready)
+            ctx.set(dut.q.valid, 0)
+            at = slot(key, 0, kind)
+            entry = model.get(at, (0, 0, 0))
+            want = probe(entry, check(key), depth)
+            got = (ctx.get(dut.answer.win), ctx.get(dut.answer.fail))
+            assert got == tuple(map(int, want)), n
+            if put:
+                model[at] = merge(entry, check(key), win, depth)
+    simulate(dut, bench)
