@@ -220,8 +220,10 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     platform = board.platform()
     # emit_src=False: no source paths in the netlist, so the same design places and routes
     # the same (same cells, same Fmax) from any checkout.
+    seed = [] if board.nextpnr_seed is None or design != "device" else [
+        "--seed", str(board.nextpnr_seed)]
     plan = platform.prepare(top, name=NAME, emit_src=False,
-                            nextpnr_opts=["--report", REPORT_FILE, "--timing-allow-fail"],
+                            nextpnr_opts=["--report", REPORT_FILE, "--timing-allow-fail", *seed],
                             **synth_overrides(board), **clock_constraint(board, f_mhz * 1e6))
     out_dir.mkdir(parents=True, exist_ok=True)
     for stale in PRODUCTS:

@@ -296,8 +296,7 @@ class PVSCore(wiring.Component):
 
     def _table(self, m, r):
         """The transposition table's instructions: the depth read from the frame, then the
-        query offered until the table takes it with its answer (flags and acc for
-        TTGET)."""
+        query offered until the table takes it with its answer (TTGET's flags)."""
         q, a = r.table.q, r.table.answer
         with m.If(~r.phase):
             m.d.sync += r.phase.eq(1)
@@ -308,14 +307,12 @@ class PVSCore(wiring.Component):
                 q.payload.kind.eq(r.ins.x[0]),
                 q.payload.depth.eq(r.fr.data[:DEPTH_BITS]),
                 q.payload.put.eq(r.ins.op == Op.TTPUT),
-                q.payload.win.eq(r.acc != 0),
+                q.payload.win.eq(r.acc[0]),
             ]
             with m.If(q.ready):
                 m.d.comb += r.advance.eq(1)
                 with m.If(r.ins.op == Op.TTGET):
                     m.d.sync += [r.gt.eq(a.win), r.lt.eq(a.fail), r.eq.eq(~a.win & ~a.fail)]
-                    with m.If(a.win | a.fail):
-                        m.d.sync += r.acc.eq(a.win)
 
     def _scan(self, m, r):
         """The scan register's instructions: its start, the next placement, the deal."""

@@ -45,8 +45,8 @@ class Op(enum.IntEnum):
     LD = 2          # acc = F[a]
     ST = 3          # F[a] = acc
     TTGET = 4       # the transposition table's entry for this position, a node of kind x
-                    # (tt_spec.OR, AND) and depth F[a]: a win known, GT and acc = 1; a
-                    # failure known, LT and acc = 0; else EQ (acc unchanged)
+                    # (tt_spec.OR, AND) and depth F[a]: a win known, GT; a failure known,
+                    # LT; else EQ
     ADDI = 5        # acc += x
     NEG = 6         # acc = -acc
     CMP = 7         # flags = compare(acc, F[a]), signed
@@ -84,7 +84,7 @@ class Op(enum.IntEnum):
                     # end the game is taken back (a node each) and the scan goes on; flags
                     # as SEEK (in 8x8, SEEK)
     UHUNT = 30      # USEEK hunting: UNDO, then HUNT from the scan register's next placement
-    TTPUT = 31      # store the verdict acc != 0 (a win) of a node of kind x and depth F[a]
+    TTPUT = 31      # store the verdict acc[0] (a win) of a node of kind x and depth F[a]
 
 
 class Cond(enum.IntEnum):

@@ -512,6 +512,11 @@ def threat_search(a: Asm, tt: bool = False):
 
     _or_node(a, tt)
     _and_node(a, tt)
+    if tt:
+        for name, verdict in (("known_win", 1), ("known_fail", 0)):
+            a.label(name)
+            I(Op.LDI, x=verdict)
+            J("wret")
 
 
 def _verdict(a: Asm, name, verdict, kind, tt):
@@ -524,11 +529,11 @@ def _verdict(a: Asm, name, verdict, kind, tt):
 
 
 def _probe(a: Asm, kind):
-    """The table's verdict, if it has one for this node: acc and back to the parent."""
+    """The table's verdict, if it has one for this node, back to the parent."""
     I, J = a.i, a.jmp
     I(Op.TTGET, S(F.DEPTH), x=kind)
-    J("wret", Cond.GT)
-    J("wret", Cond.LT)
+    J("known_win", Cond.GT)
+    J("known_fail", Cond.LT)
 
 
 def _or_node(a: Asm, tt):

@@ -7,7 +7,9 @@ payload holds until it is taken) and takes it when done, its answer then on ``an
 whether the entry says the attacker wins, or fails, at that depth (for a store: what it
 said before).  A probe is taken in its 4th cycle, a store in its 5th: no register holds
 a copy of the 39-bit key, which the UP5K has no cells to spare for.  ``clear`` empties the
-table (a search's start): 2 * ENTRIES cycles, during which no query is taken.
+table (a search's start): it zeroes the depths of every entry's second word (an entry
+that knows no depth answers nothing, whatever its check), ENTRIES cycles during which no
+query is taken.
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal
@@ -65,13 +67,14 @@ class TTable(wiring.Component):
         index = query.key[:INDEX_BITS] ^ (query.kind << 1)
         chk = query.key[INDEX_BITS:]
         same_low = Signal()                     # the entry's first word is the query's
-        count = Signal(range(ENTRIES * ENTRY_WORDS))
+        count = Signal(INDEX_BITS)
         win, fail = Signal(DEPTH_BITS), Signal(DEPTH_BITS)      # the entry to write
 
         with m.FSM():
             with m.State("IDLE"):
                 m.d.comb += ram.addr.eq(Cat(0, index))
                 with m.If(self.clear):
+                    m.d.sync += [win.eq(0), fail.eq(0)]
                     m.next = "CLEAR"
                 with m.Elif(self.q.valid):
                     m.next = "READ"
@@ -93,9 +96,11 @@ class TTable(wiring.Component):
                 m.d.comb += self.q.ready.eq(1)
                 m.next = "IDLE"
             with m.State("CLEAR"):
-                m.d.comb += [ram.addr.eq(count), ram.wdata.eq(0), ram.we.eq(1)]
+                # (the write of WRITE_HIGH, its depths zero)
+                m.d.comb += [ram.addr.eq(Cat(1, count)), ram.we.eq(1),
+                             ram.wdata.eq(Cat(chk[16:], win, fail))]
                 m.d.sync += count.eq(count + 1)
-                with m.If(count == ENTRIES * ENTRY_WORDS - 1):
+                with m.If(count == ENTRIES - 1):
                     m.next = "IDLE"
         return m
 

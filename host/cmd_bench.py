@@ -168,7 +168,8 @@ def bench_pvs(args):
         from ..hdl.pvs import PVSCore
         progress("the sequencer alone: synthesis, place and route for the iCE40UP5K "
                  "(a few minutes) ...")
-        part = synth_part(PVSCore, progress=progress)
+        # the iCEBreaker's: with its transposition table, in an SPRAM
+        part = synth_part(lambda: PVSCore(tt=True, spram=True), progress=progress)
         figures["sequencer_size"] = {k: part[k] for k in ("logic_cells", "bram", "fmax_mhz")}
     return figures
 

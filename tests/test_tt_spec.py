@@ -49,7 +49,7 @@ def test_the_table_in_hardware_follows_the_spec():
         ctx.set(dut.clear, 1)
         await ctx.tick()
         ctx.set(dut.clear, 0)
-        for _ in range(2 * ENTRIES + 2):
+        for _ in range(ENTRIES + 2):
             await ctx.tick()
         for n in range(300):
             key, kind = rng.choice(keys), rng.choice((OR, AND))
@@ -67,4 +67,21 @@ def test_the_table_in_hardware_follows_the_spec():
             assert got == tuple(map(int, want)), n
             if put:
                 model[at] = merge(entry, check(key), win, depth)
+        assert any(w or f for _, w, f in model.values())
+        # cleared: no entry answers any more
+        ctx.set(dut.clear, 1)
+        await ctx.tick()
+        ctx.set(dut.clear, 0)
+        for _ in range(ENTRIES + 2):
+            await ctx.tick()
+        for key in keys:
+            for kind in (OR, AND):
+                ctx.set(dut.q.payload.key, key)
+                ctx.set(dut.q.payload.kind, kind)
+                ctx.set(dut.q.payload.depth, 7)
+                ctx.set(dut.q.payload.put, 0)
+                ctx.set(dut.q.valid, 1)
+                await ctx.tick().until(dut.q.ready)
+                ctx.set(dut.q.valid, 0)
+                assert (ctx.get(dut.answer.win), ctx.get(dut.answer.fail)) == (0, 0)
     simulate(dut, bench)

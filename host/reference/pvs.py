@@ -214,10 +214,8 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         elif op == Op.TTGET:
             win, fail = table.get(g, x, frames[addr(f)] & 7)
             gt, lt, eq = win, fail, not (win or fail)
-            if win or fail:
-                acc = int(win)
         elif op == Op.TTPUT:
-            table.put(g, x, frames[addr(f)] & 7, acc != 0)
+            table.put(g, x, frames[addr(f)] & 7, bool(acc & 1))
         elif op == Op.TERM:
             acc = term_value(won, lost, lv)
         elif op == Op.PROBE:
