@@ -167,8 +167,8 @@ BOARDS = {
         flash_note="writes the SPI flash; the FPGA restarts from it when programming ends",
         # No room for the perft unit: the device with it needs 5401 of the 5280 logic cells.
         perft=False,
-        # 97% full: nextpnr's seeds 1 to 5 place the device at 23.4 to 24.2 MHz; seed 5
-        # meets the clock.
+        # 97% full: nextpnr places the device at 23.4 to 24.2 MHz depending on its seed
+        # (docs/figures.md); seed 5 meets the clock.
         nextpnr_seed=5,
     ),
     "hx8k": Board(
