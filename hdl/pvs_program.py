@@ -499,9 +499,9 @@ def threat_search(a: Asm, tt: bool = False):
     """The win-by-force test along threats (docs/player.md): an OR node (the attacker to
     move, DEPTH its moves left) and an AND node (the defender to move, DEPTH the attacker's
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
-    acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE (but for
-    the root's, one the table answered).  With ``tt`` a node asks the transposition table
-    first and stores its verdict."""
+    acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE, unless the
+    table answered it (the root's never asks).  With ``tt`` a node asks the transposition
+    table first and stores its verdict."""
     I, J = a.i, a.jmp
 
     a.label("wret")                         # acc = the verdict of level lv: in the
