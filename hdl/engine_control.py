@@ -47,6 +47,8 @@ class Control:
         self._path_ends()
         self._neighbours()
         self._result()
+        if self.keyed:
+            self._key()
 
     def build(self):
         m = self.m
@@ -231,13 +233,16 @@ class Control:
         """The tile forced into a square, from its two same-coloured entering tracks."""
         return Mux(popcount(white) >= 2, white, (~black)[:4])
 
+    def _key(self):
+        """The position key's tile is P's; its output, the key of the position and the side
+        to move (tt_spec.slot's bit 0).  Its strobes are the log push's and the take-back's
+        (`join_write`, `untile`) and the reset's."""
+        key = self.key.key
+        self.m.d.comb += [self.key.x.eq(self.px), self.key.y.eq(self.py),
+                          self.key.mask.eq(self.pmask),
+                          self.engine_key.eq(Cat(key[0] ^ self.ply[0], key[1:]))]
+
     def _result(self):
-        if self.keyed:
-            # The key of the position and the side to move (tt_spec.slot's bit 0).
-            key = self.key.key
-            self.m.d.comb += [self.key.x.eq(self.px), self.key.y.eq(self.py),
-                              self.key.mask.eq(self.pmask),
-                              self.engine_key.eq(Cat(key[0] ^ self.ply[0], key[1:]))]
         res = self.res.payload
         self.m.d.comb += [
             res.status.eq(self.status),

@@ -6,7 +6,7 @@ docs/player.md ("The search sequencer") describes it.
 
 from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
 from .tile_chars import TILE_CHARS
-from .tt_spec import AND, OR
+from .tt_spec import AND, DEPTH_BITS, OR
 
 __all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
            "F", "G"]
@@ -39,6 +39,7 @@ FULL, NULL = 0, 1
 #: The threat search's deepest test, in the attacker's moves: the opponent's moves at the
 #: levels 2, 4, .. 2 * MAX_DEFENCE, ours between, so that level LEVELS - 1 stays the list.
 MAX_DEFENCE = 7
+assert MAX_DEFENCE < 1 << DEPTH_BITS        # the transposition table's depths
 #: Our own win by force is looked for while the iteration's depth is at most this.
 MAX_ATTACK = 4
 #: Root moves the opponent was found to win by force after, skipped by later iterations

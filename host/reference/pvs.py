@@ -17,6 +17,7 @@ from ...hdl.pvs_isa import (FRAME_REGS, LEVELS, WORD_BITS, Cond, Op, Rel, leaf_v
 from ...hdl.lfsr import LFSR_SEED, lfsr_next
 from ...hdl.pvs_program import MAX_ITER, program
 from ...hdl.tile_chars import TILE_CHARS
+from ...hdl.tt_spec import DEPTH_BITS
 from .evaluate import evaluate
 from .trax import Game, Illegal, Move
 from .ttable import Table
@@ -24,6 +25,7 @@ from .ttable import Table
 __all__ = ["PVSChoice", "run", "run_cores", "seek", "hunt"]
 
 _MASK = (1 << WORD_BITS) - 1
+_DEPTH_MASK = (1 << DEPTH_BITS) - 1     # TTGET, TTPUT read a depth's low bits, as the hardware
 _SAME_SQUARE = ("mismatch", "three-tracks")     # refusals that leave the square's other tiles
 #: Refusals the engine's SEEK passes over (the rest it returns, as PLACE would): those it
 #: finds from the square's word before placing anything.
@@ -212,10 +214,10 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             acc = leaf_value(pot, att, g.ply & 1, 0 if seed is None else lfsr)
             lfsr = lfsr_next(lfsr)
         elif op == Op.TTGET:
-            win, fail = table.get(g, x, frames[addr(f)] & 7)
+            win, fail = table.get(g, x, frames[addr(f)] & _DEPTH_MASK)
             gt, lt, eq = win, fail, not (win or fail)
         elif op == Op.TTPUT:
-            table.put(g, x, frames[addr(f)] & 7, bool(acc & 1))
+            table.put(g, x, frames[addr(f)] & _DEPTH_MASK, bool(acc & 1))
         elif op == Op.TERM:
             acc = term_value(won, lost, lv)
         elif op == Op.PROBE:
