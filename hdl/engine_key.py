@@ -21,8 +21,15 @@ def tile_key(x, y, mask):
     :data:`~.tt_spec.COORD_BITS` (zero-extended)."""
     v = Cat(x, Const(0, COORD_BITS - len(x)), y, Const(0, COORD_BITS - len(y)), mask)
     a = [_lut(v, w, t) for w, t in LAYER_A]
-    b = [Cat(*(a[i] for i in w)).xor() for w in LAYER_B]
+    b = [_xor(a[i] for i in w) for w in LAYER_B]
     return Cat(*(_lut(b, w, t) for w, t in LAYER_C))
+
+
+def _xor(values):
+    out = Const(0, 1)
+    for v in values:
+        out = out ^ v
+    return out
 
 
 class PositionKeySignature(wiring.Signature):
