@@ -216,6 +216,18 @@ class Control:
         m.d.comb += [upd.cell.eq(self.nsel), upd.dir.eq(self.wdir), upd.mask.eq(self.pmask)]
         self.upd = upd
         self.live = ~self.nsel.occ
+        if not self.dual:
+            # Whether the neighbour whose word arrives at TILE's steps 1..4 would be forced
+            # or filled with three tracks once P is placed, known before any write (`QUIET`):
+            # an empty square that P's colour enters and that another track of that colour
+            # enters already.  (The update's own test counts the tracks, and its adders put
+            # the UP5K below 24 MHz on this path.  The two agree when no forced square is
+            # pending, the only case `QUIET` is for: an empty square then has at most one
+            # track of a colour.)
+            rd = self.cells.rdata
+            new_col = Mux(self.pmask.bit_select(self.rdir, 1), Colour.WHITE, Colour.BLACK)
+            self.stirs = ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
+            self.stirred = Signal()             # a neighbour read so far stirs
 
         # The colours entering P.
         self.p_inc = [self.pcell.inc[d] for d in DIRS]
@@ -529,8 +541,7 @@ class Control:
         """The move's tiles are taken back: the area as it was, and the command's end (UNDO's
         and UNDO_SEEK's, a refused move's, or the 8x8 draw scan's trial placement)."""
         m, saved = self.m, self.saved
-        m.d.sync += [self.minx.eq(saved.minx), self.miny.eq(saved.miny),
-                     self.width.eq(saved.width), self.height.eq(saved.height)]
+        self.restore_area()
         with m.If(self.undoing):
             m.d.sync += [self.ply.eq(self.ply - 1), self.over.eq(0),
                          self.winner.eq(Winner.NONE), self.reason.eq(Reason.NONE)]
@@ -547,6 +558,11 @@ class Control:
             self.seek_after_undo(saved.height)
         with m.Else():
             self.finish(self.fault)
+
+    def restore_area(self):
+        saved = self.saved
+        self.m.d.sync += [self.minx.eq(saved.minx), self.miny.eq(saved.miny),
+                          self.width.eq(saved.width), self.height.eq(saved.height)]
 
     # -- the states ---------------------------------------------------------------------------
 
@@ -901,8 +917,19 @@ class Control:
                 with m.If(step == 6):
                     self.tile_done(cap_now)
             else:
+                with m.If(step == 0):
+                    m.d.sync += self.stirred.eq(0)
+                with m.Elif(self.stirs):
+                    m.d.sync += self.stirred.eq(1)
                 with m.If(step == 4):
-                    m.next = "TILE_WRITE"
+                    # A hunted move's tile that forces nothing, fills no square with three
+                    # tracks and leaves no forced square behind it is the move's last:
+                    # `QUIET` decides the move before this tile is written.  Otherwise the
+                    # writes.
+                    with m.If(self.hunt & self.forced.empty & ~self.stirred & ~self.stirs):
+                        m.next = "QUIET"
+                    with m.Else():
+                        m.next = "TILE_WRITE"
                     # The neighbours TILE_WRITE writes: the empty ones (no track enters P
                     # from them).  A tile's word never changes.
                     m.d.sync += [step.eq(0),
@@ -910,6 +937,28 @@ class Control:
                                                     for d in DIRS)))]
 
         if not self.dual:
+            with m.State("QUIET"):
+                # A hunted move's last tile, not yet written.  Step 0 waits for the line
+                # TILE's last step found to be judged (the judgement's path, into these
+                # registers' enables, is too long for the UP5K at 24 MHz).  Step 1: if the
+                # move closes a loop or a line, the tile is written and the move decided as
+                # any move is.  Else the move ends nothing: a node counted, and its earlier
+                # tiles taken back (a one-tile move has none: the area as it was, and the
+                # scan goes on after it).  This tile was never written, so it has nothing
+                # to take back.
+                m.d.sync += step.eq(1)
+                with m.If(step != 0):
+                    m.d.sync += step.eq(0)
+                    with m.If(self.joins.loop.any() | self.joins.line.any()):
+                        m.next = "TILE_WRITE"
+                    with m.Else():
+                        m.d.sync += self.nodes.eq(self.nodes + 1)
+                        with m.If(self.k == 0):
+                            self.restore_area()
+                            self.seek_after_undo(self.saved.height)
+                        with m.Else():
+                            self.take_back()
+
             with m.State("TILE_WRITE"):
                 # The empty neighbours' entering colours, lowest edge first, one a step; then
                 # P, once the path ends' two writes (steps 0, 1) are done.  From step 1, the

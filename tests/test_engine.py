@@ -506,7 +506,9 @@ def test_stores_exactly_restored(dual):
     """Random games on a small engine (forced plays beyond a 4-entry log are refused after a
     rollback): every refused PLACE or SEEK and every UNDO leaves the board store and both path-end
     stores word for word as they were, an UNDO_SEEK takes the move back exactly before its
-    SEEK (a refused one leaves them as the UNDO did), and an empty square's path-end words
+    SEEK (a refused one leaves them as the UNDO did; half the SEEKs and UNDO_SEEKs hunt, so
+    the moves a hunt takes back, last tiles never written included, are covered), and an
+    empty square's path-end words
     are zero (after RESET too).  The formal proofs (tests/test_formal.py) cover two openings
     for 62 cycles; this covers longer games."""
     from amaranth.sim import Simulator
@@ -518,7 +520,7 @@ def test_stores_exactly_restored(dual):
     top = _Watched(engine)
     rng = random.Random(SEED)
     counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0, "seek": 0, "undo_seek": 0,
-              "undo_seek_refused": 0}
+              "undo_seek_refused": 0, "hunt": 0}
     n = 1 << 8
     mem = [[0] * n for _ in range(3)]
 
@@ -566,9 +568,11 @@ def test_stores_exactly_restored(dual):
                     counts["undo"] += 1
                     assert mem == history.pop(), "UNDO restores the stores exactly"
             elif roll < 0.25 and history:
+                hunting = rng.random() < 0.5
+                counts["hunt"] += hunting
                 res = await run(command(op=Op.UNDO_SEEK, col=rng.randint(-1, width),
                                         row=rng.randint(-1, height),
-                                        tile=SHAPES[rng.choice("+/\\")]), ctx)
+                                        tile=SHAPES[rng.choice("+/\\")], hunt=hunting), ctx)
                 if res.status == Status.NO_UNDO:        # the short log no longer holds it
                     assert mem == before, "a refused UNDO changes nothing"
                 else:
@@ -584,8 +588,10 @@ def test_stores_exactly_restored(dual):
                 col = rng.randint(-1, width) if width else -1
                 row = rng.randint(-1, height) if height else -1
                 op = rng.choice((Op.PLACE, Op.SEEK))
+                hunting = op == Op.SEEK and rng.random() < 0.5
+                counts["hunt"] += hunting
                 res = await run(command(op=op, col=col, row=row,
-                                        tile=SHAPES[rng.choice("+/\\")]), ctx)
+                                        tile=SHAPES[rng.choice("+/\\")], hunt=hunting), ctx)
                 counts["seek"] += op == Op.SEEK
                 if res.status == Status.OK:
                     history.append(before)
