@@ -18,7 +18,7 @@ from .engine_joins import Joins
 from .engine_key import PositionKey
 from .engine_layouts import Area, Op
 from .engine_log import UndoLog
-from .engine_neighbour import NeighbourUpdate, counts, popcount
+from .engine_neighbour import NeighbourUpdate, counts, popcount, sent_colour
 from .store import DualPortRAM, SinglePortRAM
 from .tiles import DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status, Variant, Winner
 
@@ -225,7 +225,7 @@ class Control:
             # pending, the only case `QUIET` is for: an empty square then has at most one
             # track of a colour.)
             rd = self.cells.rdata
-            new_col = Mux(self.pmask.bit_select(self.rdir, 1), Colour.WHITE, Colour.BLACK)
+            new_col = sent_colour(self.pmask, self.rdir)
             self.stirs = ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
             self.stirred = Signal()             # a neighbour read so far stirs
 

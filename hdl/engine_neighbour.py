@@ -14,7 +14,7 @@ from amaranth.lib.wiring import In, Out
 
 from .tiles import DIRS, Cell, Colour, opposite
 
-__all__ = ["NeighbourSignature", "NeighbourUpdate", "counts", "popcount"]
+__all__ = ["NeighbourSignature", "NeighbourUpdate", "counts", "popcount", "sent_colour"]
 
 
 def counts(incs):
@@ -22,6 +22,11 @@ def counts(incs):
     white = Cat(*(c == Colour.WHITE for c in incs))
     black = Cat(*(c == Colour.BLACK for c in incs))
     return white, black
+
+
+def sent_colour(mask, d):
+    """The colour of the track a tile of white edges ``mask`` sends across its edge ``d``."""
+    return Mux(mask.bit_select(d, 1), Colour.WHITE, Colour.BLACK)
 
 
 def popcount(v):
@@ -53,7 +58,7 @@ class NeighbourUpdate(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        new_col = Mux(self.mask.bit_select(self.dir, 1), Colour.WHITE, Colour.BLACK)
+        new_col = sent_colour(self.mask, self.dir)
         m.d.comb += self.new.eq(self.cell)
         for j in DIRS:
             with m.If(self.dir == opposite(j)):
