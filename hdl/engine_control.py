@@ -128,9 +128,10 @@ class Control:
         self.nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)     # neighbour words
         self.back = Array(Signal(2, name=f"back{d}") for d in DIRS)    # the finder's `back`s
         self.step = Signal(3)
-        self.todo = Signal(4)                   # TILE_WRITE: the neighbours left to write
+        self.todo = Signal(4)                   # the neighbours left: TILE_WRITE, EVAL_ENDS
         self.epend = Signal(4)                  # UNTILE: the board store's writes left
         self.fpend = Array(Signal(2, name=f"fpend{c}") for c in range(2))  # sides a, b
+        self.ending = Signal()                  # UNTILE: this step ends the take-back
         # SEEK: the square whose word arrives (the one after P in scan order), and the
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
         self.nx = Signal(signed(L + 2))
@@ -435,10 +436,20 @@ class Control:
           word it had, pointing at the neighbour, at the entry's `back` edge.
 
         So a rollback leaves all three stores exactly as they were.  Returns whether this
-        is the tile's last step."""
+        is the tile's last step; `ending` is set a cycle ahead for the move's last step."""
         m, tile, cells = self.m, self.entry.u.tile, self.cells
         epend, fpend = self.epend, self.fpend
+        epend_n = Signal(4)                            # the writes left after this step
+        fpend_n = [Signal(2, name=f"fpend{c}_n") for c in range(2)]
+        m.d.sync += [epend.eq(epend_n), *(fpend[c].eq(fpend_n[c]) for c in range(2))]
+
+        def one_left(e, f):     # a step with these writes pending is the tile's last
+            return ((e & (e - 1)) == 0) & (f[0] != 0b11) & (f[1] != 0b11)
         last = Signal()
+        # The move's last step known a cycle ahead: its end (`rolled_back`) drives the
+        # enables of the area and the scan registers, too late for the UP5K at 24 MHz if
+        # it waited for this cycle's pending writes and `k`.
+        m.d.sync += self.ending.eq(~last & (self.k == 1) & one_left(epend_n, fpend_n))
         if self.keyed:
             # The tile's key is XORed out the cycle after step 0, from px, py and pmask
             # loaded there (a tile's take-back is never its step 0 alone).
@@ -449,6 +460,11 @@ class Control:
             # P's address straight from the entry, and the registers the later steps use
             # loaded from it: so the tile's take-back starts the cycle its entry arrives.
             self.untile_p()
+            m.d.comb += epend_n.eq(~tile.nocc)
+            for c in range(2):
+                edges = tile.mask if c == 0 else ~tile.mask
+                m.d.comb += fpend_n[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges), 1),
+                                              tile.nocc.bit_select(top_dir(edges), 1)))
             inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
             m.d.comb += [cells.addr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(0b1111)]
@@ -459,7 +475,7 @@ class Control:
             e_dir = one_hot_dir(epend)
             m.d.comb += [cells.addr.eq(self.neighbour(e_dir)), cells.wdata.eq(0),
                          cells.we.eq(Mux(epend != 0, Const(1, 4) << (e_dir ^ 2), 0))]
-            m.d.sync += epend.eq(epend & (epend - 1))
+            m.d.comb += epend_n.eq(epend & (epend - 1))
             for c in range(2):
                 edges = tile.mask if c == 0 else ~tile.mask
                 side_b = ~fpend[c][0]
@@ -469,9 +485,8 @@ class Control:
                 m.d.comb += [far.addr.eq(e), far.wdata.eq(Cat(self.neighbour(f_dir),
                                                               tile.back[f_dir])),
                              far.we.eq(fpend[c] != 0)]
-                m.d.sync += fpend[c].eq(Mux(fpend[c][0], fpend[c] & 0b10, 0))
-            m.d.comb += last.eq(((epend & (epend - 1)) == 0) &
-                                (fpend[0] != 0b11) & (fpend[1] != 0b11))
+                m.d.comb += fpend_n[c].eq(Mux(fpend[c][0], fpend[c] & 0b10, 0))
+            m.d.comb += last.eq(one_left(epend, fpend))
         return last
 
     def place(self):
@@ -497,13 +512,9 @@ class Control:
         """The registers of the take-back of the log's newest entry (see :meth:`untile`),
         loaded at its step 0 from the entry."""
         m, tile = self.m, self.entry.u.tile
-        m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y), self.epend.eq(~tile.nocc)]
+        m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y)]
         if self.keyed:
             m.d.sync += self.pmask.eq(tile.mask)
-        for c in range(2):
-            edges = tile.mask if c == 0 else ~tile.mask
-            m.d.sync += self.fpend[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges), 1),
-                                             tile.nocc.bit_select(top_dir(edges), 1)))
 
     def take_forced(self):
         """A forced tile's `TILE` step 0, where its square's word arrives (`POP_READ` read
@@ -529,13 +540,11 @@ class Control:
 
     def untile_done(self):
         """The tile's last step: the next tile's take-back starts the next cycle, its entry
-        read ahead; the move's last tile ends the take-back."""
+        read ahead (the move's last tile ends the take-back: `rolled_back`)."""
         m = self.m
         self.read_ahead()
         m.d.comb += self.log.pop.eq(1)
         m.d.sync += [self.step.eq(0), self.k.eq(self.k - 1)]
-        with m.If(self.k == 1):
-            self.rolled_back()
 
     def rolled_back(self):
         """The move's tiles are taken back: the area as it was, and the command's end (UNDO's
@@ -619,7 +628,7 @@ class Control:
                         m.d.sync += [prx.eq(0), pry.eq(0)]
                         m.next = "DUMP"
                     with m.Case(Op.EVAL):
-                        m.d.sync += [prx.eq(-1), pry.eq(-1)]
+                        m.d.sync += [prx.eq(-1), pry.eq(-1), self.step.eq(0)]
                         m.d.comb += self.ev.clear.eq(1)
                         m.next = "EVAL"
                     with m.Case(Op.UNDO, Op.UNDO_SEEK):
@@ -706,47 +715,60 @@ class Control:
                     m.d.sync += prx.eq(prx + 1)
                 m.next = "DUMP"
 
+    def eval_address(self):
+        """EVAL's scan: square (prx, pry) of the area and its ring addressed (its word
+        arrives next cycle, `step` 1, at px, py), and the scan moved on a square."""
+        m, prx, pry = self.m, self.prx, self.pry
+        m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+        m.d.sync += [self.px.eq(self.wrap(self.minx + prx)),
+                     self.py.eq(self.wrap(self.miny + pry)), self.step.eq(1)]
+        with m.If(prx >= self.width):
+            m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
+        with m.Else():
+            m.d.sync += prx.eq(prx + 1)
+
     def _eval_states(self):
         """Every path end around the area: each empty square of the area and its ring; for
         every track entering it, the far end of that path (as TILE finds it, P's colours
         standing in for a tile's).  Every open path is seen from both of its ends."""
         m, prx, pry, cells, step = self.m, self.prx, self.pry, self.cells, self.step
         with m.State("EVAL"):
-            with m.If(self.width == 0):
+            # A square a cycle: (prx, pry) addressed while the word of the one addressed the
+            # cycle before (`step` 1; at px, py) arrives.  An empty square that a track
+            # enters holds the scan while EVAL_ENDS follows its tracks; EVAL_ENDS's last
+            # cycle addresses the square after it.
+            white_in, black_in = counts([cells.rdata.inc[d] for d in DIRS])
+            with m.If(step[0] & ~cells.rdata.occ & ((white_in | black_in) != 0)):
+                m.d.sync += [self.pcell.eq(cells.rdata), self.pmask.eq(white_in), step.eq(0),
+                             self.todo.eq(Cat(*(cells.rdata.inc[d] != Colour.NONE
+                                                for d in DIRS)))]
+                m.next = "EVAL_ENDS"
+            with m.Elif(self.width == 0):
                 self.finish(Status.OK)
             with m.Elif(pry > self.height):
+                m.d.sync += step.eq(0)
                 m.next = "EVAL_DRAIN"
             with m.Else():
-                m.d.comb += cells.addr.eq(self.phys(prx, pry))
-                m.d.sync += [self.px.eq(self.wrap(self.minx + prx)),
-                             self.py.eq(self.wrap(self.miny + pry))]
-                with m.If(prx >= self.width):
-                    m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
-                with m.Else():
-                    m.d.sync += prx.eq(prx + 1)
-                m.next = "EVAL_READ"
-        with m.State("EVAL_READ"):
-            white_in, black_in = counts([cells.rdata.inc[d] for d in DIRS])
-            m.d.sync += [self.pcell.eq(cells.rdata), self.pmask.eq(white_in), step.eq(0)]
-            with m.If(cells.rdata.occ | ((white_in | black_in) == 0)):
-                m.next = "EVAL"
-            with m.Else():
-                m.next = "EVAL_ENDS"
+                self.eval_address()
         with m.State("EVAL_ENDS"):
-            m.d.sync += step.eq(step + 1)
-            m.d.comb += cells.addr.eq(self.nb_addr)
+            # The edges a track enters P across (`todo`), lowest first, one a cycle; each
+            # path end arrives the cycle after its edge is addressed (`step` 1).
+            todo = self.todo
+            m.d.sync += [step.eq(todo != 0), todo.eq(todo & (todo - 1))]
+            m.d.comb += [self.ndir.eq(one_hot_dir(todo)), cells.addr.eq(self.nb_addr)]
             for c in range(2):
                 m.d.comb += self.far[c].addr.eq(self.nb_addr)
             ends = self.ev.ends
             m.d.comb += [
-                ends.valid.eq((step != 0) & (self.pcell.inc[self.rdir] != Colour.NONE) &
-                              self.occ),
+                ends.valid.eq(step[0] & self.occ),
                 ends.payload.end.eq(self.finder.found.end),
                 ends.payload.black.eq(self.finder.found.black),
             ]
-            with m.If(step == 4):
-                m.d.sync += step.eq(0)
+            with m.If(todo == 0):
+                # The last edge's end arrives; the port is free for the scan's next square.
                 m.next = "EVAL"
+                with m.If(pry <= self.height):
+                    self.eval_address()
         with m.State("EVAL_DRAIN"):
             # The last path end's weight is still on its way to the sums.
             m.d.sync += step.eq(step + 1)
@@ -839,8 +861,17 @@ class Control:
         m, prx, pry, cells, L = self.m, self.prx, self.pry, self.cells, self.L
         after = self.scan_after(self.nx, self.ny)
         after_addr = self.phys(after[:L + 2], after[L + 2:])
+        # Where P lies against the area, registered as P is taken (from prx, pry in
+        # SEEK_READ, from nx, ny as the scan moves on): the comparisons with the area were
+        # at the head of the UP5K's longest path, into the scan registers' enables.
+        beyond, grow_x, grow_y = Signal(), Signal(), Signal()
+
+        def square_is(x, y):
+            return [beyond.eq(x > self.width), grow_x.eq((x == -1) | (x == self.width)),
+                    grow_y.eq((y == -1) | (y == self.height))]
         with m.State("SEEK_READ"):
-            m.d.sync += [self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after)]
+            m.d.sync += [self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after),
+                         *square_is(prx, pry)]
             m.d.comb += cells.addr.eq(after_addr)
             m.next = "SEEK"
         with m.State("SEEK"):
@@ -855,10 +886,8 @@ class Control:
                           (self.tile.as_value() <= shape.value)):
                     m.d.comb += [pick.eq(shape), agrees.eq(1),
                                  pick_mask.eq(Mux(self.consistent(m0), m0, m1))]
-            grow_x = (prx == -1) | (prx == self.width)
-            grow_y = (pry == -1) | (pry == self.height)
             limit = Mux(self.variant == Variant.EIGHT, 8, self.NN)
-            with m.If(prx > self.width):
+            with m.If(beyond):
                 # The scan ran out: the placement after the last, refused as out of range.
                 m.d.sync += [self.at_col.eq(prx), self.at_row.eq(pry), self.at_tile.eq(0)]
                 self.finish(Status.RANGE)
@@ -871,7 +900,8 @@ class Control:
             with m.Elif(self.pcell.occ | ((self.p_white | self.p_black) == 0) | ~agrees |
                         (grow_x & (self.width >= limit)) | (grow_y & (self.height >= limit))):
                 m.d.sync += [prx.eq(self.nx), pry.eq(self.ny), self.tile.eq(0),
-                             self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after)]
+                             self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after),
+                             *square_is(self.nx, self.ny)]
             with m.Else():
                 # (`tile` too: a hunt that takes the move back goes on from the next.)
                 m.d.sync += [self.at_col.eq(prx), self.at_row.eq(pry), self.at_tile.eq(pick),
@@ -1050,5 +1080,10 @@ class Control:
 
         with m.State("UNTILE"):
             m.d.sync += step.eq(1)
-            with m.If(self.untile()):
+            last = self.untile()
+            # `ending` (the move's last step) implies `last`, and alone enables the end.
+            with m.If(self.ending):
+                self.untile_done()
+                self.rolled_back()
+            with m.Elif(last):
                 self.untile_done()

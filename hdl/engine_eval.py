@@ -31,7 +31,7 @@ class EvalSignature(wiring.Signature):
     """The pipeline seen from the engine.
 
     ``ends``: one item per path end, taken whenever valid (there is no back-pressure);
-    ``at``: the empty square the path runs into, sampled the cycle after its item;
+    ``at``: the empty square the path runs into, taken with its item;
     ``area``, ``lines``: the area and whether lines count (not in Loop Trax), constant
     during an EVAL; ``clear``: zero the sums (a new EVAL); ``pot``, ``att``: the sums, final
     four cycles after the last item; ``busy``: an item is still on its way to them.
@@ -67,10 +67,17 @@ class EvalPipeline(wiring.Component):
         ev_valid = Signal()
         ev_col = Signal()
         ev_end = Signal(End(L))
+        def ring(v, lo):
+            return (v - lo + 1)[:L]
         # The item is registered whatever `valid` says: an enable would put the store's
         # output (the engine's `valid` depends on the word read) in front of 18 flip-flops.
+        # The square `at` (from the ring) is taken with it: the engine addresses the next
+        # square as the last item of one arrives.
+        at_x = Signal(L)
+        at_y = Signal(L)
         m.d.sync += [ev_valid.eq(self.ends.valid),
-                     ev_col.eq(self.ends.payload.black), ev_end.eq(self.ends.payload.end)]
+                     ev_col.eq(self.ends.payload.black), ev_end.eq(self.ends.payload.end),
+                     at_x.eq(ring(self.at.x, area.minx)), at_y.eq(ring(self.at.y, area.miny))]
 
         # Stage 2: the distance between the square the path runs into and the square its
         # far end runs into, as columns and rows from the area's left/top ring (unique: the
@@ -79,17 +86,14 @@ class EvalPipeline(wiring.Component):
         fx = Mux(e.d == 1, e.x + 1, Mux(e.d == 3, e.x - 1, e.x))
         fy = Mux(e.d == 2, e.y + 1, Mux(e.d == 0, e.y - 1, e.y))
 
-        def ring(v, lo):
-            return (v - lo + 1)[:L]
-
         def absdiff(a, b):
             return Mux(a >= b, a - b, b - a)[:L]
         adx = Signal(L)
         ady = Signal(L)
         ev_valid2 = Signal()
         ev_col2 = Signal()
-        m.d.sync += [adx.eq(absdiff(ring(fx, area.minx), ring(self.at.x, area.minx))),
-                     ady.eq(absdiff(ring(fy, area.miny), ring(self.at.y, area.miny))),
+        m.d.sync += [adx.eq(absdiff(ring(fx, area.minx), at_x)),
+                     ady.eq(absdiff(ring(fy, area.miny), at_y)),
                      ev_valid2.eq(ev_valid), ev_col2.eq(ev_col)]
 
         # Stage 3: the weights.

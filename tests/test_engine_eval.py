@@ -70,12 +70,14 @@ def run(items_per_eval, seed):
                 ctx.set(dut.ends.valid, 1)
                 ctx.set(dut.ends.payload, {"black": black, "end": {"x": end[0], "y": end[1],
                                                                    "d": end[2]}})
+                ctx.set(dut.at, {"x": at[0], "y": at[1]})       # taken with the item
                 await ctx.tick()
+                ctx.set(dut.at, {"x": 0, "y": 0})               # gone: the next square's
                 ctx.set(dut.ends.valid, rng.random() < 0.3)     # held: a repeat, or none
                 if ctx.get(dut.ends.valid):
-                    pot[black] = min(pot[black] + w, EVAL_MAX)
-                    att[black] = min(att[black] + attack, 255)
-                ctx.set(dut.at, {"x": at[0], "y": at[1]})       # sampled now
+                    w2, attack2 = model_item((0, 0), end, area, lines)
+                    pot[black] = min(pot[black] + w2, EVAL_MAX)
+                    att[black] = min(att[black] + attack2, 255)
                 assert ctx.get(dut.busy)
                 await ctx.tick()
                 ctx.set(dut.ends.valid, 0)
@@ -104,9 +106,9 @@ def test_one_adjacent_end():
         # The far end at (5, 4) leaves by its E edge, into (6, 4); P is (6, 5).
         ctx.set(dut.ends.valid, 1)
         ctx.set(dut.ends.payload, {"black": 0, "end": {"x": 5, "y": 4, "d": 1}})
+        ctx.set(dut.at, {"x": 6, "y": 5})
         await ctx.tick()
         ctx.set(dut.ends.valid, 0)
-        ctx.set(dut.at, {"x": 6, "y": 5})
         for _ in range(4):
             await ctx.tick()
         assert ctx.get(dut.pot) == [EVAL_WEIGHTS["adjacent"], 0]
