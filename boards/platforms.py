@@ -167,7 +167,7 @@ BOARDS = {
         flash_note="writes the SPI flash; the FPGA restarts from it when programming ends",
         # No room for the perft unit: the device with it needs 5401 of the 5280 logic cells.
         perft=False,
-        # 97% full: nextpnr places the device at 22.2 to 24.1 MHz depending on its seed
+        # 98% full: nextpnr places the device at 23.7 to 24.8 MHz depending on its seed
         # (docs/figures.md); seed 3 meets the clock.  Any change to the netlist may need
         # another seed.
         nextpnr_seed=3,
