@@ -167,8 +167,8 @@ BOARDS = {
         flash_note="writes the SPI flash; the FPGA restarts from it when programming ends",
         # No room for the perft unit: the device with it needs 5401 of the 5280 logic cells.
         perft=False,
-        # 98% full: nextpnr places the device at 23.7 to 24.8 MHz depending on its seed
-        # (docs/figures.md); seed 3 meets the clock.  Any change to the netlist may need
+        # 97.5% full: nextpnr places the device 1 MHz either side of 24 MHz depending on
+        # its seed (docs/figures.md); seed 3 meets the clock.  Any change to the netlist may need
         # another seed.
         nextpnr_seed=3,
     ),
