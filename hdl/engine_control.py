@@ -445,6 +445,7 @@ class Control:
 
         def one_left(e, f):     # a step with these writes pending is the tile's last
             return ((e & (e - 1)) == 0) & (f[0] != 0b11) & (f[1] != 0b11)
+        edges = [tile.mask, ~tile.mask]                # each colour's edges of P
         last = Signal()
         # The move's last step known a cycle ahead: its end (`rolled_back`) drives the
         # enables of the area and the scan registers, too late for the UP5K at 24 MHz if
@@ -459,12 +460,13 @@ class Control:
         with m.If(self.step == 0):
             # P's address straight from the entry, and the registers the later steps use
             # loaded from it: so the tile's take-back starts the cycle its entry arrives.
-            self.untile_p()
+            m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y)]
+            if self.keyed:
+                m.d.sync += self.pmask.eq(tile.mask)
             m.d.comb += epend_n.eq(~tile.nocc)
             for c in range(2):
-                edges = tile.mask if c == 0 else ~tile.mask
-                m.d.comb += fpend_n[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges), 1),
-                                              tile.nocc.bit_select(top_dir(edges), 1)))
+                m.d.comb += fpend_n[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges[c]), 1),
+                                              tile.nocc.bit_select(top_dir(edges[c]), 1)))
             inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
             m.d.comb += [cells.addr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(0b1111)]
@@ -477,9 +479,8 @@ class Control:
                          cells.we.eq(Mux(epend != 0, Const(1, 4) << (e_dir ^ 2), 0))]
             m.d.comb += epend_n.eq(epend & (epend - 1))
             for c in range(2):
-                edges = tile.mask if c == 0 else ~tile.mask
                 side_b = ~fpend[c][0]
-                f_dir = Mux(side_b, top_dir(edges), one_hot_dir(edges))
+                f_dir = Mux(side_b, top_dir(edges[c]), one_hot_dir(edges[c]))
                 e = Mux(side_b, tile.e[2 * c + 1].as_value(), tile.e[2 * c].as_value())
                 far = self.far[c]
                 m.d.comb += [far.addr.eq(e), far.wdata.eq(Cat(self.neighbour(f_dir),
@@ -507,14 +508,6 @@ class Control:
         that UNTILE has it the next cycle (`take_back`'s ways in leave the pointer still for
         a cycle, and the log's read data follows)."""
         self.m.d.comb += self.log.ahead.eq(1)
-
-    def untile_p(self):
-        """The registers of the take-back of the log's newest entry (see :meth:`untile`),
-        loaded at its step 0 from the entry."""
-        m, tile = self.m, self.entry.u.tile
-        m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y)]
-        if self.keyed:
-            m.d.sync += self.pmask.eq(tile.mask)
 
     def take_forced(self):
         """A forced tile's `TILE` step 0, where its square's word arrives (`POP_READ` read
