@@ -136,6 +136,8 @@ class Control:
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
         self.nx = Signal(signed(L + 2))
         self.ny = Signal(signed(L + 2))
+        self.scanned = Signal()                 # this SEEK has scanned: nx, ny follow P
+        self.p_down = Signal()                  # P is in the scan's last row
         self.at_col = Signal(signed(L + 2))
         self.at_row = Signal(signed(L + 2))
         self.at_tile = Signal(Shape)
@@ -470,6 +472,9 @@ class Control:
             inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
             m.d.comb += [cells.addr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(0b1111)]
+            # P's word as the scan read it, the last tile's (the move's first) kept for
+            # `resume_seek`.
+            m.d.sync += self.pcell.empty(inc)
             for c in range(2):
                 m.d.comb += [self.far[c].addr.eq(tile.p),
                              self.far[c].wdata.eq(0), self.far[c].we.eq(1)]
@@ -557,7 +562,7 @@ class Control:
             m.next = "RESULT"
         with m.Elif(self.hunt & (self.fault == Status.OK)):
             # A hunted move that ended nothing: the scan goes on after it.
-            self.seek_after_undo(saved.height)
+            self.resume_seek(addressed=False)
         with m.Else():
             self.finish(self.fault)
 
@@ -608,7 +613,7 @@ class Control:
                     self.wild.eq(~fits(p.col) | ~fits(p.row)),
                     self.undoing.eq((p.op == Op.UNDO) | (p.op == Op.UNDO_SEEK)),
                     self.k.eq(0), self.fault.eq(Status.OK), self.placed.eq(0),
-                    self.seeking.eq(seeks),
+                    self.seeking.eq(seeks), self.scanned.eq(0),
                     self.hunt.eq(p.hunt & seeks & (self.variant != Variant.EIGHT)),
                     self.nodes.eq(0),
                     self.at_col.eq(p.col), self.at_row.eq(p.row), self.at_tile.eq(p.tile),
@@ -826,10 +831,40 @@ class Control:
         return Cat(Mux(down, x + 1, x)[:self.L + 2], Mux(down, -1, y + 1)[:self.L + 2])
 
     def seek_after_undo(self, height):
-        """UNDO_SEEK, or a hunt, its move taken back: on to CHECK as a SEEK from the
-        placement after the one taken back (the square's next tile, else the next square),
-        in the area of ``height`` rows as restored; from here on it is that SEEK (no longer
-        undoing, so a refusal's rollback ends as a SEEK's does)."""
+        """UNDO_SEEK, its move taken back: on to CHECK as a SEEK from the placement after
+        the one taken back, in the area of ``height`` rows as restored; from here on it is
+        that SEEK (no longer undoing, so a refusal's rollback ends as a SEEK's does)."""
+        self.next_placement(height)
+        self.m.next = "CHECK"
+
+    def resume_seek(self, addressed):
+        """A hunted move of this SEEK taken back: the scan goes on from the placement after
+        it.  The scan's registers still follow P (`scanned`: `pcell` P's word, nx, ny the
+        square after it; the store as the scan read it), so CHECK and SEEK_READ's read of P
+        are not needed: SEEK takes P's next tile, or SEEK_READ the next square, the cycle
+        after the square after P is read (here if the caller ``addressed`` it, else in
+        SEEK_ON).  That square is P's neighbour across edge 2, unless P is in the scan's
+        last row; the first move's square was never scanned.  Those two go by CHECK."""
+        m = self.m
+        self.next_placement(self.saved.height)
+        with m.If(~self.scanned | self.p_down):
+            m.next = "CHECK"
+        with m.Else():
+            if not addressed:
+                m.next = "SEEK_ON"
+            else:
+                with m.If(self.tile == Shape.BACKSLASH):
+                    m.next = "SEEK_READ"
+                with m.Else():
+                    m.next = "SEEK"
+
+    def read_below(self):
+        """Read P's neighbour across edge 2 (the square after P, for `resume_seek`)."""
+        self.m.d.comb += [self.ndir.eq(2), self.cells.addr.eq(self.nb_addr)]
+
+    def next_placement(self, height):
+        """The placement after the one taken back: the square's next tile, else the next
+        square (in the area of ``height`` rows)."""
         m, prx, pry, tile = self.m, self.prx, self.pry, self.tile
         m.d.sync += [self.undoing.eq(0), self.placed.eq(0)]
         with m.If(tile == Shape.BACKSLASH):
@@ -839,7 +874,6 @@ class Control:
                          self.at_col.eq(col), self.at_row.eq(row), self.at_tile.eq(0)]
         with m.Else():
             m.d.sync += [tile.eq(tile.as_value() + 1), self.at_tile.eq(tile.as_value() + 1)]
-        m.next = "CHECK"
 
     def _seek_states(self):
         """SEEK: from P = (prx, pry) with `tile` on, the squares in scan order at one a
@@ -861,10 +895,17 @@ class Control:
 
         def square_is(x, y):
             return [beyond.eq(x > self.width), grow_x.eq((x == -1) | (x == self.width)),
-                    grow_y.eq((y == -1) | (y == self.height))]
+                    grow_y.eq((y == -1) | (y == self.height)), self.p_down.eq(y >= self.height)]
+        with m.State("SEEK_ON"):
+            # `resume_seek` after a take-back, whose last step may write the store.
+            self.read_below()
+            with m.If(self.tile.as_value() == 0):       # on to the next square
+                m.next = "SEEK_READ"
+            with m.Else():
+                m.next = "SEEK"
         with m.State("SEEK_READ"):
             m.d.sync += [self.pcell.eq(cells.rdata), Cat(self.nx, self.ny).eq(after),
-                         *square_is(prx, pry)]
+                         self.scanned.eq(1), *square_is(prx, pry)]
             m.d.comb += cells.addr.eq(after_addr)
             m.next = "SEEK"
         with m.State("SEEK"):
@@ -968,7 +1009,8 @@ class Control:
                 # any move is.  Else the move ends nothing: a node counted, and its earlier
                 # tiles taken back (a one-tile move has none: the area as it was, and the
                 # scan goes on after it).  This tile was never written, so it has nothing
-                # to take back.
+                # to take back.  Both steps read the square after P, for `resume_seek`.
+                self.read_below()
                 m.d.sync += step.eq(1)
                 with m.If(step != 0):
                     m.d.sync += step.eq(0)
@@ -978,7 +1020,7 @@ class Control:
                         m.d.sync += self.nodes.eq(self.nodes + 1)
                         with m.If(self.k == 0):
                             self.restore_area()
-                            self.seek_after_undo(self.saved.height)
+                            self.resume_seek(addressed=True)
                         with m.Else():
                             self.take_back()
 
