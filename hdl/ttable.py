@@ -6,7 +6,9 @@ store (``put`` 1, ``win``).  The table works on the query while it is offered (a
 payload holds until it is taken) and takes it when done, its answer then on ``answer``:
 whether the entry says the attacker wins, or fails, at that depth (for a store: what it
 said before).  A probe is taken in its 4th cycle, a store in its 5th: no register holds
-a copy of the 39-bit key, which the UP5K has no cells to spare for.  ``clear`` empties the
+a copy of the 39-bit key, which the UP5K has no cells to spare for.  Its depth and verdict
+are registered as it arrives: the sequencer's logic in front of them, and the check's
+comparisons behind, were too long a path for the UP5K at 24 MHz.  ``clear`` empties the
 table (a search's start): it zeroes the depths of every entry's second word (an entry
 that knows no depth answers nothing, whatever its check), ENTRIES cycles during which no
 query is taken.
@@ -69,6 +71,8 @@ class TTable(wiring.Component):
         same_low = Signal()                     # the entry's first word is the query's
         count = Signal(INDEX_BITS)
         win, fail = Signal(DEPTH_BITS), Signal(DEPTH_BITS)      # the entry to write
+        # the query's depth and verdict (not its key)
+        held = Signal(data.StructLayout({"depth": DEPTH_BITS, "put": 1, "win": 1}))
 
         with m.FSM():
             with m.State("IDLE"):
@@ -77,13 +81,15 @@ class TTable(wiring.Component):
                     m.d.sync += [win.eq(0), fail.eq(0)]
                     m.next = "CLEAR"
                 with m.Elif(self.q.valid):
+                    m.d.sync += [held.depth.eq(query.depth), held.put.eq(query.put),
+                                 held.win.eq(query.win)]
                     m.next = "READ"
             with m.State("READ"):
                 m.d.comb += ram.addr.eq(Cat(1, index))
                 m.d.sync += same_low.eq(ram.rdata == chk[:16])
                 m.next = "CHECK"
             with m.State("CHECK"):
-                self._check(m, ram.rdata, same_low, win, fail)
+                self._check(m, held, ram.rdata, same_low, win, fail)
             with m.State("WRITE_LOW"):
                 m.d.comb += [ram.addr.eq(Cat(0, index)), ram.wdata.eq(chk[:16]), ram.we.eq(1)]
                 m.next = "WRITE_HIGH"
@@ -104,21 +110,20 @@ class TTable(wiring.Component):
                     m.next = "IDLE"
         return m
 
-    def _check(self, m, high, same_low, win, fail):
+    def _check(self, m, held, high, same_low, win, fail):
         """The entry's second word is in: the answer (tt_spec.probe) and, for a store, the
         entry to write (tt_spec.merge)."""
-        query = self.q.payload
         read = data.View(High, high)
-        same = same_low & (read.check == query.key[INDEX_BITS + 16:])
-        depth = query.depth
+        same = same_low & (read.check == self.q.payload.key[INDEX_BITS + 16:])
+        depth = held.depth
         m.d.sync += [
             self.answer.win.eq(same & (read.win != 0) & (read.win <= depth)),
             self.answer.fail.eq(same & (read.fail >= depth)),
         ]
-        with m.If(query.put):
+        with m.If(held.put):
             had_win = Mux(same, read.win, 0)
             had_fail = Mux(same, read.fail, 0)
-            with m.If(query.win):
+            with m.If(held.win):
                 m.d.sync += [win.eq(Mux((had_win == 0) | (depth < had_win), depth, had_win)),
                              fail.eq(had_fail)]
             with m.Else():
