@@ -84,9 +84,13 @@ class Joins(wiring.Component):
         with m.If(self.take):
             m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(found.second)]
         area = self.area
+        # The far edges registered, a cycle behind the area: only the move's first tile
+        # changes the area, in the step before its first end is taken, and an end is judged
+        # the step after it is taken.  (Their adders, in front of the judgement, were the
+        # UP5K's longest path.)
         maxx = Signal.like(area.minx)
         maxy = Signal.like(area.miny)
-        m.d.comb += [maxx.eq(area.minx + area.width - 1), maxy.eq(area.miny + area.height - 1)]
+        m.d.sync += [maxx.eq(area.minx + area.width - 1), maxy.eq(area.miny + area.height - 1)]
         e = elast
         # Which outermost edge of the area the end lies on: W, E, N, S.
         fl = Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
