@@ -203,9 +203,13 @@ class Control:
         acted on the step after its write."""
         m, L = self.m, self.L
         if self.dual:
-            self.wdir = Signal(2)
-            self.w_addr = Signal(Pos(L))
-            m.d.sync += [self.wdir.eq(self.rdir), self.w_addr.eq(self.rpos)]
+            # A tile that may be a hunted move's last (`quietly`) is read first and written
+            # after, as on one port (TILE_WRITE), so that `QUIET` can leave it unwritten.
+            self.quietly = Signal()
+            wdir, w_addr = Signal(2), Signal(Pos(L))
+            m.d.sync += [wdir.eq(self.rdir), w_addr.eq(self.rpos)]
+            self.wdir = Mux(self.quietly, self.ndir, wdir)
+            self.w_addr = Mux(self.quietly, self.nb_addr, w_addr)
         else:
             self.wdir, self.w_addr = self.ndir, self.nb_addr
         self.push_r = Signal()                  # the neighbour written last step is forced
@@ -219,18 +223,17 @@ class Control:
         m.d.comb += [upd.cell.eq(self.nsel), upd.dir.eq(self.wdir), upd.mask.eq(self.pmask)]
         self.upd = upd
         self.live = ~self.nsel.occ
-        if not self.dual:
-            # Whether the neighbour whose word arrives at TILE's steps 1..4 would be forced
-            # or filled with three tracks once P is placed, known before any write (`QUIET`):
-            # an empty square that P's colour enters and that another track of that colour
-            # enters already.  (The update's own test counts the tracks, and its adders put
-            # the UP5K below 24 MHz on this path.  The two agree when no forced square is
-            # pending, the only case `QUIET` is for: an empty square then has at most one
-            # track of a colour.)
-            rd = self.cells.rdata
-            new_col = sent_colour(self.pmask, self.rdir)
-            self.stirs = ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
-            self.stirred = Signal()             # a neighbour read so far stirs
+        # Whether the neighbour whose word arrives at TILE's steps 1..4 would be forced
+        # or filled with three tracks once P is placed, known before any write (`QUIET`):
+        # an empty square that P's colour enters and that another track of that colour
+        # enters already.  (The update's own test counts the tracks, and its adders put
+        # the UP5K below 24 MHz on this path.  The two agree when no forced square is
+        # pending, the only case `QUIET` is for: an empty square then has at most one
+        # track of a colour.)
+        rd = self.cells.rdata
+        new_col = sent_colour(self.pmask, self.rdir)
+        self.stirs = ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
+        self.stirred = Signal()                 # a neighbour read so far stirs
 
         # The colours entering P.
         self.p_inc = [self.pcell.inc[d] for d in DIRS]
@@ -944,6 +947,40 @@ class Control:
                              self.py.eq(self.wrap(self.miny + pry))]
                 self.start_tile()
 
+    def quiet_or_write(self):
+        """TILE's last read step (4) when the tile is written after its reads (one port, or
+        `quietly`).  A hunted move's tile that forces nothing, fills no square with three
+        tracks and leaves no forced square behind it is the move's last: `QUIET` decides the
+        move before this tile is written.  Otherwise the writes."""
+        m = self.m
+        with m.If(self.hunt & self.forced.empty & ~self.stirred & ~self.stirs):
+            m.next = "QUIET"
+        with m.Else():
+            m.next = "TILE_WRITE"
+        # The neighbours TILE_WRITE writes: the empty ones (no track enters P from them).
+        # A tile's word never changes.
+        m.d.sync += [self.step.eq(0),
+                     self.todo.eq(Cat(*(self.p_inc[d] == Colour.NONE for d in DIRS)))]
+
+    def overlapped_writes(self):
+        """The dual-port TILE's writes, overlapping the reads: neighbour i at step i + 2
+        (steps 2..5), the path ends once all four are in (steps 5, 6), P last (step 6)."""
+        m, step, cells = self.m, self.step, self.cells
+        with m.If(step == 6):
+            m.d.comb += cells.waddr.eq(Cat(self.px, self.py))
+            self.write_tile()
+        with m.If(step == 5):
+            self.join_write(0)
+        with m.If(step == 6):
+            self.join_write(1)
+        with m.If((step >= 2) & (step <= 5)):
+            m.d.comb += cells.waddr.eq(self.w_addr)
+            self.write_neighbour()
+        cap_now = self.push_forced()
+        self.over_full()
+        with m.If(step == 6):
+            self.tile_done(cap_now)
+
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""
         m, step, cells = self.m, self.step, self.cells
@@ -963,89 +1000,68 @@ class Control:
             m.d.comb += self.joins.take.eq(taking)
             with m.If(taking):
                 m.d.sync += self.back[self.rdir].eq(self.finder.back)
+            with m.If(step == 0):
+                m.d.sync += self.stirred.eq(0)
+            with m.Elif(self.stirs):
+                m.d.sync += self.stirred.eq(1)
             if self.dual:
-                # The writes overlap the reads: neighbour i at step i + 2 (steps 2..5), the
-                # path ends once all four are in (steps 5, 6), P last (step 6).
-                with m.If(step == 6):
-                    m.d.comb += cells.waddr.eq(Cat(self.px, self.py))
-                    self.write_tile()
-                with m.If(step == 5):
-                    self.join_write(0)
-                with m.If(step == 6):
-                    self.join_write(1)
-                with m.If((step >= 2) & (step <= 5)):
-                    m.d.comb += cells.waddr.eq(self.w_addr)
-                    self.write_neighbour()
-                cap_now = self.push_forced()
-                self.over_full()
-                with m.If(step == 6):
-                    self.tile_done(cap_now)
+                # A tile that may be a hunted move's last is read first, as on one port.
+                with m.If(step == 0):
+                    m.d.sync += self.quietly.eq(self.hunt & self.forced.empty)
+                with m.If(self.quietly):
+                    with m.If(step == 4):
+                        self.quiet_or_write()
+                with m.Else():
+                    self.overlapped_writes()
             else:
-                with m.If(step == 0):
-                    m.d.sync += self.stirred.eq(0)
-                with m.Elif(self.stirs):
-                    m.d.sync += self.stirred.eq(1)
                 with m.If(step == 4):
-                    # A hunted move's tile that forces nothing, fills no square with three
-                    # tracks and leaves no forced square behind it is the move's last:
-                    # `QUIET` decides the move before this tile is written.  Otherwise the
-                    # writes.
-                    with m.If(self.hunt & self.forced.empty & ~self.stirred & ~self.stirs):
-                        m.next = "QUIET"
-                    with m.Else():
-                        m.next = "TILE_WRITE"
-                    # The neighbours TILE_WRITE writes: the empty ones (no track enters P
-                    # from them).  A tile's word never changes.
-                    m.d.sync += [step.eq(0),
-                                 self.todo.eq(Cat(*(self.p_inc[d] == Colour.NONE
-                                                    for d in DIRS)))]
+                    self.quiet_or_write()
 
-        if not self.dual:
-            with m.State("QUIET"):
-                # A hunted move's last tile, not yet written.  Step 0 waits for the line
-                # TILE's last step found to be judged (the judgement's path, into these
-                # registers' enables, is too long for the UP5K at 24 MHz).  Step 1: if the
-                # move closes a loop or a line, the tile is written and the move decided as
-                # any move is.  Else the move ends nothing: a node counted, and its earlier
-                # tiles taken back (a one-tile move has none: the area as it was, and the
-                # scan goes on after it).  This tile was never written, so it has nothing
-                # to take back.  Both steps read the square after P, for `resume_seek`.
-                self.read_below()
-                m.d.sync += step.eq(1)
-                with m.If(step != 0):
-                    m.d.sync += step.eq(0)
-                    with m.If(self.joins.loop.any() | self.joins.line.any()):
-                        m.next = "TILE_WRITE"
+        with m.State("QUIET"):
+            # A hunted move's last tile, not yet written.  Step 0 waits for the line
+            # TILE's last step found to be judged (the judgement's path, into these
+            # registers' enables, is too long for the UP5K at 24 MHz).  Step 1: if the
+            # move closes a loop or a line, the tile is written and the move decided as
+            # any move is.  Else the move ends nothing: a node counted, and its earlier
+            # tiles taken back (a one-tile move has none: the area as it was, and the
+            # scan goes on after it).  This tile was never written, so it has nothing
+            # to take back.  Both steps read the square after P, for `resume_seek`.
+            self.read_below()
+            m.d.sync += step.eq(1)
+            with m.If(step != 0):
+                m.d.sync += step.eq(0)
+                with m.If(self.joins.loop.any() | self.joins.line.any()):
+                    m.next = "TILE_WRITE"
+                with m.Else():
+                    m.d.sync += self.nodes.eq(self.nodes + 1)
+                    with m.If(self.k == 0):
+                        self.restore_area()
+                        self.resume_seek(addressed=True)
                     with m.Else():
-                        m.d.sync += self.nodes.eq(self.nodes + 1)
-                        with m.If(self.k == 0):
-                            self.restore_area()
-                            self.resume_seek(addressed=True)
-                        with m.Else():
-                            self.take_back()
+                        self.take_back()
 
-            with m.State("TILE_WRITE"):
-                # The empty neighbours' entering colours, lowest edge first, one a step; then
-                # P, once the path ends' two writes (steps 0, 1) are done.  From step 1, the
-                # forced push and over-full test of the neighbour written the step before
-                # (registered, for timing).  `fault` is OK on entry.
-                todo = self.todo
-                m.d.sync += step.eq(step + 1)
-                m.d.comb += [cells.addr.eq(self.nb_addr),       # P: edge 0, as at step 4
-                             self.ndir.eq(Mux(todo == 0, 0, one_hot_dir(todo))),
-                             self.at_p.eq(todo == 0)]
-                with m.If(step == 0):
-                    self.join_write(0)
-                with m.If(step == 1):
-                    self.join_write(1)
-                cap_now = self.push_forced()
-                self.over_full()
-                with m.If(todo != 0):
-                    self.write_neighbour()
-                    m.d.sync += todo.eq(todo & (todo - 1))
-                with m.Elif(step != 0):
-                    self.write_tile()                 # P itself
-                    self.tile_done(cap_now)
+        with m.State("TILE_WRITE"):
+            # The empty neighbours' entering colours, lowest edge first, one a step; then
+            # P, once the path ends' two writes (steps 0, 1) are done.  From step 1, the
+            # forced push and over-full test of the neighbour written the step before
+            # (registered, for timing).  `fault` is OK on entry.
+            todo = self.todo
+            m.d.sync += step.eq(step + 1)
+            m.d.comb += [cells.addr.eq(self.nb_addr),       # P: edge 0, as at step 4
+                         self.ndir.eq(Mux(todo == 0, 0, one_hot_dir(todo))),
+                         self.at_p.eq(todo == 0)]
+            with m.If(step == 0):
+                self.join_write(0)
+            with m.If(step == 1):
+                self.join_write(1)
+            cap_now = self.push_forced()
+            self.over_full()
+            with m.If(todo != 0):
+                self.write_neighbour()
+                m.d.sync += todo.eq(todo & (todo - 1))
+            with m.Elif(step != 0):
+                self.write_tile()                 # P itself
+                self.tile_done(cap_now)
 
     def _forced_states(self):
         """The next forced square, its tile from its two same-coloured tracks."""
