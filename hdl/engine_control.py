@@ -185,7 +185,7 @@ class Control:
         self.finder = finder
         self.occ = cells.rdata.occ
 
-        m.submodules.joins = self.joins = joins = Joins(L)
+        m.submodules.joins = self.joins = joins = Joins(L, now=self.dual)
         wiring.connect(m, finder.found, joins.found)
         m.d.comb += [joins.occ.eq(self.occ),
                      joins.facing.x.eq(self.rpos.x), joins.facing.y.eq(self.rpos.y),
@@ -1018,19 +1018,27 @@ class Control:
                     self.quiet_or_write()
 
         with m.State("QUIET"):
-            # A hunted move's last tile, not yet written.  Step 0 waits for the line
-            # TILE's last step found to be judged (the judgement's path, into these
-            # registers' enables, is too long for the UP5K at 24 MHz).  Step 1: if the
-            # move closes a loop or a line, the tile is written and the move decided as
-            # any move is.  Else the move ends nothing: a node counted, and its earlier
-            # tiles taken back (a one-tile move has none: the area as it was, and the
-            # scan goes on after it).  This tile was never written, so it has nothing
-            # to take back.  Both steps read the square after P, for `resume_seek`.
+            # A hunted move's last tile, not yet written.  If the move closes a loop or a
+            # line, the tile is written and the move decided as any move is.  Else the move
+            # ends nothing: a node counted, and its earlier tiles taken back (a one-tile move
+            # has none: the area as it was, and the scan goes on after it).  This tile was
+            # never written, so it has nothing to take back.  The line TILE's last step found
+            # is judged in this state's first cycle: on the dual-port schedule (ECP5) the
+            # move is decided there, from the judgement itself; on one port a second step
+            # decides from its registered result (the judgement's path, into these
+            # registers' enables, is too long for the UP5K at 24 MHz).  Each step reads
+            # the square after P, for `resume_seek`.
             self.read_below()
+            ends = self.joins.loop.any() | self.joins.line.any()
+            if self.dual:
+                deciding = Const(1)
+                ends |= self.joins.line_now.any()
+            else:
+                deciding = step != 0
             m.d.sync += step.eq(1)
-            with m.If(step != 0):
+            with m.If(deciding):
                 m.d.sync += step.eq(0)
-                with m.If(self.joins.loop.any() | self.joins.line.any()):
+                with m.If(ends):
                     m.next = "TILE_WRITE"
                 with m.Else():
                     m.d.sync += self.nodes.eq(self.nodes + 1)

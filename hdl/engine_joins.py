@@ -28,10 +28,11 @@ class JoinsSignature(wiring.Signature):
     there, and ``occ``, whether the neighbour holds a tile; ``area``; ``clear``, a new move
     (no loop, no line).  Out: ``ends``, per colour (white, black) the far ends of sides a
     and b; ``loop``, ``line``, per colour, of the move so far (a line a cycle after its
-    second end).
+    second end); with ``now``, also ``line_now``, the line that judgement sets, in its own
+    cycle.
     """
 
-    def __init__(self, log2n):
+    def __init__(self, log2n, now=False):
         end = End(log2n)
         super().__init__({
             "take":   In(1),
@@ -43,12 +44,17 @@ class JoinsSignature(wiring.Signature):
             "ends":   Out(data.ArrayLayout(data.ArrayLayout(end, 2), 2)),
             "loop":   Out(2),
             "line":   Out(2),
+            **({"line_now": Out(2)} if now else {}),
         })
 
 
 class Joins(wiring.Component):
-    def __init__(self, log2n):
-        super().__init__(JoinsSignature(log2n))
+    """See :class:`JoinsSignature`; ``now``: with ``line_now``, which only the dual-port
+    engine decides from."""
+
+    def __init__(self, log2n, now=False):
+        self.now = now
+        super().__init__(JoinsSignature(log2n, now))
 
     def elaborate(self, platform):
         m = Module()
@@ -102,6 +108,8 @@ class Joins(wiring.Component):
             with m.If(~lside):
                 m.d.sync += flags_a[lcol].eq(fl)
             with m.Elif(horiz | vert):
+                if self.now:
+                    m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
                 m.d.sync += line.bit_select(lcol, 1).eq(1)
 
         with m.If(self.clear):
