@@ -20,7 +20,7 @@ from amaranth.hdl import Array, Cat, Module, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .engine import CellOut, Command, Engine, Result
+from .engine import STATE_BITS, CellOut, Command, Engine, Result
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .pvs import PVSCore
 from .pvs_isa import MAX_CAPACITY
@@ -63,6 +63,8 @@ class Cores(wiring.Component):
     tt : bool
         Each sequencer has a transposition table for its threat search (in an SPRAM with
         ``spram``), and its engine keeps the position's key.
+    profile : bool
+        One core only: its engine's state on ``state`` (:class:`~traxfpga.hdl.engine.Engine`).
 
     Attributes
     ----------
@@ -81,8 +83,10 @@ class Cores(wiring.Component):
     """
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
-                 dual=False, tt=False):
+                 dual=False, tt=False, profile=False):
         check_cores(n)
+        if profile and n != 1:
+            raise ValueError("the engine's state is shown for one core only")
         check_capacity(1 << log2n)
         self.n = n
         self.log2n = log2n
@@ -91,6 +95,7 @@ class Cores(wiring.Component):
         self.spram = spram
         self.dual = dual
         self.tt = tt
+        self.profile = profile
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -99,6 +104,7 @@ class Cores(wiring.Component):
             "limits": In(SearchLimits),
             "report": In(SearchReport),
             **({"perft": In(PerftRequest)} if perft else {}),
+            **({"state": Out(STATE_BITS)} if profile else {}),
         })
 
     def elaborate(self, platform):
@@ -107,7 +113,8 @@ class Cores(wiring.Component):
         engines, sequencers, perfts, hosts = [], [], [], []
         for i in range(n):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
-                            spram=self.spram, dual=self.dual, keyed=self.tt)
+                            spram=self.spram, dual=self.dual, keyed=self.tt,
+                            profile=self.profile)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram)
             if self.tt:
                 m.d.comb += sequencer.key.eq(engine.key)
@@ -133,6 +140,8 @@ class Cores(wiring.Component):
         wiring.connect(m, wiring.flipped(self.limits), *(s.limits for s in sequencers))
         if n == 1:
             wiring.connect(m, engines[0].cells, wiring.flipped(self.cells))
+            if self.profile:
+                m.d.comb += self.state.eq(engines[0].state)
             wiring.connect(m, wiring.flipped(self.ctl), sequencers[0].ctl)
             wiring.connect(m, wiring.flipped(self.report), sequencers[0].report)
             if perfts:

@@ -35,7 +35,11 @@ from .engine_layouts import CellOut, Command, Op, Result
 from .eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
 from .tt_spec import KEY_BITS
 
-__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "EVAL_WEIGHTS", "EVAL_LINE", "EVAL_MAX"]
+#: Bits of ``Engine.state``: room for every state of the engine's state machine.
+STATE_BITS = 6
+
+__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "STATE_BITS", "EVAL_WEIGHTS", "EVAL_LINE",
+           "EVAL_MAX"]
 
 
 class Engine(wiring.Component):
@@ -71,6 +75,9 @@ class Engine(wiring.Component):
     keyed : bool
         Keep the position's key (``key``).  A reset then also starts the next game at the
         same squares of the store.
+    profile : bool
+        Show the state machine's state (``state``), for simulation's profiles of where the
+        cycles go; its states' names are in ``state_names`` once elaborated.
 
     Attributes
     ----------
@@ -85,10 +92,12 @@ class Engine(wiring.Component):
     key : Out(KEY_BITS)
         With ``keyed``: the position's key (:mod:`.tt_spec`) XOR the side to move (bit 0),
         for the search's transposition table; current while the engine is idle.
+    state : Out(STATE_BITS)
+        With ``profile``: the state's code (``state_names[code]`` is its name).
     """
 
     def __init__(self, *, log2n=7, log_depth=None, stack_depth=256, clear_on_start=True,
-                 spram=False, dual=False, keyed=False):
+                 spram=False, dual=False, keyed=False, profile=False):
         assert log2n >= 3
         if log_depth is None:
             log_depth = 512 if log2n > 5 else 256
@@ -103,12 +112,15 @@ class Engine(wiring.Component):
         self.spram = spram
         self.dual = dual
         self.keyed = keyed
+        self.profile = profile
+        self.state_names = {}
         super().__init__({
             "cmd":   In(stream.Signature(Command)),
             "res":   Out(stream.Signature(Result)),
             "cells": Out(stream.Signature(CellOut)),
             "busy":  Out(1),
             **({"key": Out(KEY_BITS)} if keyed else {}),
+            **({"state": Out(STATE_BITS)} if profile else {}),
         })
 
     def elaborate(self, platform):

@@ -41,6 +41,7 @@ class Control:
         self.spram = engine.spram
         self.dual = engine.dual
         self.keyed = engine.keyed
+        self.engine = engine
         self._stores()
         self._registers()
         self._walk()
@@ -52,7 +53,7 @@ class Control:
 
     def build(self):
         m = self.m
-        with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE"):
+        with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE") as fsm:
             self._command_states()
             self._board_states()
             self._eval_states()
@@ -66,7 +67,19 @@ class Control:
                 m.d.comb += self.res.valid.eq(1)
                 with m.If(self.res.ready):
                     m.next = "IDLE"
+            ongoing = {name: fsm.ongoing(name) for name in fsm.encoding}
         m.d.comb += self.busy.eq(~self.cmd.ready)
+        if self.engine.profile:
+            self._show_state(fsm.encoding, ongoing)
+
+    def _show_state(self, encoding, ongoing):
+        """The state's code on ``engine.state``, and the codes' names."""
+        engine = self.engine
+        assert len(encoding) <= 1 << len(engine.state), "STATE_BITS too small"
+        for name, code in encoding.items():
+            with self.m.If(ongoing[name]):
+                self.m.d.comb += engine.state.eq(code)
+        engine.state_names = {code: name for name, code in encoding.items()}
 
     # -- the stores, the registers and the parts ------------------------------------------
 

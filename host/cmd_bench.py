@@ -153,6 +153,9 @@ def bench_pvs(args):
         raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
     if not 1 <= args.cores <= MAX_CORES:
         raise SystemExit(f"trax-fpga bench pvs: --cores must be 1 .. {MAX_CORES}")
+    if getattr(args, "profile", False) and args.cores != 1:
+        raise SystemExit("trax-fpga bench pvs: --profile counts one core's engine: "
+                         "leave out --cores")
     if not 3 <= args.log2n or 1 << args.log2n > MAX_CAPACITY:
         raise SystemExit(f"trax-fpga bench pvs: --log2n must be 3 .. "
                          f"{MAX_CAPACITY.bit_length() - 1} (the sequencer's capacity is at "
@@ -344,6 +347,9 @@ def add_arguments(parser):
     parser.add_argument("--one-port", action="store_true",
                         help="perft, pvs: the engines' one-port schedule (the iCEBreaker's "
                              "SPRAM store's) even on a block-RAM board")
+    parser.add_argument("--profile", action="store_true",
+                        help="pvs: also the cycles a node in each of the engine's states "
+                             "(one core)")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
                         help="pvs: mid-game positions searched (default 20)")
     parser.add_argument("--depth", type=int, default=5,

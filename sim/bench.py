@@ -6,6 +6,7 @@ device on every backend (``bench sim``), the device's ``:perft`` against the ref
 Progress goes to a ``progress(text)`` callback."""
 
 import time
+from collections import Counter
 
 from ..hdl.tiles import Status
 
@@ -196,15 +197,21 @@ def search_positions(count, seed):
     return out
 
 
-def _search_each(sim, positions, progress, describe):
+def _search_each(sim, positions, progress, describe, states=None):
     """Set up each of ``positions`` (moves) on ``sim`` and search it once; the results, in
-    order.  ``describe(result)`` is the end of each position's progress line."""
+    order.  ``describe(result)`` is the end of each position's progress line.  With a
+    Counter ``states``, the engine's cycles in each state during the searches are added
+    to it (``sim`` made with ``profile``)."""
     rows = []
     for k, moves in enumerate(positions):
         sim.reset("trax")
         for mv in moves:
             sim.play(mv)
+        before = sim.state_cycles() if states is not None else None
         got = sim.search()
+        if states is not None:
+            for name, n in sim.state_cycles().items():
+                states[name] += n - before[name]
         rows.append(got)
         progress(f"position {k + 1}/{len(positions)} (ply {len(moves)}): {got.move}, "
                  f"{describe(got)}")
@@ -229,10 +236,14 @@ def bench_pvs(args, progress=None):
     progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
              "engine (cached after the first run) ...")
     cores = getattr(args, "cores", 1)
-    with PVSSim(log2n=args.log2n, dual=args.dual, cores=cores) as sim:
+    profile = getattr(args, "profile", False)
+    if profile and cores != 1:
+        raise ValueError("--profile counts one core's engine: leave out --cores")
+    states = Counter() if profile else None
+    with PVSSim(log2n=args.log2n, dual=args.dual, cores=cores, profile=profile) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
-            f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"))
+            f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), states)
     cycles = sum(r.cycles for r in rows)
     busy = sum(r.busy for r in rows)          # the cores' own cycles (one core: cycles)
     nodes = sum(r.nodes for r in rows)
@@ -253,4 +264,8 @@ def bench_pvs(args, progress=None):
         "instructions_per_node": round(sum(r.insns for r in rows) / max(nodes, 1), 1),
         "depth_reached": dict(sorted(depths.items())),
         "at_budget": sum(r.cycles >= budget for r in rows),
+        # where a node's cycles go: the engine's state (IDLE: the sequencer's own work)
+        **({"cycles_per_node_in": {name: round(n / max(nodes, 1), 2)
+                                   for name, n in states.most_common() if n}}
+           if profile else {}),
     }

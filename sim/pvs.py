@@ -10,12 +10,12 @@ player still runs on Amaranth's simulator inside the whole device: ``DeviceSim``
 
 from typing import NamedTuple
 
-from amaranth.hdl import Module
-from amaranth.lib import stream, wiring
+from amaranth.hdl import Fragment, Module
+from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.cores import Cores
-from ..hdl.engine import Command, Op, Result
+from ..hdl.engine import STATE_BITS, Command, Engine, Op, Result
 from ..hdl.lfsr import LFSR_SEED
 from ..hdl.request import SearchLimits, SearchReport, SearchRequest
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
@@ -24,27 +24,42 @@ from .compiled import COMPILED, default_backend
 from .core import SHAPES, VARIANTS, command, send_command
 from .backends import signed16
 
-__all__ = ["PVSHarness", "PVSSim", "PVSResult"]
+__all__ = ["PVSHarness", "PVSSim", "PVSResult", "engine_state_names"]
+
+
+def engine_state_names(*, log2n, dual):
+    """The names of the engine's states by their codes, as a harness's ``state_cycles``
+    counts them (elaborating an engine: the compiled simulation may come from its cache)."""
+    engine = Engine(log2n=log2n, dual=dual, keyed=not dual, clear_on_start=False, profile=True)
+    Fragment.get(engine, None)
+    return engine.state_names
 
 
 class PVSHarness(wiring.Component):
     """The search cores as in the device (one engine and sequencer, or ``cores`` of them),
-    the host's commands going to the engines while the sequencers are idle."""
+    the host's commands going to the engines while the sequencers are idle.  With
+    ``profile`` (one core), ``state_cycles[code]`` counts the cycles its engine has spent in the
+    state of that code since reset."""
 
-    def __init__(self, *, log2n=7, dual=False, cores=1):
-        self.log2n, self.dual, self.cores = log2n, dual, cores
+    def __init__(self, *, log2n=7, dual=False, cores=1, profile=False):
+        self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
             "ctl":    In(SearchRequest),
             "limits": In(SearchLimits),
             "report": In(SearchReport),
+            **({"state_cycles": Out(data.ArrayLayout(32, 1 << STATE_BITS))} if profile else {}),
         })
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual,
-                                       tt=not self.dual)
+                                       tt=not self.dual, profile=self.profile)
+        if self.profile:
+            for code in range(1 << STATE_BITS):
+                with m.If(s.state == code):
+                    m.d.sync += self.state_cycles[code].eq(self.state_cycles[code] + 1)
         m.d.comb += s.cells.ready.eq(1)
         wiring.connect(m, wiring.flipped(self.cmd), s.cmd)
         wiring.connect(m, s.res, wiring.flipped(self.res))
@@ -68,12 +83,14 @@ class PVSResult(NamedTuple):
 
 class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
-    or ``cores`` sharing each search, their engines on a dual-port store with ``dual``."""
+    or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
+    with ``profile`` (one core), :meth:`state_cycles`."""
 
-    def __init__(self, *, log2n=7, dual=False, cores=1):
+    def __init__(self, *, log2n=7, dual=False, cores=1, profile=False):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
-        args = dict(log2n=log2n, dual=dual, cores=cores)
+        args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
+        self._names = engine_state_names(log2n=log2n, dual=dual) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
         self._cx = COMPILED[default_backend()](self.harness, name="pvs",
@@ -136,6 +153,15 @@ class PVSSim:
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out
+
+    def state_cycles(self):
+        """The cycles the engine has spent in each state since the simulation began, by the
+        state's name (needs ``profile``)."""
+        if self._names is None:
+            raise RuntimeError("the engine's states are counted only with profile=True")
+        counts = self._cx.get("state_cycles")
+        return {name: (counts >> (32 * code)) & 0xFFFF_FFFF
+                for code, name in self._names.items()}
 
     def close(self):
         self._cx.close()

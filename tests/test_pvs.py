@@ -216,10 +216,14 @@ def test_seek_searches_as_place_does():
             assert a.insns < b.insns
 
 
+# The cycles of `PVSSim.search`'s handshake around the search itself.
+HANDSHAKE = 3
+
+
 @pytest.fixture(scope="module")
 def sim():
     from traxfpga.sim.pvs import PVSSim
-    with PVSSim(log2n=7) as s:
+    with PVSSim(log2n=7, profile=True) as s:
         yield s
 
 
@@ -245,6 +249,24 @@ def test_hardware_runs_the_program_as_the_twin(sim):
             assert got.engine_cycles < got.cycles
         # the position is as it was: the engine and the reference agree on a move
         _play_both(sim, game, format_move(want.move))
+
+
+@needs_cxx
+def test_hardware_profile_counts_each_cycle_in_one_state(sim):
+    """The engine's cycles in each state (``bench pvs --profile``) over a search add up to
+    the search's cycles and the handshake's around it; those outside IDLE to no more than
+    the cycles the sequencer waited for the engine (which include its commands' way in and
+    their results' way out), and less by no more than an instruction's cycle each."""
+    for moves in _positions(3, seed=SEED + 3, low=10, high=24):
+        _setup(sim, moves)
+        sim.limits(nodes=3000)
+        before = sim.state_cycles()
+        got = sim.search()
+        spent = {k: n - before[k] for k, n in sim.state_cycles().items()}
+        assert sum(spent.values()) == got.cycles + HANDSHAKE, (got, spent)
+        busy = sum(spent.values()) - spent["IDLE"]
+        assert got.engine_cycles - got.insns <= busy <= got.engine_cycles, (got, spent)
+        assert min(spent[k] for k in ("TILE", "QUIET", "SEEK", "UNTILE")) > 0, spent
 
 
 @needs_cxx
@@ -324,4 +346,14 @@ def test_bench_pvs_refuses_a_capacity_the_sequencer_cannot_take():
     args = argparse.Namespace(positions=1, log2n=8, board="icebreaker", one_port=False, cores=1,
                               no_synth=True, seed=1)
     with pytest.raises(SystemExit, match="at most 128"):
+        bench_pvs(args)
+
+
+def test_bench_pvs_profiles_one_core_only():
+    import argparse
+
+    from traxfpga.host.cmd_bench import bench_pvs
+    args = argparse.Namespace(positions=1, log2n=7, board="icebreaker", one_port=False, cores=2,
+                              no_synth=True, seed=1, profile=True)
+    with pytest.raises(SystemExit, match="one core"):
         bench_pvs(args)
