@@ -1019,6 +1019,8 @@ class Control:
                 m.d.sync += self.stirred.eq(1)
             if self.dual:
                 # A tile that may be a hunted move's last is read first, as on one port.
+                # `quietly` is registered at step 0, so it holds from step 1; at step 0 the
+                # overlapped schedule writes nothing and pushes nothing either.
                 with m.If(step == 0):
                     m.d.sync += self.quietly.eq(self.hunt & self.forced.empty)
                 with m.If(self.quietly):
