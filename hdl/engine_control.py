@@ -353,12 +353,14 @@ class Control:
         m.d.sync += [self.push_r.eq(self.upd.forced), self.three_r.eq(self.upd.full),
                      self.push_xy.eq(self.w_addr)]
 
-    def push_forced(self):
-        """Push the neighbour written the step before if it became forced; returns whether
-        the stack overflowed."""
+    def push_forced(self, taken=None):
+        """Push the neighbour written the step before if it became forced, unless it is
+        ``taken`` (its tile is the next: the dual-port schedule); returns whether the stack
+        overflowed."""
         m, push = self.m, self.forced.push
-        m.d.comb += [push.valid.eq(self.push_r), push.payload.eq(self.push_xy)]
-        cap_now = self.push_r & ~push.ready
+        valid = self.push_r if taken is None else self.push_r & ~taken
+        m.d.comb += [push.valid.eq(valid), push.payload.eq(self.push_xy)]
+        cap_now = valid & ~push.ready
         with m.If(cap_now):
             m.d.sync += self.fault.eq(Status.CAPACITY)
         return cap_now
@@ -370,9 +372,12 @@ class Control:
         with m.Elif(self.three_r):
             m.d.sync += self.over3.eq(1)
 
-    def tile_done(self, cap_now):
+    def tile_done(self, cap_now, ahead=None):
         """The tile's last step: on to the forced squares, or refuse the move.  A tile both
-        over-full and over capacity is refused with `capacity`; `fault` is OK on entry."""
+        over-full and over capacity is refused with `capacity`; `fault` is OK on entry.
+        With ``ahead`` (the dual-port schedule: whether, where, and whether that is P) the
+        next forced square is known already: its word is read now, unless it is P itself
+        (pushed twice), whose word is being written in this step."""
         m = self.m
         m.d.sync += self.step.eq(0)
         cap = (self.fault != Status.OK) | cap_now
@@ -380,6 +385,12 @@ class Control:
             with m.If(~cap):
                 m.d.sync += self.fault.eq(Status.THREE_TRACKS)
             self.take_back()
+        if ahead is not None:
+            known, at, is_p = ahead
+            with m.Elif(known & is_p):
+                m.next = "POP"                  # P is filled: passed over, as when popped
+            with m.Elif(known):
+                self.read_forced(at)
         with m.Elif(self.forced.empty & ~self.push_r & ~self.trial):
             self.decide()                       # nothing forced: decided in this step
         with m.Elif(~self.push_r & ~self.forced.empty):
@@ -977,8 +988,11 @@ class Control:
 
     def overlapped_writes(self):
         """The dual-port TILE's writes, overlapping the reads: neighbour i at step i + 2
-        (steps 2..5), the path ends once all four are in (steps 5, 6), P last (step 6)."""
+        (steps 2..5), the path ends once all four are in (steps 5, 6), P last (step 6).
+        The read port is free from step 4: the next forced square is read at step 6
+        (:meth:`forced_ahead`)."""
         m, step, cells = self.m, self.step, self.cells
+        taken, ahead = self.forced_ahead(step == 5, step == 6)
         with m.If(step == 6):
             m.d.comb += cells.waddr.eq(Cat(self.px, self.py))
             self.write_tile()
@@ -989,10 +1003,32 @@ class Control:
         with m.If((step >= 2) & (step <= 5)):
             m.d.comb += cells.waddr.eq(self.w_addr)
             self.write_neighbour()
-        cap_now = self.push_forced()
+        cap_now = self.push_forced(taken)
         self.over_full()
         with m.If(step == 6):
-            self.tile_done(cap_now)
+            self.tile_done(cap_now, ahead)
+
+    def forced_ahead(self, before_last, last):
+        """Dual-port: the next forced square, known by a tile's `last` step so that its word
+        is read there (the read port is free) and its tile starts straight after this one's:
+        the neighbour that became forced two steps before the last (taken in the step
+        `before_last` instead of pushed), else the stack's newest (popped then), else the
+        neighbour that became forced in the step before the last (taken in the last).
+        Returns ``taken`` (for :meth:`push_forced`) and what :meth:`tile_done` needs."""
+        m, forced = self.m, self.forced
+        ahead = Signal()                        # a forced square taken `before_last`
+        ahead_nb = Signal()                     # ... the neighbour, not the stack's
+        ahead_xy = Signal(Pos(self.L))
+        taken = Signal()
+        with m.If(before_last):
+            m.d.comb += [taken.eq(self.push_r), forced.pop.eq(~self.push_r & ~forced.empty)]
+            m.d.sync += [ahead.eq(self.push_r | ~forced.empty), ahead_nb.eq(self.push_r),
+                         ahead_xy.eq(self.push_xy)]
+        with m.If(last):
+            m.d.comb += taken.eq(~ahead & self.push_r)
+        at = Pos(self.L)(Mux(ahead, Mux(ahead_nb, ahead_xy, forced.top), self.push_xy))
+        is_p = ahead & ~ahead_nb & (forced.top.as_value() == Cat(self.px, self.py))
+        return taken, (ahead | self.push_r, at, is_p)
 
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""
@@ -1077,18 +1113,26 @@ class Control:
                 self.join_write(0)
             with m.If(step == 1):
                 self.join_write(1)
-            cap_now = self.push_forced()
+            last = (todo == 0) & (step != 0)
+            if self.dual:
+                # The write port where the read port was; the read port reads the next
+                # forced square in the last step.
+                m.d.comb += cells.waddr.eq(self.nb_addr)
+                taken, ahead = self.forced_ahead(((todo & (todo - 1)) == 0) & ~last, last)
+            else:
+                taken = ahead = None
+            cap_now = self.push_forced(taken)
             self.over_full()
             with m.If(todo != 0):
                 self.write_neighbour()
                 m.d.sync += todo.eq(todo & (todo - 1))
             with m.Elif(step != 0):
                 self.write_tile()                 # P itself
-                self.tile_done(cap_now)
+                self.tile_done(cap_now, ahead)
 
     def _forced_states(self):
         """The next forced square, its tile from its two same-coloured tracks."""
-        m, forced, cells = self.m, self.forced, self.cells
+        m, forced = self.m, self.forced
         with m.State("POP"):
             with m.If(forced.empty & self.trial):
                 m.d.sync += self.found.eq(1)
@@ -1099,11 +1143,15 @@ class Control:
                 m.d.comb += forced.pop.eq(1)
                 m.next = "POP_READ"
         with m.State("POP_READ"):
-            # The square's word is read; its tile's first step takes it (`take_forced`).
-            m.d.sync += [self.px.eq(forced.top.x), self.py.eq(forced.top.y),
-                         self.fresh.eq(1), self.step.eq(0)]
-            m.d.comb += cells.addr.eq(forced.top)
-            m.next = "TILE"
+            self.read_forced(forced.top)
+
+    def read_forced(self, at):
+        """Forced square ``at`` (a `Pos`) is read; its tile's first step takes its word
+        (`take_forced`)."""
+        m = self.m
+        m.d.sync += [self.px.eq(at.x), self.py.eq(at.y), self.fresh.eq(1), self.step.eq(0)]
+        m.d.comb += self.cells.addr.eq(at)
+        m.next = "TILE"
 
     def _decide_states(self):
         """The move is complete: who has won?  In 8x8, is any legal move left?"""
