@@ -467,6 +467,8 @@ class Control:
         So a rollback leaves all three stores exactly as they were.  Returns whether this
         is the tile's last step; `ending` is set a cycle ahead for the move's last step."""
         m, tile, cells = self.m, self.entry.u.tile, self.cells
+        # On two ports the writes leave the read port free (see the `UNTILE` state).
+        waddr = cells.waddr if self.dual else cells.addr
         epend, fpend = self.epend, self.fpend
         epend_n = Signal(4)                            # the writes left after this step
         fpend_n = [Signal(2, name=f"fpend{c}_n") for c in range(2)]
@@ -498,7 +500,7 @@ class Control:
                                               tile.nocc.bit_select(top_dir(edges[c]), 1)))
             inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
-            m.d.comb += [cells.addr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(0b1111)]
+            m.d.comb += [waddr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(0b1111)]
             # P's word as the scan read it, the last tile's (the move's first) kept for
             # `resume_seek`.
             m.d.sync += self.pcell.empty(inc)
@@ -507,7 +509,7 @@ class Control:
                              self.far[c].wdata.eq(0), self.far[c].we.eq(1)]
         with m.Else():
             e_dir = one_hot_dir(epend)
-            m.d.comb += [cells.addr.eq(self.neighbour(e_dir)), cells.wdata.eq(0),
+            m.d.comb += [waddr.eq(self.neighbour(e_dir)), cells.wdata.eq(0),
                          cells.we.eq(Mux(epend != 0, Const(1, 4) << (e_dir ^ 2), 0))]
             m.d.comb += epend_n.eq(epend & (epend - 1))
             for c in range(2):
@@ -571,9 +573,10 @@ class Control:
         m.d.comb += self.log.pop.eq(1)
         m.d.sync += [self.step.eq(0), self.k.eq(self.k - 1)]
 
-    def rolled_back(self):
+    def rolled_back(self, below=False):
         """The move's tiles are taken back: the area as it was, and the command's end (UNDO's
-        and UNDO_SEEK's, a refused move's, or the 8x8 draw scan's trial placement)."""
+        and UNDO_SEEK's, a refused move's, or the 8x8 draw scan's trial placement).
+        ``below``: the square after P is read in this step (for `resume_seek`)."""
         m, saved = self.m, self.saved
         self.restore_area()
         with m.If(self.undoing):
@@ -589,7 +592,7 @@ class Control:
             m.next = "RESULT"
         with m.Elif(self.hunt & (self.fault == Status.OK)):
             # A hunted move that ended nothing: the scan goes on after it.
-            self.resume_seek(addressed=False)
+            self.resume_seek(addressed=below)
         with m.Else():
             self.finish(self.fault)
 
@@ -877,13 +880,21 @@ class Control:
         with m.If(~self.scanned | self.p_down):
             m.next = "CHECK"
         with m.Else():
-            if not addressed:
-                m.next = "SEEK_ON"
-            else:
+            def seek_after():
                 with m.If(self.tile == Shape.BACKSLASH):
                     m.next = "SEEK_READ"
                 with m.Else():
                     m.next = "SEEK"
+            if isinstance(addressed, bool):
+                if addressed:
+                    seek_after()
+                else:
+                    m.next = "SEEK_ON"
+            else:
+                with m.If(addressed):
+                    seek_after()
+                with m.Else():
+                    m.next = "SEEK_ON"
 
     def read_below(self):
         """Read P's neighbour across edge 2 (the square after P, for `resume_seek`)."""
@@ -1206,6 +1217,16 @@ class Control:
             # `ending` (the move's last step) implies `last`, and alone enables the end.
             with m.If(self.ending):
                 self.untile_done()
-                self.rolled_back()
+                if self.dual:
+                    # The square after P read now, where `SEEK_ON` would read it, unless
+                    # this step writes it (the block RAM's read of a square written in
+                    # the same cycle is undefined).
+                    e = self.epend
+                    below = ~((e != 0) & (one_hot_dir(e) == 2))
+                    with m.If(below):
+                        self.read_below()
+                    self.rolled_back(below)
+                else:
+                    self.rolled_back()
             with m.Elif(last):
                 self.untile_done()
