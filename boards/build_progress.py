@@ -36,8 +36,9 @@ STAGES = [
 class StageWatcher:
     """Follow the tools' logs in ``folder`` and call ``say(text)`` once per stage reached.
 
-    A context manager: the thread runs while the toolchain does; at the exit the logs are
-    read to their end, so no stage reached is left unsaid."""
+    A context manager: the logs of an earlier build in ``folder`` are removed at the entry,
+    the thread runs while the toolchain does, and at the exit the logs are read to their
+    end, so no stage reached is left unsaid."""
 
     def __init__(self, folder, say, *, packer="icepack", prefix="trax-fpga build: ", poll=0.5):
         self.folder = Path(folder)
@@ -84,6 +85,9 @@ class StageWatcher:
             self.scan()
 
     def __enter__(self):
+        # An earlier build's logs in the same folder would be read as this one's stages.
+        for name in dict.fromkeys(f for f, _, _ in STAGES):
+            (self.folder / name).unlink(missing_ok=True)
         self._thread.start()
         return self
 

@@ -949,6 +949,19 @@ def test_ecp5_build_shows_the_toolchain_stages(monkeypatch, tmp_path):
     assert stages[-1] == "place and route: done; packing the bitstream (ecppack) ..."
 
 
+def test_build_stages_ignore_an_earlier_builds_logs(tmp_path):
+    """A rebuild in the same folder reports its own stages, not those its predecessor
+    logged."""
+    from traxfpga.boards.build_progress import StageWatcher
+    (tmp_path / "top.rpt").write_text(YOSYS_STAGES_LOG)
+    (tmp_path / "top.tim").write_text(NEXTPNR_STAGES_LOG)
+    said = []
+    with StageWatcher(tmp_path, said.append, poll=0.05):
+        time.sleep(0.2)
+        (tmp_path / "top.rpt").write_text("Executing SYNTH_ICE40 pass.\n")
+    assert [s.split(": ", 1)[1].rsplit(" [", 1)[0] for s in said] == ["synthesis (yosys) ..."]
+
+
 def test_build_shows_the_toolchain_stages(monkeypatch, tmp_path):
     """The stages of yosys and nextpnr, each once and in order, as the tools log them."""
     import io
