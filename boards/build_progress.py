@@ -32,6 +32,9 @@ STAGES = [
                                                       "bitstream ({packer}) ..."),
 ]
 
+#: The logs those stages are read from.
+LOGS = tuple(dict.fromkeys(f for f, _, _ in STAGES))
+
 
 class StageWatcher:
     """Follow the tools' logs in ``folder`` and call ``say(text)`` once per stage reached.
@@ -69,7 +72,7 @@ class StageWatcher:
 
     def scan(self):
         """Read what the logs gained; say the stages reached."""
-        new = {name: self._lines(name) for name in dict.fromkeys(f for f, _, _ in STAGES)}
+        new = {name: self._lines(name) for name in LOGS}
         for name in new:
             for line in new[name]:
                 for i in range(self._next, len(STAGES)):
@@ -86,7 +89,7 @@ class StageWatcher:
 
     def __enter__(self):
         # An earlier build's logs in the same folder would be read as this one's stages.
-        for name in dict.fromkeys(f for f, _, _ in STAGES):
+        for name in LOGS:
             (self.folder / name).unlink(missing_ok=True)
         self._thread.start()
         return self

@@ -1124,11 +1124,11 @@ class Control:
                 self.join_write(0)
             with m.If(step == 1):
                 self.join_write(1)
-            last = (todo == 0) & (step != 0)
             if self.dual:
                 # The write port where the read port was; the read port reads the next
                 # forced square in the last step.
                 m.d.comb += cells.waddr.eq(self.nb_addr)
+                last = (todo == 0) & (step != 0)
                 taken, ahead = self.forced_ahead(((todo & (todo - 1)) == 0) & ~last, last)
             else:
                 taken = ahead = None

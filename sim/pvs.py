@@ -26,6 +26,9 @@ from .backends import signed16
 
 __all__ = ["PVSHarness", "PVSSim", "PVSResult", "engine_state_names"]
 
+#: Bits of each of the profiling harness's per-state cycle counters.
+STATE_COUNT_BITS = 32
+
 
 def engine_state_names(*, log2n, dual):
     """The names of the engine's states by their codes, as a harness's ``state_cycles``
@@ -49,7 +52,7 @@ class PVSHarness(wiring.Component):
             "ctl":    In(SearchRequest),
             "limits": In(SearchLimits),
             "report": In(SearchReport),
-            **({"state_cycles": Out(data.ArrayLayout(32, 1 << STATE_BITS))} if profile else {}),
+            **({"state_cycles": Out(data.ArrayLayout(STATE_COUNT_BITS, 1 << STATE_BITS))} if profile else {}),
         })
 
     def elaborate(self, platform):
@@ -160,7 +163,8 @@ class PVSSim:
         if self._names is None:
             raise RuntimeError("the engine's states are counted only with profile=True")
         counts = self._cx.get("state_cycles")
-        return {name: (counts >> (32 * code)) & 0xFFFF_FFFF
+        mask = (1 << STATE_COUNT_BITS) - 1
+        return {name: (counts >> (STATE_COUNT_BITS * code)) & mask
                 for code, name in self._names.items()}
 
     def close(self):
