@@ -75,7 +75,7 @@ class Cores(wiring.Component):
         Every sequencer's (they start from the same seed).
     report : In(SearchReport)
         The chosen answer's ``depth``, ``value`` and ``core``; ``nodes``, ``insns``,
-        ``engine_cycles`` and ``busy`` summed over the cores; ``cycles`` the search's time
+        ``engine_cycles``, ``busy`` and the table's counts summed over the cores; ``cycles`` the search's time
         from start to answer (``busy / (n * cycles)``: how much of the cores' time the
         search used).
     perft : In(PerftRequest)
@@ -212,7 +212,8 @@ class Cores(wiring.Component):
         ctl = {name: Array(getattr(s.ctl, name) for s in sequencers)
                for name in ("col", "row", "tile")}
         sums = {name: Array(getattr(s.report, name) for s in sequencers)
-                for name in ("nodes", "insns", "engine_cycles", "busy")}
+                for name in ("nodes", "insns", "engine_cycles", "busy", "tt_probes",
+                             "tt_hits")}
         best_found = Signal()
         best = {name: Signal.like(getattr(report, name)) for name in pick}
         best_ctl = {name: Signal.like(getattr(self.ctl, name)) for name in ctl}

@@ -235,7 +235,7 @@ class PVSCore(wiring.Component):
             r.past.eq(0), r.leafing.eq(0),
             self.ctl.found.eq(0), report.depth.eq(0), report.value.eq(0),
             report.nodes.eq(0), report.insns.eq(0), report.cycles.eq(0),
-            report.engine_cycles.eq(0),
+            report.engine_cycles.eq(0), report.tt_probes.eq(0), report.tt_hits.eq(0),
             r.lfsr.eq(self.limits.seed), report.seed_used.eq(self.limits.seed),
             self.active.eq(1),
         ]
@@ -312,7 +312,10 @@ class PVSCore(wiring.Component):
             with m.If(q.ready):
                 m.d.comb += r.advance.eq(1)
                 with m.If(r.ins.op == Op.TTGET):
-                    m.d.sync += [r.gt.eq(a.win), r.lt.eq(a.fail), r.eq.eq(~a.win & ~a.fail)]
+                    m.d.sync += [r.gt.eq(a.win), r.lt.eq(a.fail), r.eq.eq(~a.win & ~a.fail),
+                                 self.report.tt_probes.eq(self.report.tt_probes + 1),
+                                 self.report.tt_hits.eq(self.report.tt_hits
+                                                        + (a.win | a.fail))]
 
     def _scan(self, m, r):
         """The scan register's instructions: its start, the next placement, the deal."""

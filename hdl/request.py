@@ -43,8 +43,9 @@ SearchLimits = wiring.Signature({
 #: the opening, not searched), the answer's value for the side to move, the seed it
 #: started from (the twin's ``seed``), the search's cycles from start to answer, and,
 #: summed over the cores, legal placements (``nodes``), instructions, the cycles spent
-#: waiting for the engine and the cores' own search cycles (``busy``); ``core`` is the core
-#: whose answer it is.
+#: waiting for the engine, the cores' own search cycles (``busy``), and the transposition
+#: table's probes and the probes it answered (``tt_probes``, ``tt_hits``: 0 without a
+#: table); ``core`` is the core whose answer it is.
 SearchReport = wiring.Signature({
     "depth":         In(4),
     "value":         In(signed(16)),
@@ -54,5 +55,7 @@ SearchReport = wiring.Signature({
     "insns":         In(32),
     "engine_cycles": In(32),
     "busy":          In(40),
+    "tt_probes":     In(32),
+    "tt_hits":       In(32),
     "core":          In(range(MAX_CORES)),
 })

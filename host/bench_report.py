@@ -63,6 +63,7 @@ NAMES = {
     "leaves_per_second": "leaves per second at the simulated clock",
     "answer": "the device's answer", "ulx3s_clock_mhz": "the ULX3S's clock (MHz)",
     "leaves_per_second_at_ulx3s_clock": "leaves per second at the ULX3S's clock",
+    "tt": "transposition table",
 }
 
 
@@ -126,6 +127,10 @@ def _player_part(figures):
         else:
             out.append(f"depth reached against {name}: not reported (only the simulated "
                        f"board and the model report their searches)")
+        tt = v.get("tt")
+        if tt:
+            out.append(f"transposition table against {name}: {tt['hits']:,} of "
+                       f"{tt['probes']:,} probes answered ({100 * tt['hit_rate']:.1f}%)")
     return out
 
 

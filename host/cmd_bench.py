@@ -62,14 +62,21 @@ register_target("ref", bench_ref, "the software reference engine")
 
 def bench_engine(args):
     """Figures of the hardware move engine: cycles in simulation (see
-    :mod:`traxfpga.sim.bench`), then size and Fmax on the iCE40UP5K
-    (:mod:`traxfpga.boards.engine_synth`) unless ``--no-synth``."""
+    :mod:`traxfpga.sim.bench`) on the schedule of ``--board``'s store, then size and Fmax
+    on the iCE40UP5K (:mod:`traxfpga.boards.engine_synth`) unless ``--no-synth``."""
     from ..sim.bench import bench_engine as run_bench
 
     def progress(text):
         note("trax-fpga bench engine", text)
 
+    board = _board(args, "engine")
+    args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
+    if args.dual and not args.no_synth:
+        raise SystemExit("trax-fpga bench engine: the engine alone is synthesized for the "
+                         "iCE40UP5K's one-port store: add --no-synth for the dual-port "
+                         "schedule's cycles")
     figures = run_bench(args, progress=progress)
+    figures["board"] = board.name
     if not args.no_synth:
         progress("synthesis, place and route for the iCE40UP5K (Yosys, nextpnr; a few "
                  "minutes) ...")
@@ -187,9 +194,10 @@ def bench_player(args):
     the contest referee, with the simulated board's cycles per answer and the depth each
     search completed."""
     from collections import Counter
+    from pathlib import Path
 
     from .players import split_specs
-    from .referee import run_match
+    from .referee import record_folder, run_match, save_record
 
     from ..hdl.pvs_program import MAX_DEFENCE, MAX_ITER, schedule
     figures = {"target": "player", "player": args.player, "seed": args.seed,
@@ -204,14 +212,27 @@ def bench_player(args):
         clk = DEFAULT_CLK
         figures["clock_mhz"] = clk / 1e6
     opponent_time = args.time if args.opponent_time is None else args.opponent_time
+    folders = {}
+    if args.record:                 # a folder an opponent, its games kept in notation
+        specs = split_specs(args.opponents)
+        for k, opponent in enumerate(specs):
+            path = (Path(args.record) if len(specs) == 1
+                    else Path(args.record) / f"vs-{k + 1}")
+            try:
+                folders[opponent] = record_folder(path)
+            except ValueError as e:
+                raise SystemExit(f"trax-fpga bench player: {e}") from None
     for opponent in split_specs(args.opponents):
-        depths, nodes = Counter(), []
+        depths, nodes, probes, hits = Counter(), [], 0, 0
         done = []
 
         def on_game(i, rec, opponent=opponent, done=done):
             # every game on stderr (a match against ref takes many minutes), on stdout too
             # with --verbose
             done.append(i)
+            if opponent in folders:
+                save_record(folders[opponent], i, args.games, rec,
+                            f"trax-fpga bench player: {args.player} vs {opponent}")
             note("trax-fpga bench player", f"{args.player} vs {opponent}: game {len(done)}/"
                                            f"{args.games}: {rec.summary()}")
             if args.verbose:
@@ -240,6 +261,8 @@ def bench_player(args):
                 depths[s["depth"]] += 1
                 if s.get("nodes") is not None:
                     nodes.append(s["nodes"])
+                probes += s.get("tt_probes", 0)
+                hits += s.get("tt_hits", 0)
         times = sorted(t for t, _ in mine)
         p99 = times[min(len(times) - 1, int(0.99 * len(times)))] if times else 0.0
         if clk:
@@ -252,6 +275,10 @@ def bench_player(args):
         if nodes and times:
             # positions visited (legal placements) per second of thinking
             fig["nodes_per_second"] = round(sum(nodes) / sum(times))
+        if probes:
+            # the threat search's transposition table: how often a node's probe was answered
+            fig["tt"] = {"probes": probes, "hits": hits,
+                         "hit_rate": round(hits / probes, 3)}
         if depths:
             # the last iteration completed (schedule()); 0 the opening
             fig["depth_reached"] = {str(d): n for d, n in sorted(depths.items())}
@@ -332,6 +359,10 @@ def add_arguments(parser):
                              "contest program told to think longer gets the time it asks for, "
                              "while the board keeps --time")
     parser.add_argument("--verbose", action="store_true", help="player: print every game")
+    parser.add_argument("--record", metavar="DIR",
+                        help="player: write each game to DIR/game-NNN.txt in notation, as "
+                             "the referee's --record (DIR/vs-K/ for the K-th of several "
+                             "opponents), for bench held-back --records")
     parser.add_argument("--jobs", type=int, default=None, metavar="N",
                         help="player: games at once in worker processes (see referee --jobs)")
     parser.add_argument("--no-pysim", action="store_true",
@@ -341,12 +372,12 @@ def add_arguments(parser):
                              "share of the first moves; pvs: the root's moves dealt round "
                              "them; default 1)")
     parser.add_argument("--board", default="icebreaker",
-                        help="perft, pvs: the board whose device is simulated: its clock "
-                             "(the search's budget), its store's schedule and (perft) its "
-                             "capacity (default icebreaker)")
+                        help="engine, perft, pvs: the board whose device is simulated: its "
+                             "store's schedule, (perft, pvs) its clock (the search's budget) "
+                             "and (perft) its capacity (default icebreaker)")
     parser.add_argument("--one-port", action="store_true",
-                        help="perft, pvs: the engines' one-port schedule (the iCEBreaker's "
-                             "SPRAM store's) even on a block-RAM board")
+                        help="engine, perft, pvs: the engines' one-port schedule (the "
+                             "iCEBreaker's SPRAM store's) even on a block-RAM board")
     parser.add_argument("--profile", action="store_true",
                         help="pvs: also the cycles a node in each of the engine's states "
                              "(one core)")

@@ -94,7 +94,6 @@ def _limits(args):
 def run(args):
     import json
     import sys
-    from pathlib import Path
 
     from rich import box
     from rich.console import Console
@@ -103,7 +102,7 @@ def run(args):
 
     from .players import PlayerError, SpecError
     from .progress import note
-    from .referee import run_match
+    from .referee import record_folder, run_match, save_record
 
     err = Console(stderr=True)
     # No emoji codes (a spec like cmd:cat is not :cat:), and room for the whole table when
@@ -119,13 +118,10 @@ def run(args):
         return fail(problem)
     record_dir = None
     if args.record:
-        record_dir = Path(args.record)
         try:
-            record_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            return fail(f"cannot create the record directory {args.record!r}: {e}")
-        if not record_dir.is_dir():
-            return fail(f"{args.record!r} is not a directory")
+            record_dir = record_folder(args.record)
+        except ValueError as e:
+            return fail(str(e))
 
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                         console=err, transient=True, disable=not err.is_terminal)
@@ -144,9 +140,7 @@ def run(args):
     def on_game(i, rec):
         progress.advance(task)
         if record_dir is not None:
-            path = record_dir / f"game-{i + 1:03}.txt"
-            path.write_text(rec.notation(f"trax-fpga referee: game {i + 1} of {args.games}"))
-            written.append(path)
+            written.append(save_record(record_dir, i, args.games, rec))
         if plain:
             note("trax-fpga referee", f"game {i + 1}/{args.games}: {rec.summary()}")
         if not args.json:

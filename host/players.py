@@ -304,9 +304,11 @@ class SimTransport(LineTransport):
         return self.sim.cycles
 
     def last_search(self):
-        """The simulated board's last search: ``{"depth", "nodes"}``."""
+        """The simulated board's last search: ``{"depth", "nodes", "tt_probes", "tt_hits"}``."""
         s = self.sim
-        return {"depth": s.search_depth, "nodes": s.search_nodes}
+        probes, hits = s.search_tt
+        return {"depth": s.search_depth, "nodes": s.search_nodes, "tt_probes": probes,
+                "tt_hits": hits}
 
     def close(self):
         self.sim.close()
@@ -588,8 +590,8 @@ class Player:
     ident = ""
     clock = "wall"
     last_time = 0.0
-    #: The last search of the simulated board or the model (depth, defence, nodes; nodes
-    #: None for the model), None for other players.
+    #: The last search of the simulated board or the model (``{"depth", "nodes",
+    #: "tt_probes", "tt_hits"}``), None for other players.
     last_search = None
 
     def start(self, colour, *, limit=None):
@@ -650,7 +652,8 @@ class EnginePlayer(Player):
         choice = run_cores(self.game, self.cores, self.nodes,
                            seed=self.rng.randrange(1, 1 << 16))
         # as the simulated board reports its searches
-        self.last_search = {"depth": choice.depth, "nodes": choice.nodes}
+        self.last_search = {"depth": choice.depth, "nodes": choice.nodes,
+                            "tt_probes": choice.tt_probes, "tt_hits": choice.tt_hits}
         return choice.move
 
     def _move(self):

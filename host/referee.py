@@ -30,7 +30,8 @@ from .reference.echo import shown
 from .players import Fault, OpenError, Player, open_player
 from .reference.trax import Game, Illegal, parse_move
 
-__all__ = ["GameRecord", "Match", "play_game", "run_match", "MAX_MOVES", "REASONS"]
+__all__ = ["GameRecord", "Match", "play_game", "run_match", "record_folder", "save_record",
+           "MAX_MOVES", "REASONS"]
 
 #: Default move cap: a game still going after this many moves is a draw.
 MAX_MOVES = 400
@@ -76,8 +77,8 @@ class GameRecord:
     reason: str = "cap"
     fault: dict | None = None
     size: tuple = (0, 0)
-    #: per move: the simulated board's search behind it (``{"depth", "defence", "nodes"}``)
-    #: or None
+    #: per move: the search behind it of the simulated board or the model (``{"depth",
+    #: "nodes", "tt_probes", "tt_hits"}``), or None
     searches: list = field(default_factory=list)
 
     def name(self, colour):
@@ -159,6 +160,29 @@ def _check(game, text, seconds, time_limit):
     except Illegal as e:
         return "illegal", f"played an illegal move ({e})"
     return None
+
+
+def record_folder(path):
+    """The folder ``--record`` names, made if need be; ``ValueError`` says why it cannot
+    be."""
+    from pathlib import Path
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise ValueError(f"cannot use {str(path)!r} as the record directory: it is not a "
+                         f"directory")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise ValueError(f"cannot create the record directory {str(path)!r}: {e}") from None
+    return folder
+
+
+def save_record(folder, i, games, rec, title="trax-fpga referee"):
+    """Game ``i`` (from 0) of ``games`` as ``folder/game-NNN.txt`` (:meth:`GameRecord.notation`,
+    which ``bench held-back --records`` and ``replay`` read); returns the path."""
+    path = folder / f"game-{i + 1:03}.txt"
+    path.write_text(rec.notation(f"{title}: game {i + 1} of {games}"))
+    return path
 
 
 def play_game(white: Player, black: Player, *, time_limit=1.0, rng=None,

@@ -19,9 +19,9 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def engine_cycles(log2n=7, progress=None):
-    """Replay every recorded game on the engine; cycles per move and per placed tile.
-    ``progress(text)`` is told each stage."""
+def engine_cycles(log2n=7, progress=None, dual=False):
+    """Replay every recorded game on the engine (on the dual-port schedule with ``dual``);
+    cycles per move and per placed tile.  ``progress(text)`` is told each stage."""
     from ..host.reference.corpus import engine_variant, load_corpus
     from ..host.reference.trax import parse_move
     from .core import CoreSim
@@ -29,9 +29,9 @@ def engine_cycles(log2n=7, progress=None):
     progress = progress or (lambda text: None)
     per_move, tiles = [], 0
     games = load_corpus()
-    progress(f"the engine (N = {1 << log2n}) in simulation (compiled on first use, then "
-             f"cached) ...")
-    with CoreSim(log2n=log2n) as sim:
+    progress(f"the engine (N = {1 << log2n}, {'dual' if dual else 'one'}-port schedule) in "
+             f"simulation (compiled on first use, then cached) ...")
+    with CoreSim(log2n=log2n, dual=dual) as sim:
         backend = sim.backend
         progress(f"replaying {len(games)} recorded games on {backend} ...")
         start = time.perf_counter()         # after the (cached) compile
@@ -60,8 +60,10 @@ def engine_cycles(log2n=7, progress=None):
 def bench_engine(args, progress=None):
     """The engine's figures in simulation (the synthesis figures are the command's)."""
     progress = progress or (lambda text: None)
-    figures = {"target": "engine", "capacity": 1 << args.log2n}
-    figures.update(engine_cycles(args.log2n, progress))
+    dual = getattr(args, "dual", False)
+    figures = {"target": "engine", "capacity": 1 << args.log2n,
+               "store": "dual-port" if dual else "one-port"}
+    figures.update(engine_cycles(args.log2n, progress, dual=dual))
     return figures
 
 
@@ -249,6 +251,7 @@ def bench_pvs(args, progress=None):
     depths = {}
     for r in rows:
         depths[str(r.depth)] = depths.get(str(r.depth), 0) + 1
+    probes, hits = sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows)
     return {
         "target": "pvs", "clock_mhz": clock, "budget_cycles": budget,
         "store": "dual-port" if args.dual else "one-port", "capacity": 1 << args.log2n,
@@ -262,6 +265,9 @@ def bench_pvs(args, progress=None):
         "instructions_per_node": round(sum(r.insns for r in rows) / max(nodes, 1), 1),
         "depth_reached": dict(sorted(depths.items())),
         "at_budget": sum(r.cycles >= budget for r in rows),
+        # the threat search's table (one-port engines only): probes, and those answered
+        **({"tt": {"probes": probes, "hits": hits, "hit_rate": round(hits / probes, 3)}}
+           if probes else {}),
         # where a node's cycles go: the engine's state (IDLE: the sequencer's own work)
         **({"cycles_per_node_in": {name: round(n / max(nodes, 1), 2)
                                    for name, n in states.most_common() if n}}

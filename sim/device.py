@@ -331,6 +331,12 @@ class DeviceSim:
         return self._sim.get("report__nodes")
 
     @property
+    def search_tt(self):
+        """The transposition table's probes in the device's last search, and how many of
+        them it answered: ``(probes, hits)`` (``(0, 0)`` on a device without a table)."""
+        return self._sim.get("report__tt_probes"), self._sim.get("report__tt_hits")
+
+    @property
     def search_value(self):
         """The value of the device's last answer for the side that moved (signed)."""
         return signed16(self._sim.get("report__value"))

@@ -82,6 +82,8 @@ class PVSResult(NamedTuple):
     engine_cycles: int      # of the cycles, those waiting for the engine (summed over cores)
     core: int = 0           # the core whose answer it is
     busy: int = 0           # the cores' own search cycles, summed (one core: ``cycles``)
+    tt_probes: int = 0      # the transposition table's probes (0: no table)
+    tt_hits: int = 0        # of them, those it answered
 
 
 class PVSSim:
@@ -148,11 +150,12 @@ class PVSSim:
         found = bool(cx.get("ctl__found"))
         report = {name: cx.get(f"report__{name}") for name in
                   ("depth", "value", "nodes", "insns", "cycles", "engine_cycles", "core",
-                   "busy")}
+                   "busy", "tt_probes", "tt_hits")}
         out = PVSResult(format_move(Move(col, row, tile)) if found else None,
                         report["depth"], signed16(report["value"]), report["nodes"],
                         report["insns"], report["cycles"], report["engine_cycles"],
-                        report["core"], report["busy"])
+                        report["core"], report["busy"], report["tt_probes"],
+                        report["tt_hits"])
         cx.set("ctl__req", 0)
         cx.tick(2)
         return out

@@ -20,7 +20,8 @@ PLAYER = {
                "win_rate": 0.88, "answers": 35,
                "time_limits": {"player": 1.0, "opponent": 5.0},
                "cycles_per_answer": {"mean": 1612032, "p99": 19201296, "max": 19201296},
-               "nodes_per_second": 300000, "depth_reached": {"0": 5, "1": 10, "9": 20}},
+               "nodes_per_second": 300000, "depth_reached": {"0": 5, "1": 10, "9": 20},
+               "tt": {"probes": 40000, "hits": 7300, "hit_rate": 0.182}},
 }
 
 
@@ -33,6 +34,7 @@ def test_player_report_is_a_table_with_the_depth_reached():
     assert re.search(r"^iteration 1: PVS 1 ply +10 +29%$", text, re.M), text
     assert re.search(r"^the opening \(no search\) +5 +14%$", text, re.M), text
     assert "44 / 50 (88%)" in text
+    assert "transposition table against ref: 7,300 of 40,000 probes answered (18.2%)" in text
     assert re.search(r"^ref +1 / 5 s +44 / 50", text, re.M), text
     # wins because the opponent answered late are told apart
     late = dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], wins_on_time=3))
@@ -124,7 +126,7 @@ def test_opponent_specs_keep_their_options():
 def test_the_model_is_the_sequencers_twin_and_reports_its_search():
     """``model`` plays the board's program on the reference engine with a node budget: its
     answer is the twin's for the seed it drew, and it reports depth and nodes as the
-    simulated board does."""
+    simulated board does (its transposition table's probes and hits too)."""
     import random
 
     from traxfpga.host.players import open_player
@@ -138,8 +140,9 @@ def test_the_model_is_the_sequencers_twin_and_reports_its_search():
     game.play("@0/")
     want = run(game, 400, seed=seed)
     assert answer == format_move(want.move)
-    assert player.last_search == {"depth": want.depth, "nodes": want.nodes}
-    assert want.depth >= 1 and want.nodes >= 400
+    assert player.last_search == {"depth": want.depth, "nodes": want.nodes,
+                                  "tt_probes": want.tt_probes, "tt_hits": want.tt_hits}
+    assert want.depth >= 1 and want.nodes >= 400 and want.tt_probes > 0
 
 
 def test_bench_perft_checks_the_device_against_the_reference(capsys):
@@ -172,3 +175,41 @@ def test_bench_perft_on_a_block_ram_board(capsys):
     assert per_leaf["dual-port"] < per_leaf["one-port"]
     with pytest.raises(SystemExit, match="no board 'nosuch'"):
         cli.main(["bench", "perft", "--board", "nosuch"])
+
+
+def test_bench_engine_on_either_schedule(capsys):
+    """``bench engine --board``: the engine's cycles on the recorded games on that board's
+    store's schedule; the dual-port one is not synthesized for the UP5K."""
+    per_move = {}
+    for board in ("icebreaker", "ulx3s-25f"):
+        assert cli.main(["bench", "engine", "--no-synth", "--board", board, "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["board"] == board and data["moves"] > 5000
+        per_move[data["store"]] = data["cycles_per_move"]["mean"]
+    assert per_move["dual-port"] < per_move["one-port"]
+    with pytest.raises(SystemExit, match="add --no-synth"):
+        cli.main(["bench", "engine", "--board", "hx8k"])
+
+
+def test_bench_player_records_its_games(tmp_path, capsys):
+    """``bench player --record DIR``: each game in the referee's notation files, which
+    replay on the reference; a folder that cannot be made is one clear error."""
+    from traxfpga.host.reference.trax import Game
+    folder = tmp_path / "games"
+    argv = ["bench", "player", "--player", "random", "--opponents", "random", "--games", "2",
+            "--record", str(folder), "--json"]
+    assert cli.main(argv) == 0
+    capsys.readouterr()
+    files = sorted(folder.glob("*.txt"))
+    assert [f.name for f in files] == ["game-001.txt", "game-002.txt"]
+    for k, f in enumerate(files):
+        lines = f.read_text().splitlines()
+        assert lines[0] == f"# trax-fpga bench player: random vs random: game {k + 1} of 2"
+        game = Game()
+        for line in lines:
+            if not line.startswith("#"):
+                game.play(line.split("#")[0].strip())
+        assert game.over
+    (tmp_path / "file").write_text("")
+    with pytest.raises(SystemExit, match="record directory: it is not a directory"):
+        cli.main(argv[:-3] + ["--record", str(tmp_path / "file")])

@@ -78,9 +78,9 @@ def test_hardware_cores_run_as_the_twins(dev):
             (answer,) = dev.exchange(":move")
             want = run_cores(game, CORES, limit, seed=dev.search_seed, tt=False)
             got = (answer.split()[-1], dev.search_depth, dev.search_value, dev.search_nodes,
-                   dev.search_insns)
+                   dev.search_insns, dev.search_tt)
             assert got == (format_move(want.move), want.depth, want.value, want.nodes,
-                           want.insns), game.moves
+                           want.insns, (0, 0)), game.moves          # (no table)
             step = game.play(want.move)
             assert answer == f"{_ok(game, step)} {format_move(want.move)}", game.moves
             if game.ply == 7:                   # an undo reaches every engine

@@ -237,6 +237,9 @@ def _setup(sim, moves):
 
 @needs_cxx
 def test_hardware_runs_the_program_as_the_twin(sim):
+    """The same move, value, depth, nodes and instructions, and the same probes of the
+    transposition table answered, as the twin's with the same table."""
+    probes = hits = 0
     for k, moves in enumerate(_positions(8, seed=SEED + 1, high=24)):
         game = _setup(sim, moves)
         for limit, seed in ((300, 0xACE1), (2500 + 500 * k, 1 + 7919 * k)):
@@ -244,11 +247,16 @@ def test_hardware_runs_the_program_as_the_twin(sim):
             sim.set_seed(seed)
             got = sim.search()
             want = run(game, node_limit=limit, seed=seed)
-            assert (got.move, got.depth, got.value, got.nodes, got.insns) == \
-                (format_move(want.move), want.depth, want.value, want.nodes, want.insns), moves
+            assert (got.move, got.depth, got.value, got.nodes, got.insns, got.tt_probes,
+                    got.tt_hits) == (format_move(want.move), want.depth, want.value,
+                                     want.nodes, want.insns, want.tt_probes,
+                                     want.tt_hits), moves
             assert got.engine_cycles < got.cycles
+            probes += got.tt_probes
+            hits += got.tt_hits
         # the position is as it was: the engine and the reference agree on a move
         _play_both(sim, game, format_move(want.move))
+    assert 0 < hits < probes
 
 
 @needs_cxx

@@ -85,6 +85,8 @@ class PVSChoice(NamedTuple):
     value: int              # its value for the side to move
     nodes: int              # legal placements
     insns: int              # instructions executed
+    tt_probes: int = 0      # the transposition table's probes in this search
+    tt_hits: int = 0        # of them, those it answered
 
 
 _PROGRAMS = {}
@@ -113,6 +115,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         code = (_code(cores, tt) if max_iter is None and threats
                 else program(max_iter or MAX_ITER, threats, cores=cores, tt=tt).words())
     table = Table(log2n) if table is None else table
+    probes, hits = table.probes, table.hits        # a table passed in may have counts
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
     pc, lv, acc = 0, 0, 0
@@ -237,7 +240,8 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             value = acc
         elif op == Op.FINISH:
             assert depth_in == 0, "the program left tiles on the board"
-            return PVSChoice(answer, depth, value, nodes, insns)
+            return PVSChoice(answer, depth, value, nodes, insns,
+                             table.probes - probes, table.hits - hits)
         else:
             raise AssertionError(f"unknown op {op}")
 
@@ -246,7 +250,7 @@ def run_cores(game: Game, cores: int, node_limit: int = 0, **kwargs) -> PVSChoic
     """The answer of ``cores`` sequencers searching at once, as the device's combiner picks
     it: each core searches its share of the root's moves (dealt in scan order, one each in
     turn) with ``node_limit``, and the answer of highest value is played, the lower core's
-    on a tie; ``nodes`` and ``insns`` are the sums."""
+    on a tie; ``nodes``, ``insns`` and the table's counts are the sums."""
     if cores == 1:
         return run(game, node_limit, **kwargs)
     answers = [run(game, node_limit, core=k, cores=cores, **kwargs) for k in range(cores)]
@@ -255,5 +259,5 @@ def run_cores(game: Game, cores: int, node_limit: int = 0, **kwargs) -> PVSChoic
         if a.move is not None and (best is None or a.value > best.value):
             best = a
     best = best or answers[0]
-    return best._replace(nodes=sum(a.nodes for a in answers),
-                         insns=sum(a.insns for a in answers))
+    return best._replace(**{name: sum(getattr(a, name) for a in answers)
+                            for name in ("nodes", "insns", "tt_probes", "tt_hits")})
