@@ -198,6 +198,7 @@ def bench_player(args):
 
     from .players import split_specs
     from .referee import record_folder, run_match, save_record
+    from ..sim.bench import table_figures
 
     from ..hdl.pvs_program import MAX_DEFENCE, MAX_ITER, schedule
     figures = {"target": "player", "player": args.player, "seed": args.seed,
@@ -212,9 +213,9 @@ def bench_player(args):
         clk = DEFAULT_CLK
         figures["clock_mhz"] = clk / 1e6
     opponent_time = args.time if args.opponent_time is None else args.opponent_time
+    specs = split_specs(args.opponents)
     folders = {}
     if args.record:                 # a folder an opponent, its games kept in notation
-        specs = split_specs(args.opponents)
         for k, opponent in enumerate(specs):
             path = (Path(args.record) if len(specs) == 1
                     else Path(args.record) / f"vs-{k + 1}")
@@ -222,7 +223,7 @@ def bench_player(args):
                 folders[opponent] = record_folder(path)
             except ValueError as e:
                 raise SystemExit(f"trax-fpga bench player: {e}") from None
-    for opponent in split_specs(args.opponents):
+    for opponent in specs:
         depths, nodes, probes, hits = Counter(), [], 0, 0
         done = []
 
@@ -275,10 +276,7 @@ def bench_player(args):
         if nodes and times:
             # positions visited (legal placements) per second of thinking
             fig["nodes_per_second"] = round(sum(nodes) / sum(times))
-        if probes:
-            # the threat search's transposition table: how often a node's probe was answered
-            fig["tt"] = {"probes": probes, "hits": hits,
-                         "hit_rate": round(hits / probes, 3)}
+        fig.update(table_figures(probes, hits))
         if depths:
             # the last iteration completed (schedule()); 0 the opening
             fig["depth_reached"] = {str(d): n for d, n in sorted(depths.items())}

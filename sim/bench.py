@@ -57,6 +57,14 @@ def engine_cycles(log2n=7, progress=None, dual=False):
     }
 
 
+def table_figures(probes, hits):
+    """The threat search's transposition table over some searches: its probes and those
+    it answered (``{}`` when nothing probed it: a device without a table)."""
+    if not probes:
+        return {}
+    return {"tt": {"probes": probes, "hits": hits, "hit_rate": round(hits / probes, 3)}}
+
+
 def bench_engine(args, progress=None):
     """The engine's figures in simulation (the synthesis figures are the command's)."""
     progress = progress or (lambda text: None)
@@ -265,9 +273,7 @@ def bench_pvs(args, progress=None):
         "instructions_per_node": round(sum(r.insns for r in rows) / max(nodes, 1), 1),
         "depth_reached": dict(sorted(depths.items())),
         "at_budget": sum(r.cycles >= budget for r in rows),
-        # the threat search's table (one-port engines only): probes, and those answered
-        **({"tt": {"probes": probes, "hits": hits, "hit_rate": round(hits / probes, 3)}}
-           if probes else {}),
+        **table_figures(probes, hits),          # (one-port engines only)
         # where a node's cycles go: the engine's state (IDLE: the sequencer's own work)
         **({"cycles_per_node_in": {name: round(n / max(nodes, 1), 2)
                                    for name, n in states.most_common() if n}}
