@@ -9,6 +9,7 @@ report their progress on standard error as they go.
 """
 
 import time
+from pathlib import Path
 
 from .progress import note
 
@@ -291,9 +292,9 @@ register_target("player", bench_player,
 
 def bench_held_back(args):
     """Lost games as positions (:mod:`traxfpga.host.positions`): each record's losing move,
-    and whether ``--player`` now avoids it."""
+    and whether ``--player`` now avoids it; ``--save FILE`` keeps them as a suite."""
     from .players import open_player
-    from .positions import avoids, cases_in, savable, to_dict
+    from .positions import avoids, cases_in, holding_moves, save_suite, to_dict
     from .reference.movetext import UnusableInput
 
     def progress(text):
@@ -301,14 +302,21 @@ def bench_held_back(args):
     if not args.records:
         raise UnusableInput("give --records DIR (games written by referee --record, such as "
                             "the held-back program's)")
+    if args.save and not Path(args.save).resolve().parent.is_dir():
+        raise UnusableInput(f"cannot save the suite as {args.save}: no such folder")
     cases = cases_in(args.records, args.force_depth, progress)
-    rows = []
+    rows, suite = [], []
     with open_player(args.player, seed=args.seed) as player:
         for case in cases:
             answer, held, seconds = avoids(case, player, limit=args.time)
+            holds = holding_moves(case)
             progress(f"{case.source}: {args.player} answers {answer} instead of "
-                     f"{case.played}: {'avoided' if held else 'still lost'}")
-            rows.append(to_dict(case, answer, held, seconds) | {"savable": savable(case)})
+                     f"{case.played}: {'avoided' if held else 'still lost'} "
+                     f"({len(holds)} moves hold)")
+            rows.append(to_dict(case, answer, held, seconds) | {"savable": bool(holds)})
+            suite.append((case, holds, answer))
+    if args.save:
+        save_suite(args.save, suite, args.player)
     return {"target": "held-back", "player": args.player, "force_depth": args.force_depth,
             "losing_moves": len(rows), "savable": sum(r["savable"] for r in rows),
             "avoided": sum(r["avoided"] for r in rows), "cases": rows}
@@ -390,6 +398,10 @@ def add_arguments(parser):
     parser.add_argument("--force-depth", type=int, default=3, metavar="D",
                         help="held-back: a losing move lets the winner win by force within D "
                              "of its moves (default 3)")
+    parser.add_argument("--save", metavar="FILE",
+                        help="held-back: write the cases, the moves that hold in each and "
+                             "--player's answers to FILE as a suite (JSON lines), such as "
+                             "tests/data/lost_positions.jsonl")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 

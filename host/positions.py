@@ -6,8 +6,15 @@ the loser's first move after which the winner wins by force within ``depth`` of 
 (:func:`~traxfpga.host.reference.forcing.refuted`, by plain recursion along threats); the
 smallest such number of moves is the case's depth.  A player *avoids* it when its own move
 in that position is not refuted at that depth.  Some positions may be lost whatever is
-played (:func:`savable` tells); such a case is still counted, as a move no player avoids.
+played (:func:`holding_moves` finds none); such a case is still counted, as a move no player
+avoids.
+
+A *suite* (:func:`save_suite`, :func:`load_suite`) keeps the cases with the moves that hold
+in each and a strong player's answer, so that a test can check the board's answer against
+them without the records or the slow search for the losing move.
 """
+
+import json
 
 import time
 from dataclasses import asdict, dataclass
@@ -15,9 +22,10 @@ from pathlib import Path
 
 from .reference.forcing import refuted
 from .reference.movetext import UnusableInput, read_moves
-from .reference.trax import Game, Illegal
+from .reference.trax import Game, Illegal, format_move
 
-__all__ = ["Case", "losing_move", "cases_in", "avoids", "savable", "to_dict"]
+__all__ = ["Case", "losing_move", "cases_in", "avoids", "holding_moves", "to_dict",
+           "save_suite", "load_suite"]
 
 _RESULTS = {"1-0": "black", "0-1": "white"}        # the result code -> the loser
 
@@ -108,11 +116,11 @@ def avoids(case, player, limit=None):
     return answer, held, player.last_time
 
 
-def savable(case):
-    """Whether some move in the case's position holds at its depth (else the position was
-    already lost at that depth, whatever is played)."""
+def holding_moves(case):
+    """The moves in the case's position that hold at its depth, in notation (none: the
+    position was already lost at that depth, whatever is played)."""
     game = case.position()
-    return any(not refuted(game, mv, case.depth) for mv in game.legal_moves())
+    return [format_move(mv) for mv in game.legal_moves() if not refuted(game, mv, case.depth)]
 
 
 def to_dict(case, answer, held, seconds):
@@ -120,3 +128,26 @@ def to_dict(case, answer, held, seconds):
     d["move_number"] = len(case.moves) + 1
     del d["moves"]
     return d | {"answer": answer, "avoided": held, "seconds": round(seconds, 6)}
+
+
+def save_suite(path, entries, player):
+    """Write ``entries``, ``(case, holds, answer)`` each, as a suite: a case a line in JSON,
+    ``player``'s answer kept as the one ``expected``."""
+    text = "".join(json.dumps(asdict(case) | {"holds": holds, "expected": answer,
+                                              "expected_by": player}) + "\n"
+                   for case, holds, answer in entries)
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise UnusableInput(f"cannot save the suite as {path}: {e.strerror or e}") from None
+
+
+def load_suite(path):
+    """The suite at ``path``: ``(case, holds, expected)`` a line."""
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            e = json.loads(line)
+            out.append((Case(e["source"], e["moves"], e["played"], e["depth"]),
+                        e["holds"], e["expected"]))
+    return out

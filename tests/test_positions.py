@@ -7,10 +7,11 @@ import pytest
 
 from traxfpga.host import cli
 from traxfpga.host.players import SpecError, open_player
-from traxfpga.host.positions import avoids, cases_in, losing_move, savable
+from traxfpga.host.positions import (avoids, cases_in, holding_moves, load_suite,
+                                     losing_move)
 from traxfpga.host.reference.forcing import refuted
 from traxfpga.host.reference.movetext import UnusableInput
-from traxfpga.host.reference.trax import Game
+from traxfpga.host.reference.trax import Game, format_move
 from traxfpga.host.referee import run_match
 
 from player_harness import needs_cxx
@@ -51,9 +52,11 @@ def test_a_player_answers_in_the_position(records):
         answer, held, _ = avoids(case, ref)
     case.position().play(answer)                        # legal
     assert held == (not refuted(case.position(), answer, case.depth))
-    # a move holds there exactly when one of the legal moves is not refuted
+    # the moves that hold there are exactly the legal moves not refuted
     game = case.position()
-    assert savable(case) == any(not refuted(game, mv, case.depth) for mv in game.legal_moves())
+    assert holding_moves(case) == [format_move(mv) for mv in game.legal_moves()
+                                   if not refuted(game, mv, case.depth)]
+    assert held == (answer in holding_moves(case))
 
 
 @needs_cxx
@@ -80,13 +83,27 @@ def test_players_that_cannot_take_a_position(tmp_path):
         losing_move(tmp_path / "x.txt", 2)
 
 
-def test_bench_held_back(records, capsys):
+def test_bench_held_back(records, capsys, tmp_path):
     folder, _ = records
     assert cli.main(["bench", "held-back", "--records", str(folder), "--player", "ref",
                      "--force-depth", "2", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["losing_moves"] == len(data["cases"]) == len(cases_in([folder], 2))
     assert data["avoided"] == sum(c["avoided"] for c in data["cases"])
+    # --save keeps the cases as a suite, the player's answers expected
+    suite = tmp_path / "suite.jsonl"
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--player", "ref",
+                     "--force-depth", "2", "--save", str(suite), "--json"]) == 0
+    saved = load_suite(suite)
+    data = json.loads(capsys.readouterr().out)
+    assert [(c.source, c.played) for c, _, _ in saved] == \
+        [(c["source"], c["played"]) for c in data["cases"]]
+    for (case, holds, expected), row in zip(saved, data["cases"]):
+        assert expected == row["answer"] and (expected in holds) == row["avoided"]
+        assert bool(holds) == row["savable"] and holds == holding_moves(case)
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--save",
+                     str(tmp_path / "nowhere" / "suite.jsonl")]) == 1
+    assert "no such folder" in capsys.readouterr().err
     assert cli.main(["bench", "held-back", "--records", str(folder / "nowhere")]) == 1
     assert "no such file" in capsys.readouterr().err
     assert cli.main(["bench", "held-back"]) == 1
