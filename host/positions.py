@@ -15,7 +15,6 @@ them without the records or the slow search for the losing move.
 """
 
 import json
-
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
