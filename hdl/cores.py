@@ -76,8 +76,8 @@ class Cores(wiring.Component):
     report : In(SearchReport)
         The chosen answer's ``depth``, ``value`` and ``core``; ``nodes``, ``insns``,
         ``engine_cycles``, ``busy`` and the table's counts summed over the cores; ``cycles``
-        the search's time from start to answer (``busy / (n * cycles)``: how much of the cores' time the
-        search used).
+        the search's time from start to answer (``busy / (n * cycles)``: how much of the
+        cores' time the search used).
     perft : In(PerftRequest)
         ``:perft``: the sum of the cores' counts (also while they count).
     """
