@@ -6,9 +6,8 @@ search sequencer") describes the machine and the program.
 The machine has an accumulator ``acc`` (16 bits, signed), a level ``lv``, a scan register
 (``col``, ``row``, ``tile``), the area's width and height from the engine's last result,
 compare flags, and a **frame** of 16 registers of 16 bits for every level, in one block RAM.
-An instruction names a frame register by its operand (:data:`OPERAND_FIELDS`): its number
-and whose frame (this level's, the child's, level 0's (the globals), or the last level's
-(the list)).
+An instruction names a frame register by its operand (:data:`OPERAND_FIELDS`): its number and whose frame
+(this level's, the child's, level 0's (the globals), or the last level's (the list)).
 
 Every instruction is a guarded action: ``if cond xor neg: do op`` (a jump goes to ``x``),
 else go on with the next one.

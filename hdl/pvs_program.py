@@ -8,8 +8,8 @@ from .pvs_isa import INF, LEVELS, MAX_CAP_LOG2, MIN_CAP_LOG2, WIN, Asm, Cond, Op
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
-__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE",
-           "MAX_ATTACK", "CAP_FIRST", "F", "G"]
+__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
+           "CAP_FIRST", "F", "G"]
 
 #: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
 #: Both openings are legal and equal to the search; after ``@0+`` a 2016 contest program won
