@@ -18,8 +18,8 @@ from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op as EngineOp, Result
 from .lfsr import lfsr_step
-from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, MAX_CAP_LOG2,
-                      NOISE_MAX, WIN, WORD_BITS, Cond, Op, Rel)
+from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, NOISE_MAX,
+                      WIN, WORD_BITS, Cond, Op, Rel)
 from .pvs_layout import Insn, MoveWord
 from .pvs_program import program
 from .request import SearchLimits, SearchReport, SearchRequest
@@ -141,10 +141,6 @@ class PVSCore(wiring.Component):
             "gt": 1, "eq": 1, "lt": 1,
             "ok": 1, "ended": 1, "square": 1, "won": 1, "lost": 1,
             "over": 1, "empty": 1, "armed": 1,
-            # The cap (ARM with x 1): nodes counted since, the bit that ends it, whether
-            # there is one, and whether that bit has been seen (sticky: the count runs on)
-            "capn": MAX_CAP_LOG2 + 1, "capbit": range(MAX_CAP_LOG2 + 1),
-            "capping": 1, "capcut": 1,
             "past": 1,                  # the last NEXT left the area (DONE)
             "deal": range(self.cores),  # the core the root's next move goes to
             "mine": 1,                  # the last DEAL was to this core (MINE)
@@ -182,15 +178,12 @@ class PVSCore(wiring.Component):
         m.d.sync += spent.eq(
             ((limits.budget_cycles != 0) & (report.cycles >= limits.budget_cycles))
             | ((limits.node_limit != 0) & (report.nodes >= limits.node_limit)))
-        # a cycle old as well (ARM, later in the code, clears it)
-        m.d.sync += r.capcut.eq(r.capcut | r.capn.bit_select(r.capbit, 1))
-        cut = r.capping & r.capcut
         conds = {
             Cond.ALWAYS: 1, Cond.GT: r.gt, Cond.EQ: r.eq, Cond.LT: r.lt, Cond.OK: r.ok,
             Cond.ENDED: r.ended, Cond.DONE: r.past,
-            Cond.ROOT: r.lv == 1, Cond.OUT: r.armed & (spent | cut), Cond.ZERO: r.acc == 0,
+            Cond.ROOT: r.lv == 1, Cond.OUT: r.armed & spent, Cond.ZERO: r.acc == 0,
             Cond.OVER: r.over, Cond.EMPTY: r.empty, Cond.WON: r.won, Cond.LOST: r.lost,
-            Cond.MINE: r.mine, Cond.CAP: cut & ~spent,
+            Cond.MINE: r.mine,
         }
         held = Signal()
         with m.Switch(r.ins.cond):
@@ -236,7 +229,6 @@ class PVSCore(wiring.Component):
         report = self.report
         m.d.sync += [
             r.pc.eq(0), r.phase.eq(0), r.lv.eq(0), r.acc.eq(0), r.armed.eq(0),
-            r.capping.eq(0),
             r.col.eq(0), r.row.eq(0), r.tile.eq(0),
             r.gt.eq(0), r.eq.eq(0), r.lt.eq(0), r.ok.eq(0), r.ended.eq(0),
             r.square.eq(0), r.won.eq(0), r.lost.eq(0), r.over.eq(0), r.empty.eq(0),
@@ -358,9 +350,6 @@ class PVSCore(wiring.Component):
                 m.d.sync += r.lv.eq(r.lv - 1)
             with m.Case(Op.ARM):
                 m.d.sync += r.armed.eq(1)
-                with m.If(r.ins.x[0]):
-                    m.d.sync += [r.capping.eq(r.acc != 0), r.capbit.eq(r.acc),
-                                 r.capn.eq(0), r.capcut.eq(0)]
             with m.Case(Op.DEPTH):
                 m.d.sync += self.report.depth.eq(r.acc)
             with m.Case(Op.VALUE):
@@ -420,8 +409,7 @@ class PVSCore(wiring.Component):
                     r.lost.eq(good & (winner != 0) & (winner != mover)),
                 ]
                 # (a hunt's placements taken back count too, refused or not at its end)
-                m.d.sync += [self.report.nodes.eq(self.report.nodes + res.nodes),
-                             r.capn.eq(r.capn + res.nodes)]
+                m.d.sync += self.report.nodes.eq(self.report.nodes + res.nodes)
                 with m.If(r.ins.op != Op.PLACE):          # the scan register follows SEEK
                     m.d.sync += [r.col.eq(res.col), r.row.eq(res.row), r.tile.eq(res.tile)]
             with m.Case(Op.UNDO):

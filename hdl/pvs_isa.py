@@ -17,8 +17,7 @@ import enum
 
 __all__ = ["Op", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
            "field_width", "field_offsets", "FRAME_REGS",
-           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "MAX_CORES", "MIN_CAP_LOG2", "MAX_CAP_LOG2",
-           "NODE_BITS", "MAX_NODE_LIMIT", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
+           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "MAX_CORES", "NODE_BITS", "MAX_NODE_LIMIT", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
            "ATT_PENALTY", "NOISE_MAX", "noise", "pack_move", "unpack_move", "leaf_value",
            "term_value", "to_signed", "Asm"]
 
@@ -67,9 +66,7 @@ class Op(enum.IntEnum):
                     # or not begun (EMPTY)
     UP = 18         # lv += 1
     DOWN = 19       # lv -= 1
-    ARM = 20        # from now on OUT may hold (the first iteration always completes);
-                    # with x 1, also the cap: CAP holds once at least 2 ** acc nodes
-                    # have been counted since (acc MIN_CAP_LOG2 .. MAX_CAP_LOG2; 0: no cap)
+    ARM = 20        # from now on OUT may hold (the first iteration always completes)
     ANSWER = 21     # the answer = F[a] (a MoveWord), found
     DEPTH = 22      # the depth output = acc
     VALUE = 23      # the value output = acc
@@ -106,7 +103,6 @@ class Cond(enum.IntEnum):
     WON = 12        # the last PLACE was legal and won for its mover
     LOST = 13       # ... and lost for its mover (it completed only the opponent's)
     MINE = 14       # the last DEAL dealt the move to this core
-    CAP = 15        # the cap is spent (ARM), the budget not; OUT holds as well
 
 
 class Rel(enum.IntEnum):
@@ -136,11 +132,6 @@ MAX_CAPACITY = 128
 #: The most search cores a device may have, each a sequencer searching the root moves dealt
 #: to it (``DEAL``).
 MAX_CORES = 64
-#: The caps ``ARM`` takes, as the log2 of their nodes: the largest more than a budget can
-#: reach; the smallest far above a ``HUNT``'s count, so that the hardware sees the count
-#: pass its bit.
-MIN_CAP_LOG2 = 10
-MAX_CAP_LOG2 = 24
 #: The width of a search's node limit and node count (``SearchLimits``, ``SearchReport``),
 #: and so the largest budget in legal placements a search takes.
 NODE_BITS = 32

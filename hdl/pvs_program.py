@@ -4,12 +4,12 @@ a win-by-force search along threats for both sides, run by the hardware
 docs/player.md ("The search sequencer") describes it.
 """
 
-from .pvs_isa import INF, LEVELS, MAX_CAP_LOG2, MIN_CAP_LOG2, WIN, Asm, Cond, Op, Rel, pack_move
+from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
 __all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
-           "CAP_FIRST", "F", "G"]
+           "F", "G"]
 
 #: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
 #: Both openings are legal and equal to the search; after ``@0+`` a 2016 contest program won
@@ -30,7 +30,7 @@ class F:
 
 class G:
     """The globals, in level 0's frame (registers RET and WV are the driver's own)."""
-    ITER, BM, BV, DONE, CNT, DD, PD, LASTPD, RV, KREF, PRET, TMP, CAP, CRET = range(14)
+    ITER, BM, BV, DONE, CNT, DD, PD, LASTPD, RV, KREF, PRET, TMP = range(12)
 
 
 # STATE: how the child now searched was asked.
@@ -44,20 +44,11 @@ assert MAX_DEFENCE < 1 << DEPTH_BITS        # the transposition table's depths
 MAX_ATTACK = 4
 #: Root moves the opponent was found to win by force after, skipped by later iterations
 #: (the list's registers; the oldest is forgotten).
-EXCLUDED = 8
+EXCLUDED = 16
 #: A root move's value once the opponent wins by force after it: below every move that
 #: held, above a loss the search itself saw.
 REFUTED = -(WIN - 32)
 DECIDED = WIN - 64          # a value beyond this is a decided game
-#: The cap on a root move's threat test, as the log2 of its nodes, in an iteration's first
-#: pass.  A move that holds is cleared quickly (its opponent has few threats); a refutation
-#: costs the attacker's search until it finds its win, often a hundred times more.  So a
-#: test that runs past the cap is cut short and its move passed over (CAPPED) for this
-#: pass; if no move held, the pass is searched again with a cap CAP_STEP times as large in
-#: log2, and past MAX_CAP_LOG2 with none.
-CAP_FIRST = 12
-CAP_STEP = 2
-CAPPED = REFUTED + 1        # a root move whose test was cut short: above the refuted ones
 NO_MOVE = 0xFFFF            # an empty entry of the list: tile 3, no placement's word
 
 
@@ -98,27 +89,23 @@ def _opening_word():
 
 
 def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
-            tt: bool = False, cap: int | None = CAP_FIRST) -> Asm:
+            tt: bool = False) -> Asm:
     """The program; ``max_iter`` is its deepest iteration (tests use shallow ones);
     ``threats`` False leaves out the threat search (a plain PVS, which tests compare with
     a minimax); with ``cores`` > 1 the root searches only the moves dealt to its core;
     ``tt``: the threat search asks and fills the transposition table (``TTGET``,
-    ``TTPUT``); ``cap``: the first pass's cap on a root move's test (see CAP_FIRST; None:
-    no cap)."""
+    ``TTPUT``)."""
     if not 1 <= max_iter <= LEVELS - 3:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     if cores < 1:
         raise ValueError(f"cores must be at least 1, not {cores}")
-    if cap is not None and not MIN_CAP_LOG2 <= cap <= MAX_CAP_LOG2:
-        raise ValueError(f"cap must be None or {MIN_CAP_LOG2} .. {MAX_CAP_LOG2}, not {cap}")
-    cap = cap if threats else None
     a = Asm()
-    _driver(a, max_iter, threats, cap)
+    _driver(a, max_iter, threats)
     if threats:
         _exclude(a)
-    _answer(a, threats, cap)
+    _answer(a, threats)
     _node(a, threats, cores)
-    _ret(a, threats, cores, cap)
+    _ret(a, threats, cores)
     if threats:
         threat_search(a, tt)
     return a
@@ -149,30 +136,7 @@ def _call_threat_test(a, back):
     J("or_node")
 
 
-def _capped_test(a, back, capped, cap):
-    """A root move's threat test at the iteration's depth (:func:`_call_threat_test`),
-    cut short (to ``capped``, with the move taken back, at level 1) once it takes more nodes
-    than the pass's cap, if ``cap``."""
-    I = a.i
-    if cap is not None:
-        I(Op.LDI, x=capped)
-        I(Op.ST, Gl(G.CRET))
-        I(Op.LD, Gl(G.CAP))
-        I(Op.ARM, x=1)
-    I(Op.LD, Gl(G.DD))
-    _call_threat_test(a, back)
-    a.label(back)
-    if cap is not None:
-        _uncap(a)
-
-
-def _uncap(a):
-    """No cap from here (acc 0)."""
-    a.i(Op.LDI, x=0)
-    a.i(Op.ARM, x=1)
-
-
-def _driver(a, max_iter, threats, cap):
+def _driver(a, max_iter, threats):
     """Iterative deepening at level 0: the game's state, the killers and the list
     cleared, then each iteration (our own win by force, the last answer rechecked, the
     PVS at the root) and the next one's depths."""
@@ -209,9 +173,6 @@ def _driver(a, max_iter, threats, cap):
     I(Op.ST, Gl(G.ITER))
     I(Op.ST, Gl(G.PD))
     a.label("iter")                         # lv = 0
-    if cap is not None:
-        I(Op.LDI, x=cap)
-        I(Op.ST, Gl(G.CAP))
     if threats:
         I(Op.LDI, x=0)
         I(Op.ST, Gl(G.KREF))
@@ -241,8 +202,10 @@ def _driver(a, max_iter, threats, cap):
         I(Op.REST, Gl(G.BM))
         I(Op.PLACE)
         J("recheck_drawn", Cond.ENDED)      # (only a draw ends the game here)
-        _capped_test(a, "recheck_back", "recheck_capped", cap)
-        I(Op.LD, S(F.WV))                   # lv = 1
+        I(Op.LD, Gl(G.DD))
+        _call_threat_test(a, "recheck_back")
+        a.label("recheck_back")             # lv = 1
+        I(Op.LD, S(F.WV))
         I(Op.UNDO)
         I(Op.DOWN)
         J("recheck_held", Cond.ZERO)
@@ -256,7 +219,6 @@ def _driver(a, max_iter, threats, cap):
         J("next_iter")
         a.label("recheck_drawn")
         I(Op.UNDO)
-        a.label("recheck_capped")           # (the answer taken back: the pass decides)
         I(Op.DOWN)
         a.label("run_pvs")
         I(Op.LD, Gl(G.PD))
@@ -273,9 +235,6 @@ def _driver(a, max_iter, threats, cap):
     I(Op.ST, Gl(G.RV))
     I(Op.DOWN)
     I(Op.ARM)
-    if cap is not None:
-        I(Op.CMPI, x=CAPPED)                # none held, some were cut short: again
-        J("widen", Cond.EQ)
     I(Op.CMPI, x=-DECIDED)                  # every move loses: keep the last answer,
     J("take", Cond.LT, neg=True)            # which held one move less deep
     I(Op.LD, Gl(G.ITER))
@@ -311,16 +270,6 @@ def _driver(a, max_iter, threats, cap):
         I(Op.ADDI, x=2 - MAX_DEFENCE)
     I(Op.ST, Gl(G.PD))
     J("iter")
-    if cap is not None:
-        a.label("widen")                    # the pass again, with a larger cap (or none)
-        I(Op.LD, Gl(G.CAP))
-        I(Op.ADDI, x=CAP_STEP)
-        I(Op.CMPI, x=MAX_CAP_LOG2)
-        J("widened", Cond.GT, neg=True)
-        I(Op.LDI, x=0)
-        a.label("widened")
-        I(Op.ST, Gl(G.CAP))
-        J("run_pvs")
 
 
 def _exclude(a):
@@ -343,7 +292,7 @@ def _exclude(a):
     I(Op.JA)
 
 
-def _answer(a, threats, cap):
+def _answer(a, threats):
     """The opening, the answer and the end of a search, and the way out when the budget
     is spent."""
     I, J = a.i, a.jmp
@@ -370,8 +319,6 @@ def _answer(a, threats, cap):
     I(Op.UNDO)
     J("abort")
     a.label("aborted")
-    if cap is not None:
-        J("cap_out", Cond.CAP)
     I(Op.DOWN)
     if threats:
         # The last answer was refuted in the iteration cut short: a root move that held
@@ -379,17 +326,12 @@ def _answer(a, threats, cap):
         I(Op.LD, Gl(G.KREF))
         J("answer", Cond.ZERO)
         I(Op.LD, C(F.BEST))
-        I(Op.CMPI, x=CAPPED if cap is not None else REFUTED)
+        I(Op.CMPI, x=REFUTED)
         J("answer", Cond.GT, neg=True)
         I(Op.ST, Gl(G.BV))
         I(Op.LD, C(F.BMOVE))
         I(Op.ST, Gl(G.BM))
     J("answer")
-    if cap is not None:
-        a.label("cap_out")                  # a root move's test ran past the cap: back
-        _uncap(a)                           # to its caller (lv = 1, the move taken back)
-        I(Op.LD, Gl(G.CRET))
-        I(Op.JA)
 
 
 def _node(a, threats, cores):
@@ -466,7 +408,7 @@ def _node(a, threats, cores):
     J("scored")
 
 
-def _ret(a, threats, cores, cap):
+def _ret(a, threats, cores):
     """A leaf's value, and a child's value back at its parent: the re-search of a
     null-window result, the threat test of a root move about to be the best, the best
     move and alpha kept, the cut-off, the next placement, the level's killer."""
@@ -504,7 +446,9 @@ def _ret(a, threats, cores, cap):
         J("taken_back", Cond.GT)
         I(Op.CMPI, x=-DECIDED)
         J("taken_back", Cond.LT)
-        _capped_test(a, "defence_back", "defence_capped", cap)
+        I(Op.LD, Gl(G.DD))
+        _call_threat_test(a, "defence_back")
+        a.label("defence_back")
         I(Op.LD, S(F.WV))
         J("taken_back", Cond.ZERO)
         I(Op.LDI, x=REFUTED)                # it does: a loss, and on the list
@@ -513,12 +457,6 @@ def _ret(a, threats, cores, cap):
         I(Op.ST, Gl(G.PRET))
         I(Op.LD, S(F.MOVE))
         J("exclude")
-        if cap is not None:
-            a.label("defence_capped")       # passed over in this pass (the move taken back)
-            I(Op.LDI, x=CAPPED)
-            I(Op.ST, S(F.VAL))
-            I(Op.REST, S(F.MOVE))
-            J("scored")
         a.label("taken_back")
     I(Op.REST, S(F.MOVE))
     I(Op.UNDO)

@@ -87,7 +87,6 @@ class PVSChoice(NamedTuple):
     insns: int              # instructions executed
     tt_probes: int = 0      # the transposition table's probes in this search
     tt_hits: int = 0        # of them, those it answered
-    cuts: int = 0           # root moves' tests cut short by the cap (the twin's own count)
 
 
 _PROGRAMS = {}
@@ -125,8 +124,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     ok = ended = square = won = lost = over = empty = past = mine = False
     deal = 0
     armed = False
-    cap = None                      # the nodes left within the cap (ARM), or None
-    nodes = insns = cuts = 0
+    nodes = insns = 0
     answer, depth, value = None, 0, 0
     depth_in = 0                    # tiles the program has placed (to check it undoes them)
     lfsr = LFSR_SEED if seed is None else seed
@@ -144,17 +142,14 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         f = code[pc]
         op, x = f["op"], f["x"]
         c = Cond(f["cond"])
-        spent = bool(armed and node_limit and nodes >= node_limit)
-        capped = cap is not None and cap <= 0
         held = {Cond.ALWAYS: True, Cond.GT: gt, Cond.EQ: eq, Cond.LT: lt, Cond.OK: ok,
                 Cond.ENDED: ended, Cond.DONE: past, Cond.ROOT: lv == 1,
-                Cond.OUT: spent or (armed and capped), Cond.CAP: capped and not spent,
+                Cond.OUT: armed and node_limit and nodes >= node_limit,
                 Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: empty,
                 Cond.WON: ok and won, Cond.LOST: ok and lost, Cond.MINE: mine}[c]
         pc += 1
         if bool(held) == bool(f["neg"]):
             continue
-        cuts += c == Cond.CAP and not f["neg"]     # (the program jumps out at a cap)
         if op == Op.JMP:
             pc = x
         elif op == Op.JA:
@@ -196,7 +191,6 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             if op in (Op.HUNT, Op.UHUNT):
                 col, row, tile, exc, passed = hunt(g, col, row, tile)
                 nodes += passed
-                cap = None if cap is None else cap - passed
             elif op != Op.PLACE:
                 col, row, tile, exc = seek(g, col, row, tile)
             else:
@@ -209,7 +203,6 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
                 ok, ended, square = False, False, exc.code not in _SAME_SQUARE
             else:
                 nodes += 1
-                cap = None if cap is None else cap - 1
                 depth_in += 1
                 ok, square = True, False
                 ended = g.winner is not None or g.reason is not None
@@ -238,8 +231,6 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             lv -= 1
         elif op == Op.ARM:
             armed = True
-            if x:
-                cap = 1 << acc if acc else None
         elif op == Op.ANSWER:
             c_, r_, t_ = unpack_move(frames[addr(f)])
             answer = Move(c_, r_, TILE_CHARS[t_])
@@ -250,7 +241,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         elif op == Op.FINISH:
             assert depth_in == 0, "the program left tiles on the board"
             return PVSChoice(answer, depth, value, nodes, insns,
-                             table.probes - probes, table.hits - hits, cuts)
+                             table.probes - probes, table.hits - hits)
         else:
             raise AssertionError(f"unknown op {op}")
 
@@ -269,5 +260,4 @@ def run_cores(game: Game, cores: int, node_limit: int = 0, **kwargs) -> PVSChoic
             best = a
     best = best or answers[0]
     return best._replace(**{name: sum(getattr(a, name) for a in answers)
-                            for name in ("nodes", "insns", "tt_probes", "tt_hits",
-                                         "cuts")})
+                            for name in ("nodes", "insns", "tt_probes", "tt_hits")})
