@@ -3,7 +3,8 @@
 Contract::
 
     trax-fpga referee --white SPEC --black SPEC [--games N] [--time 1.0]
-                      [--time-white S] [--time-black S] [--seed S] [--max-moves 400] [--jobs N] [--json] [--record DIR]
+                      [--time-white S] [--time-black S] [--seed S] [--max-moves 400]
+                      [--jobs N | --cluster ADDRESS] [--json] [--record DIR]
                       [--web [HOST:]PORT]
 
 SPEC: ``ref``, ``random``, ``sim``, ``serial:PORT[@BAUD]`` or ``cmd:COMMAND`` (see
@@ -54,6 +55,11 @@ def add_arguments(parser):
                         help="play N games at once in worker processes, each game between "
                              "players opened for it alone (the results do not depend on N; "
                              "without --jobs the players are opened once for the match)")
+    parser.add_argument("--cluster", metavar="ADDRESS",
+                        help="play the games on a Dask cluster, each between players opened "
+                             "for it alone: 'local' or 'local:N' (N worker processes on this "
+                             "machine) or a scheduler's address such as tcp://HOST:8786 "
+                             "(docs/referee.md)")
     parser.add_argument("--json", action="store_true", help="print one JSON object (the contract)")
     parser.add_argument("--record", metavar="DIR",
                         help="write each game to DIR/game-NNN.txt in notation")
@@ -74,8 +80,16 @@ def _usage_problem(args):
         return "--max-moves must be at least 1"
     if args.jobs is not None and args.jobs < 1:
         return "--jobs must be at least 1"
-    if args.web is not None and args.jobs is not None:
-        return "--web shows one game at a time: leave out --jobs"
+    if args.jobs is not None and args.cluster is not None:
+        return "give --jobs or --cluster, not both"
+    if args.web is not None and (args.jobs is not None or args.cluster is not None):
+        return "--web shows one game at a time: leave out --jobs and --cluster"
+    if args.cluster is not None:
+        from .cluster import parse_address
+        try:
+            parse_address(args.cluster)
+        except ValueError as e:
+            return str(e)
     if args.web is not None:
         from .cmd_web import parse_listen
         try:
@@ -100,6 +114,7 @@ def run(args):
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
     from rich.table import Table
 
+    from .cluster import ClusterError
     from .players import PlayerError, SpecError
     from .progress import note
     from .referee import record_folder, run_match, save_record
@@ -158,8 +173,8 @@ def run(args):
         with progress:
             match = run_match(args.white, args.black, games=args.games, seed=args.seed,
                               time_limit=_limits(args), max_moves=args.max_moves,
-                              jobs=args.jobs, **hooks)
-    except SpecError as e:
+                              jobs=args.jobs, cluster=args.cluster, **hooks)
+    except (SpecError, ClusterError) as e:
         return fail(str(e))
     except PlayerError as e:
         return fail(str(e))

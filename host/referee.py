@@ -336,12 +336,21 @@ def _colours(limits, i):
     return limits if i % 2 == 0 else limits[::-1]
 
 
-def _run_parallel(spec_a, spec_b, games, seed, limits, max_moves, jobs, on_game,
-                  on_start):
-    """:func:`run_match` with ``jobs``: every game between fresh players, ``jobs`` games at
-    once in worker processes; the records come back in game order."""
+def _executor(jobs, cluster):
+    """Where a parallel match's games run: ``jobs`` local worker processes, or the Dask
+    cluster at ``cluster`` (:mod:`traxfpga.host.cluster`)."""
+    if cluster is not None:
+        from .cluster import cluster_executor
+        return cluster_executor(cluster)
     from concurrent.futures import ProcessPoolExecutor
+    return ProcessPoolExecutor(max_workers=jobs)
 
+
+def _run_parallel(spec_a, spec_b, games, seed, limits, max_moves, executor, on_game,
+                  on_start):
+    """:func:`run_match` with ``jobs`` or a cluster: every game between fresh players, as
+    many at once as ``executor`` (a context manager giving a
+    :class:`concurrent.futures.Executor`) runs; the records come back in game order."""
     rng = random.Random(seed)
     labels = labels_for(spec_a, spec_b)
     match = Match(specs=(spec_a, spec_b), labels=labels, limits=dict(zip(labels, limits)))
@@ -351,7 +360,7 @@ def _run_parallel(spec_a, spec_b, games, seed, limits, max_moves, jobs, on_game,
     # A player that cannot be opened is reported before any game starts.
     for spec in (spec_a, spec_b):
         open_player(spec, seed=0).close()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with executor as pool:
         for i, (rec, idents, clocks) in enumerate(pool.map(_play_fresh, work)):
             if on_start:
                 on_start(i, rec.white, rec.black)
@@ -364,7 +373,8 @@ def _run_parallel(spec_a, spec_b, games, seed, limits, max_moves, jobs, on_game,
 
 
 def run_match(spec_a, spec_b, games=2, seed=0, time_limit=1.0, *, max_moves=MAX_MOVES,
-              on_game=None, on_start=None, opener=open_player, jobs=None) -> Match:
+              on_game=None, on_start=None, opener=open_player, jobs=None,
+              cluster=None) -> Match:
     """Play ``games`` games between the players of two specs, ``spec_a`` White in games
     1, 3, ... and ``spec_b`` White in games 2, 4, ...
 
@@ -375,19 +385,21 @@ def run_match(spec_a, spec_b, games=2, seed=0, time_limit=1.0, *, max_moves=MAX_
     and ``on_game(index, record)`` are called around each game (for progress).  Players
     are opened with ``opener(spec, seed=...)`` (:func:`~traxfpga.host.players.open_player`)
     and always closed.  With ``jobs`` (a number of processes), every game is played between
-    players opened for it alone, ``jobs`` games at once; the results do not depend on
-    ``jobs`` (``opener`` is not used).  Raises what ``opener`` raises
-    (:class:`~traxfpga.host.players.SpecError`,
-    :class:`~traxfpga.host.players.OpenError`).
+    players opened for it alone, ``jobs`` games at once; with ``cluster`` (a Dask address,
+    :func:`~traxfpga.host.cluster.parse_address`) the same, on the cluster's workers.  The
+    results do not depend on either (``opener`` is not used then).  Raises what ``opener``
+    raises (:class:`~traxfpga.host.players.SpecError`,
+    :class:`~traxfpga.host.players.OpenError`), and
+    :class:`~traxfpga.host.cluster.ClusterError` for a cluster that cannot be used.
     """
     if games < 1:
         raise ValueError("at least one game")
     limits = _pair(time_limit)
-    if jobs is not None:
-        if jobs < 1:
+    if jobs is not None or cluster is not None:
+        if jobs is not None and jobs < 1:
             raise ValueError("jobs must be at least 1")
-        return _run_parallel(spec_a, spec_b, games, seed, limits, max_moves, jobs,
-                             on_game, on_start)
+        return _run_parallel(spec_a, spec_b, games, seed, limits, max_moves,
+                             _executor(jobs, cluster), on_game, on_start)
     rng = random.Random(seed)
     labels = labels_for(spec_a, spec_b)
     match = Match(specs=(spec_a, spec_b), labels=labels, limits=dict(zip(labels, limits)))
