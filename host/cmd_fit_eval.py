@@ -1,6 +1,8 @@
 """``trax-fpga fit-eval``: fit the engine's ``EVAL`` weights to the recorded games
 (:mod:`traxfpga.host.reference.fit_eval`) and print them beside the current ones, with how well each
-foretells the winners of the games held out.  ``--write`` puts the fitted weights into
+foretells the winners of the games held out.  ``--records`` adds games of strong play
+(``referee --record`` files: the board against a contest program, self-play at long
+budgets), fitted and judged the same way, their held-out games' figure apart.  ``--write`` puts the fitted weights into
 ``hdl/eval_weights.py``, the one file the hardware and its twin read (rebuild and rerun
 the tests after it)."""
 
@@ -10,7 +12,44 @@ def add_arguments(parser):
                         help="gradient descent steps (default 400)")
     parser.add_argument("--write", action="store_true",
                         help="write the fitted weights into hdl/eval_weights.py")
+    parser.add_argument("--records", nargs="+", metavar="PATH",
+                        help="also fit games of strong play: referee --record files, or "
+                             "folders of them (*.txt); a drawn game is left out")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+_WINNERS = {"1-0": "white", "0-1": "black"}
+
+
+def strong_games(paths):
+    """The games of ``referee --record`` files (or folders of ``*.txt``) with a winner, as
+    the corpus's records (``moves``, ``expect.winner``).  Raises ValueError with one
+    sentence for a path that holds no record, or a file that is not one."""
+    from pathlib import Path
+
+    from .web.recorded import read_recorded
+    files = []
+    for p in map(Path, paths):
+        files += sorted(p.glob("*.txt")) if p.is_dir() else [p]
+    if not files:
+        raise ValueError(f"no game records in {', '.join(map(str, paths))}")
+    games = []
+    for f in files:
+        try:
+            rec = read_recorded(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"cannot read {f}: {getattr(e, 'strerror', None) or e}") from None
+        except ValueError as e:
+            raise ValueError(f"{f}: {e}") from None
+        if rec.note:
+            raise ValueError(f"{f}: {rec.note}")
+        code = rec.result.split()[0] if rec.result else ""
+        if not code:
+            raise ValueError(f"{f}: no '# result:' line (not a record of referee --record)")
+        if code in _WINNERS:
+            games.append({"id": f.name, "variant": "trax", "moves": rec.moves,
+                          "expect": {"winner": _WINNERS[code]}})
+    return games
 
 
 def run(args):
@@ -24,17 +63,30 @@ def run(args):
     if args.steps < 1:
         print("trax-fpga fit-eval: --steps must be at least 1", file=sys.stderr)
         return 1
-    print("fitting the EVAL weights to the recorded games ...", file=sys.stderr, flush=True)
-    figures = fit_corpus(load_corpus(), steps=args.steps)
+    strong = []
+    if args.records:
+        try:
+            strong = strong_games(args.records)
+        except ValueError as e:
+            print(f"trax-fpga fit-eval: {e}", file=sys.stderr)
+            return 1
+    print("fitting the EVAL weights to the recorded games"
+          + (f" and {len(strong)} of strong play" if args.records else "") + " ...",
+          file=sys.stderr, flush=True)
+    figures = fit_corpus(load_corpus(), strong, steps=args.steps)
     if args.json:
         print(json.dumps(figures))
     else:
         pos = figures["positions"]
-        print(f"positions: {pos['fit']} fitted, {pos['judge']} judged")
+        print(f"positions: {pos['fit']} fitted, {pos['judge']} judged"
+              + (f", {pos['judge_strong']} of strong play judged" if strong else ""))
         for name in ("current", "fitted"):
             f = figures[name]
+            told = f"winners foretold: {100 * f['accuracy']:.1f}%"
+            if f.get("accuracy_strong") is not None:
+                told += f" (of strong play: {100 * f['accuracy_strong']:.1f}%)"
             print(f"{name:>8}: EVAL_WEIGHTS = {f['EVAL_WEIGHTS']}, EVAL_LINE = "
-                  f"{tuple(f['EVAL_LINE'])}; winners foretold: {100 * f['accuracy']:.1f}%")
+                  f"{tuple(f['EVAL_LINE'])}; {told}")
     if args.write:
         f = figures["fitted"]
         try:

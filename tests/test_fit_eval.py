@@ -59,3 +59,31 @@ def test_cli_and_write(tmp_path, capsys, monkeypatch):
     assert "EVAL_WEIGHTS = {'adjacent': 15, 'corner': 4" in text
     assert "EVAL_LINE = (1, 2, 3, 0, 0, 0)" in text
     assert main(["fit-eval", "--steps", "0"]) == 1
+
+
+def _record(path, moves, result):
+    path.write_text(f"# white: a\n# black: b\n# result: {result}  someone wins\n"
+                    + "\n".join(moves) + "\n")
+
+
+def test_cli_records_of_strong_play(tmp_path, capsys):
+    """``--records``: referee records fitted beside the recorded games, their held-out
+    games judged apart; a drawn game is left out; a bad path is one line of error."""
+    won = [r for r in load_corpus() if (r.get("expect") or {}).get("winner")
+           and r.get("variant") == "trax"][:3]
+    for k, r in enumerate(won):
+        _record(tmp_path / f"game-{k:03}.txt", r["moves"],
+                "1-0" if r["expect"]["winner"] == "white" else "0-1")
+    _record(tmp_path / "game-009.txt", won[0]["moves"][:4], "1/2-1/2")
+    assert main(["fit-eval", "--steps", "5", "--json", "--records", str(tmp_path)]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    # games 0 and 2 fitted, game 1 judged (the draw is not a game with a winner)
+    assert figures["positions"]["judge_strong"] == len(won[1]["moves"]) - 1
+    for name in ("current", "fitted"):
+        assert 0.0 <= figures[name]["accuracy_strong"] <= 1.0
+    (tmp_path / "bad.txt").write_text("@0/ Z9?\n")
+    for paths, words in (([str(tmp_path / "none")], "cannot read"),
+                         ([str(tmp_path / "bad.txt")], "bad.txt")):
+        assert main(["fit-eval", "--steps", "1", "--records", *paths]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and words in err and len(err.strip().splitlines()) == 1

@@ -100,16 +100,23 @@ def accuracy(data, weights, line):
     return hits / len(data)
 
 
-def fit_corpus(records, **kw):
-    """Fit on the even-indexed games, judge on the others; returns a dict of figures."""
-    train = samples(records[0::2])
-    test = samples(records[1::2])
+def fit_corpus(records, strong=(), **kw):
+    """Fit on the even-indexed games, judge on the others; returns a dict of figures.
+    ``strong``: more games (of strong play, in the same form), split the same way and
+    judged apart, so that the recorded games' figure stays comparable."""
+    train = samples(records[0::2]) + samples(strong[0::2])
+    tests = {"accuracy": samples(records[1::2])}
+    if strong:
+        tests["accuracy_strong"] = samples(strong[1::2])
     weights, line = to_registers(fit(train, **kw))
-    return {"positions": {"fit": len(train), "judge": len(test)},
-            "fitted": {"EVAL_WEIGHTS": weights, "EVAL_LINE": list(line),
-                       "accuracy": round(accuracy(test, weights, line), 4)},
-            "current": {"EVAL_WEIGHTS": dict(EVAL_WEIGHTS), "EVAL_LINE": list(EVAL_LINE),
-                        "accuracy": round(accuracy(test, EVAL_WEIGHTS, EVAL_LINE), 4)}}
+    out = {"positions": {"fit": len(train), "judge": len(tests["accuracy"])}}
+    if strong:
+        out["positions"]["judge_strong"] = len(tests["accuracy_strong"])
+    for name, (w, ln) in (("fitted", (weights, line)), ("current", (EVAL_WEIGHTS, EVAL_LINE))):
+        out[name] = {"EVAL_WEIGHTS": dict(w), "EVAL_LINE": list(ln)}
+        for key, data in tests.items():
+            out[name][key] = round(accuracy(data, w, ln), 4) if data else None
+    return out
 
 
 def write_weights(path, weights, line):
