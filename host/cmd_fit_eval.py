@@ -1,10 +1,10 @@
 """``trax-fpga fit-eval``: fit the engine's ``EVAL`` weights to the recorded games
-(:mod:`traxfpga.host.reference.fit_eval`) and print them beside the current ones, with how well each
-foretells the winners of the games held out.  ``--records`` adds games of strong play
-(``referee --record`` files: the board against a contest program, self-play at long
-budgets), fitted and judged the same way, their held-out games' figure apart.  ``--write`` puts the fitted weights into
-``hdl/eval_weights.py``, the one file the hardware and its twin read (rebuild and rerun
-the tests after it)."""
+(:mod:`traxfpga.host.reference.fit_eval`) and print them beside the current ones, with how
+well each foretells the winners of the games held out.  ``--records`` adds games of strong
+play (``referee --record`` files: the board against a contest program, self-play at long
+budgets), fitted and judged the same way, their held-out games' figure apart.  ``--write``
+puts the fitted weights into ``hdl/eval_weights.py``, the one file the hardware and its
+twin read (rebuild and rerun the tests after it)."""
 
 
 def add_arguments(parser):
@@ -25,14 +25,13 @@ def strong_games(paths):
     """The games of ``referee --record`` files (or folders of ``*.txt``) with a winner, as
     the corpus's records (``moves``, ``expect.winner``).  Raises ValueError with one
     sentence for a path that holds no record, or a file that is not one."""
-    from pathlib import Path
-
+    from .positions import record_files
+    from .reference.movetext import UnusableInput
     from .web.recorded import read_recorded
-    files = []
-    for p in map(Path, paths):
-        files += sorted(p.glob("*.txt")) if p.is_dir() else [p]
-    if not files:
-        raise ValueError(f"no game records in {', '.join(map(str, paths))}")
+    try:
+        files = record_files(paths)
+    except UnusableInput as e:
+        raise ValueError(str(e)) from None
     games = []
     for f in files:
         try:

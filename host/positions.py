@@ -23,7 +23,7 @@ from .reference.forcing import refuted
 from .reference.movetext import UnusableInput, read_moves
 from .reference.trax import Game, Illegal, format_move
 
-__all__ = ["Case", "losing_move", "cases_in", "avoids", "holding_moves", "to_dict",
+__all__ = ["Case", "losing_move", "record_files", "cases_in", "avoids", "holding_moves", "to_dict",
            "save_suite", "load_suite"]
 
 _RESULTS = {"1-0": "black", "0-1": "white"}        # the result code -> the loser
@@ -85,15 +85,21 @@ def losing_move(path, depth):
     return None
 
 
-def cases_in(paths, depth, progress=lambda text: None):
-    """The cases of the records ``paths`` (files, or folders of ``*.txt``), in name order."""
+def record_files(paths):
+    """The record files of ``paths`` (files, or folders of ``*.txt``, in name order).
+    Raises UnusableInput when there are none."""
     files = []
     for p in map(Path, paths):
         files += sorted(p.glob("*.txt")) if p.is_dir() else [p]
     if not files:
         raise UnusableInput(f"no game records in {', '.join(map(str, paths))}")
+    return files
+
+
+def cases_in(paths, depth, progress=lambda text: None):
+    """The cases of the records ``paths`` (files, or folders of ``*.txt``), in name order."""
     cases = []
-    for f in files:
+    for f in record_files(paths):
         start = time.perf_counter()
         case = losing_move(f, depth)
         progress(f"{f.name}: " + (f"move {len(case.moves) + 1} {case.played} lost by force "
