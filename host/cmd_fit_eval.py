@@ -18,14 +18,11 @@ def add_arguments(parser):
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-_WINNERS = {"1-0": "white", "0-1": "black"}
-
-
 def strong_games(paths):
     """The games of ``referee --record`` files (or folders of ``*.txt``) with a winner, as
     the corpus's records (``moves``, ``expect.winner``).  Raises ValueError with one
     sentence for a path that holds no record, or a file that is not one."""
-    from .positions import record_files
+    from .positions import WINNERS, record_files
     from .reference.movetext import UnusableInput
     from .web.recorded import read_recorded
     try:
@@ -45,9 +42,9 @@ def strong_games(paths):
         code = rec.result.split()[0] if rec.result else ""
         if not code:
             raise ValueError(f"{f}: no '# result:' line (not a record of referee --record)")
-        if code in _WINNERS:
+        if code in WINNERS:
             games.append({"id": f.name, "variant": "trax", "moves": rec.moves,
-                          "expect": {"winner": _WINNERS[code]}})
+                          "expect": {"winner": WINNERS[code]}})
     return games
 
 

@@ -23,10 +23,11 @@ from .reference.forcing import refuted
 from .reference.movetext import UnusableInput, read_moves
 from .reference.trax import Game, Illegal, format_move
 
-__all__ = ["Case", "losing_move", "record_files", "cases_in", "avoids", "holding_moves", "to_dict",
-           "save_suite", "load_suite"]
+__all__ = ["Case", "WINNERS", "losing_move", "record_files", "cases_in", "avoids",
+           "holding_moves", "to_dict", "save_suite", "load_suite"]
 
-_RESULTS = {"1-0": "black", "0-1": "white"}        # the result code -> the loser
+#: A record's result code -> the winner (a draw has none).
+WINNERS = {"1-0": "white", "0-1": "black"}
 
 
 @dataclass
@@ -52,8 +53,8 @@ def _loser(text, source):
     for line in text.splitlines():
         if line.startswith("# result:"):
             code = line.split()[2]
-            if code in _RESULTS:
-                return _RESULTS[code]
+            if code in WINNERS:
+                return "black" if WINNERS[code] == "white" else "white"
             return None                         # a draw: nobody lost
     raise UnusableInput(f"{source}: no '# result:' line (not a record of referee --record)")
 
