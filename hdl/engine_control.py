@@ -230,6 +230,13 @@ class Control:
         self.over3 = Signal()                   # some neighbour of this tile is over-full
         self.push_xy = Signal(Pos(L))
         m.d.sync += [self.push_r.eq(0), self.three_r.eq(0)]
+        if not self.dual:
+            # One port: the first neighbour a tile makes forced is kept, its square and its
+            # word as written, and is the next tile (`tile_done`), instead of being pushed
+            # and read back by `POP_READ` (`write_neighbour`).
+            self.kept = Signal()                # a neighbour of this tile is kept
+            self.kept_xy = Signal(Pos(L))
+            self.kept_word = Signal(Cell)
         self.nsel = Signal(Cell)
         m.d.comb += self.nsel.eq(self.nb[self.wdir])
         m.submodules.neighbour = upd = NeighbourUpdate()
@@ -352,6 +359,12 @@ class Control:
         m.d.comb += [self.cells.wdata.eq(self.upd.new), self.cells.we.eq(self.live.replicate(4))]
         m.d.sync += [self.push_r.eq(self.upd.forced), self.three_r.eq(self.upd.full),
                      self.push_xy.eq(self.w_addr)]
+        if not self.dual:
+            # Every neighbour's word is copied until the first forced one: it is known forced
+            # a step after its write (`push_r`), and the copy's enable then comes from
+            # registers alone (the update's own test put the UP5K below 24 MHz there).
+            with m.If(~self.kept & ~self.push_r):
+                m.d.sync += [self.kept_xy.eq(self.w_addr), self.kept_word.eq(self.upd.new)]
 
     def push_forced(self, taken=None):
         """Push the neighbour written the step before if it became forced, unless it is
@@ -377,9 +390,12 @@ class Control:
         over-full and over capacity is refused with `capacity`; `fault` is OK on entry.
         With ``ahead`` (the dual-port schedule: whether, where, and whether that is P) the
         next forced square is known already: its word is read now, unless it is P itself
-        (pushed twice), whose word is being written in this step."""
+        (pushed twice), whose word is being written in this step.  On one port, a kept
+        neighbour (`write_neighbour`) is the next tile."""
         m = self.m
         m.d.sync += self.step.eq(0)
+        if ahead is None:
+            m.d.sync += self.kept.eq(0)
         cap = (self.fault != Status.OK) | cap_now
         with m.If(cap | self.over3 | self.three_r):
             with m.If(~cap):
@@ -391,6 +407,15 @@ class Control:
                 m.next = "POP"                  # P is filled: passed over, as when popped
             with m.Elif(known):
                 self.read_forced(at)
+        else:
+            kept = self.kept | self.push_r     # taken in this step, or before
+            with m.Elif(kept & (self.k == self.log_depth - 1)):
+                # No room in the undo log for the kept tile and the move's trailer (as
+                # `take_forced` refuses a popped one).
+                m.d.sync += self.fault.eq(Status.CAPACITY)
+                self.take_back()
+            with m.Elif(kept):
+                self.take_kept()
         with m.Elif(self.forced.empty & ~self.push_r & ~self.trial):
             self.decide()                       # nothing forced: decided in this step
         with m.Elif(~self.push_r & ~self.forced.empty):
@@ -557,6 +582,14 @@ class Control:
             # No room in the undo log for this tile and the move's trailer.
             m.d.sync += [self.fault.eq(Status.CAPACITY), self.step.eq(0)]
             self.take_back()
+
+    def take_kept(self):
+        """One port: the neighbour this tile made forced first (`write_neighbour` kept it)
+        is the next tile, its word the one just written: no read, no `POP_READ`."""
+        m, word = self.m, self.kept_word
+        m.d.sync += [self.px.eq(self.kept_xy.x), self.py.eq(self.kept_xy.y), self.pcell.eq(word),
+                     self.pmask.eq(self.forced_of(*counts([word.inc[d] for d in DIRS])))]
+        m.next = "TILE"
 
     def take_back(self):
         """A refused move's take-back (or a trial's, or a hunted move's that ended nothing):
@@ -1131,7 +1164,9 @@ class Control:
                 last = (todo == 0) & (step != 0)
                 taken, ahead = self.forced_ahead(((todo & (todo - 1)) == 0) & ~last, last)
             else:
-                taken = ahead = None
+                taken, ahead = self.push_r & ~self.kept, None
+                with m.If(taken):
+                    m.d.sync += self.kept.eq(1)
             cap_now = self.push_forced(taken)
             self.over_full()
             with m.If(todo != 0):
