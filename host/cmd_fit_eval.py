@@ -14,14 +14,15 @@ def add_arguments(parser):
                         help="write the fitted weights into hdl/eval_weights.py")
     parser.add_argument("--records", nargs="+", metavar="PATH",
                         help="also fit games of strong play: referee --record files, or "
-                             "folders of them (*.txt); a drawn game is left out")
+                             "folders of them (*.txt, subfolders too); a drawn game is left out")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def strong_games(paths):
-    """The games of ``referee --record`` files (or folders of ``*.txt``) with a winner, as
-    the corpus's records (``moves``, ``expect.winner``).  Raises ValueError with one
-    sentence for a path that holds no record, or a file that is not one."""
+    """The games of ``referee --record`` files (or folders of ``*.txt``, subfolders too)
+    with a winner, as the corpus's records (``moves``, ``expect.winner``).  Raises
+    ValueError with one sentence for a path that holds no record, or a file that is not
+    one."""
     from .positions import WINNERS, record_files
     from .reference.movetext import UnusableInput
     from .web.recorded import read_recorded

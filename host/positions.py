@@ -87,11 +87,11 @@ def losing_move(path, depth):
 
 
 def record_files(paths):
-    """The record files of ``paths`` (files, or folders of ``*.txt``, in name order).
-    Raises UnusableInput when there are none."""
+    """The record files of ``paths``: files, or folders, whose ``*.txt`` files in them and
+    in their subfolders are taken in path order.  Raises UnusableInput when there are none."""
     files = []
     for p in map(Path, paths):
-        files += sorted(p.glob("*.txt")) if p.is_dir() else [p]
+        files += sorted(p.rglob("*.txt")) if p.is_dir() else [p]
     if not files:
         raise UnusableInput(f"no game records in {', '.join(map(str, paths))}")
     return files

@@ -79,6 +79,12 @@ def test_cli_records_of_strong_play(tmp_path, capsys):
     figures = json.loads(capsys.readouterr().out)
     # games 0 and 2 fitted, game 1 judged (the draw is not a game with a winner)
     assert figures["positions"]["judge_strong"] == len(won[1]["moves"]) - 1
+    # a folder's subfolders are read too: the same games one level down
+    (tmp_path / "sub").mkdir()
+    for f in tmp_path.glob("*.txt"):
+        f.rename(tmp_path / "sub" / f.name)
+    assert main(["fit-eval", "--steps", "5", "--json", "--records", str(tmp_path)]) == 0
+    assert json.loads(capsys.readouterr().out)["positions"] == figures["positions"]
     for name in ("current", "fitted"):
         assert 0.0 <= figures[name]["accuracy_strong"] <= 1.0
     (tmp_path / "bad.txt").write_text("@0/ Z9?\n")
