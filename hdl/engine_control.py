@@ -267,9 +267,15 @@ class Control:
         return ok
 
     @staticmethod
-    def forced_of(white, black):
-        """The tile forced into a square, from its two same-coloured entering tracks."""
+    def forced_of(word):
+        """The tile forced into the square of ``word``, from its two same-coloured entering
+        tracks."""
+        white, black = counts([word.inc[d] for d in DIRS])
         return Mux(popcount(white) >= 2, white, (~black)[:4])
+
+    def log_full(self):
+        """No room in the undo log for one more tile and the move's trailer."""
+        return self.k == self.log_depth - 1
 
     def _key(self):
         """The position key's tile is P's; its output, the key of the position and the side
@@ -409,7 +415,7 @@ class Control:
                 self.read_forced(at)
         else:
             kept = self.kept | self.push_r     # taken in this step, or before
-            with m.Elif(kept & (self.k == self.log_depth - 1)):
+            with m.Elif(kept & self.log_full()):
                 # No room in the undo log for the kept tile and the move's trailer (as
                 # `take_forced` refuses a popped one).
                 m.d.sync += self.fault.eq(Status.CAPACITY)
@@ -574,11 +580,11 @@ class Control:
         pushed is passed over (`POP`); no room in the log refuses the move."""
         m, rdata = self.m, self.cells.rdata
         m.d.sync += [self.fresh.eq(0), self.pcell.eq(rdata),
-                     self.pmask.eq(self.forced_of(*counts([rdata.inc[d] for d in DIRS])))]
+                     self.pmask.eq(self.forced_of(rdata))]
         with m.If(rdata.occ):
             m.d.sync += self.step.eq(0)
             m.next = "POP"
-        with m.Elif(self.k == self.log_depth - 1):
+        with m.Elif(self.log_full()):
             # No room in the undo log for this tile and the move's trailer.
             m.d.sync += [self.fault.eq(Status.CAPACITY), self.step.eq(0)]
             self.take_back()
@@ -588,7 +594,7 @@ class Control:
         is the next tile, its word the one just written: no read, no `POP_READ`."""
         m, word = self.m, self.kept_word
         m.d.sync += [self.px.eq(self.kept_xy.x), self.py.eq(self.kept_xy.y), self.pcell.eq(word),
-                     self.pmask.eq(self.forced_of(*counts([word.inc[d] for d in DIRS])))]
+                     self.pmask.eq(self.forced_of(word))]
         m.next = "TILE"
 
     def take_back(self):

@@ -98,7 +98,7 @@ def record_files(paths):
 
 
 def cases_in(paths, depth, progress=lambda text: None):
-    """The cases of the records ``paths`` (files, or folders of ``*.txt``), in name order."""
+    """The cases of the records ``paths``, in the order :func:`record_files` lists them."""
     cases = []
     for f in record_files(paths):
         start = time.perf_counter()
