@@ -19,7 +19,7 @@ from .engine_key import PositionKey
 from .engine_layouts import Area, Op
 from .engine_log import UndoLog
 from .engine_neighbour import NeighbourUpdate, counts, popcount, sent_colour
-from .store import DualPortRAM, SinglePortRAM
+from .store import BankedRAM, SinglePortRAM
 from .tiles import DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status, Variant, Winner
 
 __all__ = ["Control"]
@@ -86,15 +86,19 @@ class Control:
     def _stores(self):
         m, NN, L = self.m, self.NN, self.L
         if self.dual:
-            m.submodules.cells = self.cells = DualPortRAM(shape=Cell, depth=NN * NN, lanes=4)
-            # Every write goes where the read goes, except in the overlapped tile states.
-            m.d.comb += self.cells.waddr.eq(self.cells.addr)
+            # Two banks each, the even and odd columns: TILE reads two neighbours a cycle.
+            m.submodules.cells = self.cells = BankedRAM(shape=Cell, depth=NN * NN, lanes=4)
+            self.far = [BankedRAM(shape=End(L), depth=NN * NN) for _ in range(2)]
+            # Every write goes where the read goes, except in TILE_WRITE and UNTILE; the
+            # path-end stores are never read and written in one cycle.
+            m.d.comb += [self.cells.waddr.eq(self.cells.addr),
+                         *(far.waddr.eq(far.addr) for far in self.far)]
         else:
             m.submodules.cells = self.cells = SinglePortRAM(shape=Cell, depth=NN * NN,
                                                             spram=self.spram, lanes=4)
-        m.submodules.far_w = far_w = SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
-        m.submodules.far_b = far_b = SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
-        self.far = [far_w, far_b]
+            self.far = [SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
+                        for _ in range(2)]
+        m.submodules.far_w, m.submodules.far_b = self.far
         m.submodules.log = self.log = UndoLog(L, self.log_depth)
         m.submodules.forced = self.forced = ForcedStack(L, self.stack_depth)
         self.entry = self.log.top
@@ -171,11 +175,22 @@ class Control:
         the neighbour across edge `ndir` (step 4, `at_p`: P itself; TILE_WRITE picks its
         own).  `nb_addr` is the one store address of all these states, and the far-end
         stores are read there too; `rdir` and `rpos` are the edge and square whose words
-        arrive."""
+        arrive.  On two ports TILE reads two at a time, N and E at step 0, S and W at step
+        1 (`at_p` at step 2), the second of each pair at `nb_addr2` (`ndir2`, `rdir2`,
+        `rpos2`): their columns differ, so they lie in different banks."""
         m, px, py, wrap = self.m, self.px, self.py, self.wrap
         self.ndir = ndir = Signal(2)
         self.at_p = Signal()
-        m.d.comb += [ndir.eq(self.step[:2]), self.at_p.eq(self.step[2])]
+        if self.dual:
+            m.d.comb += [ndir.eq(Cat(0, self.step[0])), self.at_p.eq(self.step[1])]
+            ndir2 = ndir | 1
+            self.nb_addr2 = Signal(Pos(self.L))
+            self.rdir2 = Signal(2)
+            self.rpos2 = Signal(Pos(self.L))
+            m.d.comb += self.nb_addr2.eq(Cat(Mux(ndir2 == 1, wrap(px + 1), wrap(px - 1)), py))
+            m.d.sync += [self.rdir2.eq(ndir2), self.rpos2.eq(self.nb_addr2)]
+        else:
+            m.d.comb += [ndir.eq(self.step[:2]), self.at_p.eq(self.step[2])]
         nb_x = Mux(ndir == 1, wrap(px + 1), Mux(ndir == 3, wrap(px - 1), px))
         nb_y = Mux(self.at_p, py,
                    Mux(ndir == 0, wrap(py - 1), Mux(ndir == 2, wrap(py + 1), py)))
@@ -190,41 +205,40 @@ class Control:
         `rdir`, from the words arriving; the joins keep them, with whether they close a loop
         or a line; EVAL's pipeline weighs them instead."""
         m, L, cells = self.m, self.L, self.cells
-        m.submodules.finder = finder = PathEndFinder(L)
-        m.d.comb += [finder.p.x.eq(self.px), finder.p.y.eq(self.py), finder.mask.eq(self.pmask),
-                     finder.dir.eq(self.rdir), finder.pos.eq(self.rpos),
-                     finder.cell.eq(cells.rdata),
-                     finder.far[0].eq(self.far[0].rdata), finder.far[1].eq(self.far[1].rdata)]
-        self.finder = finder
+        m.submodules.joins = self.joins = joins = Joins(L, now=self.dual, two=self.dual)
+        m.d.comb += self._area_to(joins.area)
+        self.finder = self._finder("finder", joins, "", self.rdir, self.rpos, "rdata")
+        if self.dual:
+            # The second of the two neighbours TILE reads a cycle.
+            self.finder2 = self._finder("finder2", joins, "2", self.rdir2, self.rpos2, "rdata2")
         self.occ = cells.rdata.occ
-
-        m.submodules.joins = self.joins = joins = Joins(L, now=self.dual)
-        wiring.connect(m, finder.found, joins.found)
-        m.d.comb += [joins.occ.eq(self.occ),
-                     joins.facing.x.eq(self.rpos.x), joins.facing.y.eq(self.rpos.y),
-                     joins.facing.d.eq(self.rdir ^ 2), *self._area_to(joins.area)]
         self.ends = joins.ends
 
         m.submodules.eval = self.ev = ev = EvalPipeline(L)
         m.d.comb += [ev.at.x.eq(self.px), ev.at.y.eq(self.py),
                      ev.lines.eq(self.variant != Variant.LOOPTRAX), *self._area_to(ev.area)]
 
+    def _finder(self, name, joins, port, rdir, rpos, rdata):
+        """A path-end finder on the words of the neighbour across ``rdir`` at ``rpos`` (the
+        stores' read data ``rdata``), feeding the joins' ``port``."""
+        m = self.m
+        m.submodules[name] = finder = PathEndFinder(self.L)
+        cell = getattr(self.cells, rdata)
+        m.d.comb += [finder.p.x.eq(self.px), finder.p.y.eq(self.py), finder.mask.eq(self.pmask),
+                     finder.dir.eq(rdir), finder.pos.eq(rpos), finder.cell.eq(cell),
+                     *(finder.far[c].eq(getattr(self.far[c], rdata)) for c in range(2))]
+        wiring.connect(m, finder.found, getattr(joins, "found" + port))
+        facing = getattr(joins, "facing" + port)
+        m.d.comb += [getattr(joins, "occ" + port).eq(cell.occ),
+                     facing.x.eq(rpos.x), facing.y.eq(rpos.y), facing.d.eq(rdir ^ 2)]
+        return finder
+
     def _neighbours(self):
-        """The neighbour written (`wdir`, at `w_addr`): the one addressed now on one port;
-        with `dual`, the one read two steps ago, while the next is read.  Its new word once
-        P is placed, and whether it becomes forced or over-full, registered (for timing) and
-        acted on the step after its write."""
+        """The neighbour written (`wdir`, at `w_addr`): the one addressed now.  Its new word
+        once P is placed, and whether it becomes forced or over-full, registered (for
+        timing) and acted on the step after its write."""
         m, L = self.m, self.L
-        if self.dual:
-            # A tile that may be a hunted move's last (`quietly`) is read first and written
-            # after, as on one port (TILE_WRITE), so that `QUIET` can leave it unwritten.
-            self.quietly = Signal()
-            wdir, w_addr = Signal(2), Signal(Pos(L))
-            m.d.sync += [wdir.eq(self.rdir), w_addr.eq(self.rpos)]
-            self.wdir = Mux(self.quietly, self.ndir, wdir)
-            self.w_addr = Mux(self.quietly, self.nb_addr, w_addr)
-        else:
-            self.wdir, self.w_addr = self.ndir, self.nb_addr
+        self.wdir, self.w_addr = self.ndir, self.nb_addr
         self.push_r = Signal()                  # the neighbour written last step is forced
         self.three_r = Signal()                 # ... or over-full
         self.over3 = Signal()                   # some neighbour of this tile is over-full
@@ -250,9 +264,12 @@ class Control:
         # the UP5K below 24 MHz on this path.  The two agree when no forced square is
         # pending, the only case `QUIET` is for: an empty square then has at most one
         # track of a colour.)
-        rd = self.cells.rdata
-        new_col = sent_colour(self.pmask, self.rdir)
-        self.stirs = ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
+        def stirs(rd, rdir):
+            new_col = sent_colour(self.pmask, rdir)
+            return ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
+        self.stirs = stirs(self.cells.rdata, self.rdir)
+        if self.dual:                           # (the two words arriving)
+            self.stirs |= stirs(self.cells.rdata2, self.rdir2)
         self.stirred = Signal()                 # a neighbour read so far stirs
 
         # The colours entering P.
@@ -317,12 +334,21 @@ class Control:
             m.next = "RESULT"
 
     def read_neighbours(self):
-        """Steps 0..3 address P's neighbours N, E, S, W; steps 1..4 take their words."""
-        m = self.m
-        m.d.comb += self.cells.addr.eq(self.nb_addr)
-        for i in range(4):
-            with m.If(self.step == i + 1):
-                m.d.sync += self.nb[i].eq(self.cells.rdata)
+        """Steps 0..3 address P's neighbours N, E, S, W; steps 1..4 take their words.  On two
+        ports, steps 0 and 1 address N and E, then S and W; steps 1 and 2 take them."""
+        m, cells = self.m, self.cells
+        m.d.comb += cells.addr.eq(self.nb_addr)
+        if self.dual:
+            m.d.comb += cells.addr2.eq(self.nb_addr2)
+            for c in range(2):
+                m.d.comb += self.far[c].addr2.eq(self.nb_addr2)
+            for i in range(2):
+                with m.If(self.step == i + 1):
+                    m.d.sync += [self.nb[2 * i].eq(cells.rdata), self.nb[2 * i + 1].eq(cells.rdata2)]
+        else:
+            for i in range(4):
+                with m.If(self.step == i + 1):
+                    m.d.sync += self.nb[i].eq(cells.rdata)
 
     # The writes of one tile's placement, shared by the one-port schedule (TILE_WRITE) and
     # the overlapped one (`dual`); the caller sets the store's write address.
@@ -1036,28 +1062,6 @@ class Control:
         m.d.sync += [self.step.eq(0),
                      self.todo.eq(Cat(*(self.p_inc[d] == Colour.NONE for d in DIRS)))]
 
-    def overlapped_writes(self):
-        """The dual-port TILE's writes, overlapping the reads: neighbour i at step i + 2
-        (steps 2..5), the path ends once all four are in (steps 5, 6), P last (step 6).
-        The read port is free from step 4: the next forced square is read at step 6
-        (:meth:`forced_ahead`)."""
-        m, step, cells = self.m, self.step, self.cells
-        taken, ahead = self.forced_ahead(step == 5, step == 6)
-        with m.If(step == 6):
-            m.d.comb += cells.waddr.eq(Cat(self.px, self.py))
-            self.write_tile()
-        with m.If(step == 5):
-            self.join_write(0)
-        with m.If(step == 6):
-            self.join_write(1)
-        with m.If((step >= 2) & (step <= 5)):
-            m.d.comb += cells.waddr.eq(self.w_addr)
-            self.write_neighbour()
-        cap_now = self.push_forced(taken)
-        self.over_full()
-        with m.If(step == 6):
-            self.tile_done(cap_now, ahead)
-
     def forced_ahead(self, before_last, last):
         """Dual-port: the next forced square, known by a tile's `last` step so that its word
         is read there (the read port is free) and its tile starts straight after this one's:
@@ -1095,28 +1099,20 @@ class Control:
                 self.grow()
             for c in range(2):
                 m.d.comb += self.far[c].addr.eq(self.nb_addr)
-            taking = (step != 0) & (step <= 4) if self.dual else step != 0
+            taking = step != 0
             m.d.comb += self.joins.take.eq(taking)
             with m.If(taking):
                 m.d.sync += self.back[self.rdir].eq(self.finder.back)
+            if self.dual:
+                m.d.comb += self.joins.take2.eq(taking)
+                with m.If(taking):
+                    m.d.sync += self.back[self.rdir2].eq(self.finder2.back)
             with m.If(step == 0):
                 m.d.sync += self.stirred.eq(0)
             with m.Elif(self.stirs):
                 m.d.sync += self.stirred.eq(1)
-            if self.dual:
-                # A tile that may be a hunted move's last is read first, as on one port.
-                # `quietly` is registered at step 0, so it holds from step 1; at step 0 the
-                # overlapped schedule writes nothing and pushes nothing either.
-                with m.If(step == 0):
-                    m.d.sync += self.quietly.eq(self.hunt & self.forced.empty)
-                with m.If(self.quietly):
-                    with m.If(step == 4):
-                        self.quiet_or_write()
-                with m.Else():
-                    self.overlapped_writes()
-            else:
-                with m.If(step == 4):
-                    self.quiet_or_write()
+            with m.If(step == (2 if self.dual else 4)):    # the last neighbours' words
+                self.quiet_or_write()
 
         with m.State("QUIET"):
             # A hunted move's last tile, not yet written.  If the move closes a loop or a

@@ -8,7 +8,7 @@ outermost edges of an area at least 8 wide (or tall).  Only the move's first til
 enlarge the area, so each join is judged against the move's final area as it happens.
 """
 
-from amaranth.hdl import Array, Cat, Module, Signal
+from amaranth.hdl import Array, Cat, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -29,16 +29,21 @@ class JoinsSignature(wiring.Signature):
     (no loop, no line).  Out: ``ends``, per colour (white, black) the far ends of sides a
     and b; ``loop``, ``line``, per colour, of the move so far (a line a cycle after its
     second end); with ``now``, also ``line_now``, the line that judgement sets, in its own
-    cycle.
+    cycle.  With ``two`` (the dual-port engine, which reads two neighbours a cycle), a
+    second end in the same cycle: ``take2``, ``found2``, ``facing2``, ``occ2``, across a
+    higher edge of P than the first's, so that where the two are one colour's, the first is
+    side a.
     """
 
-    def __init__(self, log2n, now=False):
+    def __init__(self, log2n, now=False, two=False):
         end = End(log2n)
+        port = {"take":   In(1),
+                "found":  In(FoundEndSignature(log2n)),
+                "facing": In(end),
+                "occ":    In(1)}
         super().__init__({
-            "take":   In(1),
-            "found":  In(FoundEndSignature(log2n)),
-            "facing": In(end),
-            "occ":    In(1),
+            **port,
+            **({f"{name}2": member for name, member in port.items()} if two else {}),
             "area":   In(Area(log2n)),
             "clear":  In(1),
             "ends":   Out(data.ArrayLayout(data.ArrayLayout(end, 2), 2)),
@@ -50,16 +55,23 @@ class JoinsSignature(wiring.Signature):
 
 class Joins(wiring.Component):
     """See :class:`JoinsSignature`; ``now``: with ``line_now``, which only the dual-port
-    engine decides from."""
+    engine decides from; ``two``: two ends a cycle."""
 
-    def __init__(self, log2n, now=False):
+    def __init__(self, log2n, now=False, two=False):
         self.now = now
-        super().__init__(JoinsSignature(log2n, now))
+        self.two = two
+        super().__init__(JoinsSignature(log2n, now, two))
+
+    def _ports(self):
+        """Each end taken this cycle: (take, found, facing, occ), the first port's first."""
+        ports = [(self.take, self.found, self.facing, self.occ)]
+        if self.two:
+            ports.append((self.take2, self.found2, self.facing2, self.occ2))
+        return ports
 
     def elaborate(self, platform):
         m = Module()
-        found = self.found
-        end_l = found.end.shape()
+        end_l = self.found.end.shape()
         ends = [[Signal(end_l, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
         loop = Signal(2)
         line = Signal(2)
@@ -68,28 +80,42 @@ class Joins(wiring.Component):
                 m.d.comb += self.ends[c][s].eq(ends[c][s])
         m.d.comb += [self.loop.eq(loop), self.line.eq(line)]
 
-        loop_now = Cat(*(self.occ & (ends[c][0].as_value() == self.facing.as_value())
-                         for c in range(2)))
-        with m.If(self.take):
-            for c in range(2):
-                with m.If(found.black == c):
-                    with m.If(~found.second):
-                        m.d.sync += ends[c][0].eq(found.end)
-                    with m.Else():
-                        m.d.sync += [ends[c][1].eq(found.end),
-                                     loop[c].eq(loop[c] | loop_now[c])]
+        ports = self._ports()
+        first = ports[0]
+        # The second port's side b may meet side a in the first port in the same cycle
+        # (a corner tile's two edges of a colour, N and E or S and W).
+        pair = Signal()
+        if self.two:
+            m.d.comb += pair.eq(self.take & self.take2 & ~self.found.second &
+                                (self.found.black == self.found2.black))
+        for i, (take, found, facing, occ) in enumerate(ports):
+            side_a = [ends[c][0].as_value() for c in range(2)]
+            if i == 1:
+                side_a = [Mux(pair, first[1].end.as_value(), a) for a in side_a]
+            loop_now = Cat(*(occ & (side_a[c] == facing.as_value()) for c in range(2)))
+            with m.If(take):
+                for c in range(2):
+                    with m.If(found.black == c):
+                        with m.If(~found.second):
+                            m.d.sync += ends[c][0].eq(found.end)
+                        with m.Else():
+                            m.d.sync += [ends[c][1].eq(found.end),
+                                         loop[c].eq(loop[c] | loop_now[c])]
+            # (Where both ports' side b close a loop, each sets its own colour's bit: the
+            # two `loop[c]` updates are of different colours.)
+        self._lines(m, ports, pair, line)
 
-        # A line, one step later: from the end just registered (`elast`) and, for side b,
-        # the outermost edges registered with side a of the same colour.
-        elast = Signal(end_l)
-        lvalid = Signal()
-        lcol = Signal()
-        lside = Signal()
-        flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
-        m.d.sync += lvalid.eq(self.take)
-        with m.If(self.take):
-            m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(found.second)]
+        with m.If(self.clear):
+            m.d.sync += [loop.eq(0), line.eq(0)]
+        return m
+
+    def _lines(self, m, ports, pair, line):
+        """A line, one step after its side b is taken: from the end just registered
+        (`elast`) and the outermost edges registered with side a of the same colour (or,
+        for the second port's, side a in the first port the same cycle)."""
         area = self.area
+        end_l = self.found.end.shape()
+        flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
         # The far edges registered, a cycle behind the area: only the move's first tile
         # changes the area, in the step before its first end is taken, and an end is judged
         # the step after it is taken.  (Their adders, in front of the judgement, were the
@@ -97,21 +123,29 @@ class Joins(wiring.Component):
         maxx = Signal.like(area.minx)
         maxy = Signal.like(area.miny)
         m.d.sync += [maxx.eq(area.minx + area.width - 1), maxy.eq(area.miny + area.height - 1)]
-        e = elast
-        # Which outermost edge of the area the end lies on: W, E, N, S.
-        fl = Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
-                 (e.d == 0) & (e.y == area.miny), (e.d == 2) & (e.y == maxy))
-        fa = flags_a[lcol]
-        horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (area.width >= 8)
-        vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (area.height >= 8)
-        with m.If(lvalid):
-            with m.If(~lside):
-                m.d.sync += flags_a[lcol].eq(fl)
-            with m.Elif(horiz | vert):
-                if self.now:
-                    m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
-                m.d.sync += line.bit_select(lcol, 1).eq(1)
-
-        with m.If(self.clear):
-            m.d.sync += [loop.eq(0), line.eq(0)]
-        return m
+        pair_r = Signal()
+        m.d.sync += pair_r.eq(pair)
+        flags = []
+        for i, (take, found, _, _) in enumerate(ports):
+            elast = Signal(end_l, name=f"elast{i}")
+            lvalid = Signal(name=f"lvalid{i}")
+            lcol = Signal(name=f"lcol{i}")
+            lside = Signal(name=f"lside{i}")
+            m.d.sync += lvalid.eq(take)
+            with m.If(take):
+                m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(found.second)]
+            e = elast
+            # Which outermost edge of the area the end lies on: W, E, N, S.
+            fl = Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
+                     (e.d == 0) & (e.y == area.miny), (e.d == 2) & (e.y == maxy))
+            fa = flags_a[lcol] if i == 0 else Mux(pair_r, flags[0], flags_a[lcol])
+            horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (area.width >= 8)
+            vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (area.height >= 8)
+            with m.If(lvalid):
+                with m.If(~lside):
+                    m.d.sync += flags_a[lcol].eq(fl)
+                with m.Elif(horiz | vert):
+                    if self.now:
+                        m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
+                    m.d.sync += line.bit_select(lcol, 1).eq(1)
+            flags.append(fl)

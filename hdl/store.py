@@ -1,5 +1,6 @@
 """The board store's RAMs: single-port (one address for reading and writing), or
-simple dual-port (one read and one write address a cycle) where block RAM allows.
+two banks of simple dual-port block RAM (two reads and a write a cycle) where block RAM
+allows.
 
 In simulation, and on devices without single-port RAM, this is an
 ``amaranth.lib.memory.Memory`` with a synchronous read port (so it maps to block
@@ -13,12 +14,12 @@ the SPRAM's nibbles).  (What ``rdata`` shows in the cycle after a write differs 
 the two, and nothing relies on it.)
 """
 
-from amaranth.hdl import ClockSignal, Const, Instance, Module, Shape, Signal, unsigned
+from amaranth.hdl import ClockSignal, Const, Instance, Module, Mux, Shape, Signal, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["SinglePortRAM", "DualPortRAM", "SPRAM_DEPTH", "SPRAM_WIDTH"]
+__all__ = ["SinglePortRAM", "BankedRAM", "SPRAM_DEPTH", "SPRAM_WIDTH"]
 
 SPRAM_DEPTH = 16384
 SPRAM_WIDTH = 16
@@ -115,36 +116,63 @@ def _block_ram(m, ram, waddr):
     ]
 
 
-class DualPortRAM(wiring.Component):
-    """A simple dual-port RAM (block RAM: iCE40 ``SB_RAM40_4K``, ECP5 ``DP16KD``): a read at
-    ``addr`` and a write at ``waddr`` in the same cycle, so the engine can write one
-    neighbour while it reads the next (docs/engine.md).  Reading and writing one address in
-    the same cycle is never done; what ``rdata`` shows then is undefined.
+class BankedRAM(wiring.Component):
+    """Two banks of block RAM (iCE40 ``SB_RAM40_4K``, ECP5 ``DP16KD``), each with a read port
+    and a write port, holding the even and the odd addresses: two reads a cycle, at
+    ``addr`` and ``addr2``, when they fall in different banks, and a write at ``waddr``
+    beside them.  The board's squares are addressed column first, so the banks are the
+    even and the odd columns: a square's neighbours to the north and east (or south and
+    west) lie in different banks, and the engine reads them in one cycle
+    (docs/engine.md, "The dual-port schedule").  The banks together take the block RAM one
+    memory of the same words would.
+
+    Reads at ``addr`` and ``addr2`` in one bank are never asked for (``addr`` is then read);
+    nor a read and a write of one address in one cycle (what ``rdata`` shows is undefined).
 
     Attributes
     ----------
-    addr : In(range(depth))
-        The read address; ``rdata`` is the word there one cycle later.
+    addr, addr2 : In(range(depth))
+        The read addresses; ``rdata``, ``rdata2`` are the words there one cycle later.
     waddr : In(range(depth))
     wdata : In(shape)
     we : In(lanes)
         Write the enabled lanes of ``wdata`` at ``waddr`` at the next edge.
-    rdata : Out(shape)
+    rdata, rdata2 : Out(shape)
     """
 
     def __init__(self, *, shape, depth, lanes=1):
+        assert depth % 2 == 0, "two banks of equal depth"
         self._shape = shape
         self.depth = depth
         self.lanes = _lanes(shape, lanes)
         super().__init__({
-            "addr":  In(range(depth)),
-            "waddr": In(range(depth)),
-            "wdata": In(shape),
-            "we":    In(lanes),
-            "rdata": Out(shape),
+            "addr":   In(range(depth)),
+            "addr2":  In(range(depth)),
+            "waddr":  In(range(depth)),
+            "wdata":  In(shape),
+            "we":     In(lanes),
+            "rdata":  Out(shape),
+            "rdata2": Out(shape),
         })
 
     def elaborate(self, platform):
         m = Module()
-        _block_ram(m, self, self.waddr)
+        width = Shape.cast(self._shape).width
+        bank_r = Signal()                       # the banks read last cycle, by addr
+        bank2_r = Signal()                      # ... and by addr2
+        m.d.sync += [bank_r.eq(self.addr[0]), bank2_r.eq(self.addr2[0])]
+        words = []
+        for b in range(2):
+            mem = Memory(shape=unsigned(width), depth=self.depth // 2, init=[])
+            m.submodules[f"bank{b}"] = mem
+            rd = mem.read_port(domain="sync")
+            wr = mem.write_port(granularity=width // self.lanes if self.lanes > 1 else None)
+            # A bank reads at addr when addr is its, else at addr2.
+            raddr = Mux(self.addr[0] == b, self.addr, self.addr2)
+            m.d.comb += [rd.addr.eq(raddr[1:]), wr.addr.eq(self.waddr[1:]),
+                         wr.data.eq(self.wdata),
+                         wr.en.eq(Mux(self.waddr[0] == b, self.we, 0))]
+            words.append(rd.data)
+        m.d.comb += [self.rdata.eq(Mux(bank_r, words[1], words[0])),
+                     self.rdata2.eq(Mux(bank2_r, words[1], words[0]))]
         return m
