@@ -72,7 +72,7 @@ class Board:
     def store_in_spram(self, capacity=None):
         """Whether the device's board store and path ends go to SPRAM (16K words each) at
         ``capacity`` (None: the board's); else they are block RAM, which is dual-port, and
-        the engines use their overlapped schedule (``Engine(dual=True)``)."""
+        the engines use their dual-port schedule (``Engine(dual=True)``)."""
         capacity = self.capacity if capacity is None else capacity
         return self.spram >= 3 and capacity <= 128
 

@@ -42,7 +42,7 @@ class Device(wiring.Component):
     spram : bool
         Keep the engine's board store in iCE40UP5K SPRAM (needed for N = 128 on that part).
     dual : bool
-        The engines' overlapped tile schedule on a dual-port block-RAM store (not with
+        The engines' dual-port schedule on banked block-RAM stores (not with
         ``spram``; :class:`~traxfpga.hdl.engine.Engine`).
     player_id : str
         The answer to ``-T``.

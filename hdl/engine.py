@@ -69,9 +69,10 @@ class Engine(wiring.Component):
         Keep the board store and the path ends in iCE40UP5K SPRAM blocks (three of
         the four; needs ``log2n <= 7``) instead of block RAM.
     dual : bool
-        Keep the board store in simple dual-port block RAM and write each neighbour
-        while the next is read: 7 cycles to place a tile instead of 5 and then one a
-        neighbour written (docs/engine.md).  Not with ``spram``.
+        Keep the stores in two banks of simple dual-port block RAM each (even and odd
+        columns): a tile's four neighbours read in 3 cycles instead of 5, and the next
+        forced square read while a tile is written (docs/engine.md, "The dual-port
+        schedule").  Not with ``spram``.
     keyed : bool
         Keep the position's key (``key``).  A reset then also starts the next game at the
         same squares of the store.

@@ -87,7 +87,8 @@ class Control:
         m, NN, L = self.m, self.NN, self.L
         if self.dual:
             # Two banks each, the even and odd columns: TILE reads two neighbours a cycle.
-            m.submodules.cells = self.cells = BankedRAM(shape=Cell, depth=NN * NN, lanes=4)
+            # (In whole words: the take-back reads a neighbour's before it clears a lane.)
+            m.submodules.cells = self.cells = BankedRAM(shape=Cell, depth=NN * NN)
             self.far = [BankedRAM(shape=End(L), depth=NN * NN) for _ in range(2)]
             # Every write goes where the read goes, except in TILE_WRITE and UNTILE; the
             # path-end stores are never read and written in one cycle.
@@ -99,6 +100,7 @@ class Control:
             self.far = [SinglePortRAM(shape=End(L), depth=NN * NN, spram=self.spram)
                         for _ in range(2)]
         m.submodules.far_w, m.submodules.far_b = self.far
+        self.all_lanes = (1 << len(self.cells.we)) - 1      # a whole word written
         m.submodules.log = self.log = UndoLog(L, self.log_depth)
         m.submodules.forced = self.forced = ForcedStack(L, self.stack_depth)
         self.entry = self.log.top
@@ -147,6 +149,7 @@ class Control:
         self.step = Signal(3)
         self.todo = Signal(4)                   # the neighbours left: TILE_WRITE, EVAL_ENDS
         self.epend = Signal(4)                  # UNTILE: the board store's writes left
+        self.cleared = Signal(4)                # ... two ports: the neighbours read, to write
         self.fpend = Array(Signal(2, name=f"fpend{c}") for c in range(2))  # sides a, b
         self.ending = Signal()                  # UNTILE: this step ends the take-back
         # SEEK: the square whose word arrives (the one after P in scan order), and the
@@ -350,13 +353,13 @@ class Control:
                 with m.If(self.step == i + 1):
                     m.d.sync += self.nb[i].eq(cells.rdata)
 
-    # The writes of one tile's placement, shared by the one-port schedule (TILE_WRITE) and
-    # the overlapped one (`dual`); the caller sets the store's write address.
+    # The writes of one tile's placement (TILE_WRITE); the caller sets the store's write
+    # address.
     def write_tile(self):
         """P, with its tile."""
         cells = self.cells
         self.m.d.comb += [cells.wdata.eq(self.pcell), *cells.wdata.tile(self.pmask),
-                          cells.we.eq(0b1111)]
+                          cells.we.eq(self.all_lanes)]
 
     def join_write(self, i):
         """The joined path ends point at each other: A's far end at B's (i = 0, with the log
@@ -388,7 +391,7 @@ class Control:
         """The neighbour across `wdir`, with P's colour entering it; whether it became forced
         or over-full is registered (for timing) and acted on the step after."""
         m = self.m
-        m.d.comb += [self.cells.wdata.eq(self.upd.new), self.cells.we.eq(self.live.replicate(4))]
+        m.d.comb += [self.cells.wdata.eq(self.upd.new), self.cells.we.eq(self.live.replicate(len(self.cells.we)))]
         m.d.sync += [self.push_r.eq(self.upd.forced), self.three_r.eq(self.upd.full),
                      self.push_xy.eq(self.w_addr)]
         if not self.dual:
@@ -502,9 +505,10 @@ class Control:
         with m.Else():
             self.finish(Status.OK)
 
-    def neighbour(self, d):
-        """The square across edge ``d`` of P."""
-        px, py, wrap = self.px, self.py, self.wrap
+    def neighbour(self, d, p=None):
+        """The square across edge ``d`` of P (or of square ``p``, a `Pos`)."""
+        wrap = self.wrap
+        px, py = (self.px, self.py) if p is None else (p.x, p.y)
         return Cat(Mux(d == 1, wrap(px + 1), Mux(d == 3, wrap(px - 1), px)),
                    Mux(d == 0, wrap(py - 1), Mux(d == 2, wrap(py + 1), py)))
 
@@ -522,7 +526,11 @@ class Control:
           word it had, pointing at the neighbour, at the entry's `back` edge.
 
         So a rollback leaves all three stores exactly as they were.  Returns whether this
-        is the tile's last step; `ending` is set a cycle ahead for the move's last step."""
+        is the tile's last step; `ending` is set a cycle ahead for the move's last step.
+
+        On two ports the board store is written in whole words, and its read ports are
+        free: an empty neighbour's word is read a step before it is written back with its
+        lane facing P cleared (`clear_lanes`), one in each bank a step."""
         m, tile, cells = self.m, self.entry.u.tile, self.cells
         # On two ports the writes leave the read port free (see the `UNTILE` state).
         waddr = cells.waddr if self.dual else cells.addr
@@ -532,7 +540,10 @@ class Control:
         m.d.sync += [epend.eq(epend_n), *(fpend[c].eq(fpend_n[c]) for c in range(2))]
 
         def one_left(e, f):     # a step with these writes pending is the tile's last
-            return ((e & (e - 1)) == 0) & (f[0] != 0b11) & (f[1] != 0b11)
+            ok = (f[0] != 0b11) & (f[1] != 0b11)
+            if self.dual:       # (`e`: the neighbours still to read, each written a step on)
+                return ok & (e == 0)
+            return ok & ((e & (e - 1)) == 0)
         edges = [tile.mask, ~tile.mask]                # each colour's edges of P
         last = Signal()
         # The move's last step known a cycle ahead: its end (`rolled_back`) drives the
@@ -551,13 +562,16 @@ class Control:
             m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y)]
             if self.keyed:
                 m.d.sync += self.pmask.eq(tile.mask)
-            m.d.comb += epend_n.eq(~tile.nocc)
+            if self.dual:
+                m.d.comb += epend_n.eq(self.clear_lanes(~tile.nocc, tile.p, first=True))
+            else:
+                m.d.comb += epend_n.eq(~tile.nocc)
             for c in range(2):
                 m.d.comb += fpend_n[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges[c]), 1),
                                               tile.nocc.bit_select(top_dir(edges[c]), 1)))
             inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
-            m.d.comb += [waddr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(0b1111)]
+            m.d.comb += [waddr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(self.all_lanes)]
             # P's word as the scan read it, the last tile's (the move's first) kept for
             # `resume_seek`.
             m.d.sync += self.pcell.empty(inc)
@@ -565,10 +579,13 @@ class Control:
                 m.d.comb += [self.far[c].addr.eq(tile.p),
                              self.far[c].wdata.eq(0), self.far[c].we.eq(1)]
         with m.Else():
-            e_dir = one_hot_dir(epend)
-            m.d.comb += [waddr.eq(self.neighbour(e_dir)), cells.wdata.eq(0),
-                         cells.we.eq(Mux(epend != 0, Const(1, 4) << (e_dir ^ 2), 0))]
-            m.d.comb += epend_n.eq(epend & (epend - 1))
+            if self.dual:
+                m.d.comb += epend_n.eq(self.clear_lanes(epend, Cat(self.px, self.py)))
+            else:
+                e_dir = one_hot_dir(epend)
+                m.d.comb += [waddr.eq(self.neighbour(e_dir)), cells.wdata.eq(0),
+                             cells.we.eq(Mux(epend != 0, Const(1, 4) << (e_dir ^ 2), 0))]
+                m.d.comb += epend_n.eq(epend & (epend - 1))
             for c in range(2):
                 side_b = ~fpend[c][0]
                 f_dir = Mux(side_b, top_dir(edges[c]), one_hot_dir(edges[c]))
@@ -580,6 +597,31 @@ class Control:
                 m.d.comb += fpend_n[c].eq(Mux(fpend[c][0], fpend[c] & 0b10, 0))
             m.d.comb += last.eq(one_left(epend, fpend))
         return last
+
+    def clear_lanes(self, epend, p, first=False):
+        """Two ports: of the empty neighbours pending in ``epend``, one across S or N (in P's
+        bank) read at `addr` and one across E or W (the other bank) at `addr2`; the two read the step before (`cleared`) written back at `waddr` and
+        `waddr2` with their lanes facing P cleared, except at P's ``first`` step, which writes
+        P.  Returns the neighbours still to read.  ``p``: P's square (a `Pos`)."""
+        m, cells = self.m, self.cells
+        p = Pos(self.L)(p)
+        ns, ew = epend & 0b0101, epend & 0b1010
+        # S before N: the move's last step reads the square below P (`read_below`) unless it
+        # writes it.
+        ns_dir, ew_dir = Mux(ns[2], 2, 0), Mux(ew[1], 1, 3)
+        reading = Cat(ns[0] & ~ns[2], ew[1], ns[2], ew[3] & ~ew[1])
+        m.d.comb += [cells.addr.eq(self.neighbour(ns_dir, p)),
+                     cells.addr2.eq(self.neighbour(ew_dir, p))]
+        cleared = self.cleared
+        m.d.sync += cleared.eq(reading)
+        if not first:
+            for port, dirs, data in (("", (0, 2), cells.rdata), ("2", (1, 3), cells.rdata2)):
+                d = Mux(cleared[dirs[1]], dirs[1], dirs[0])
+                lane = Const(0xF, 16) << (4 * (d ^ 2))
+                m.d.comb += [getattr(cells, "waddr" + port).eq(self.neighbour(d)),
+                             getattr(cells, "wdata" + port).eq(data.as_value() & ~lane),
+                             getattr(cells, "we" + port).eq(cleared[dirs[0]] | cleared[dirs[1]])]
+        return epend & ~reading
 
     def place(self):
         """The placed square's word is read (its checks follow), unless the area would
@@ -672,7 +714,7 @@ class Control:
         """The board store's word and both path-end words of square (prx, pry) of the area
         zeroed (an empty square's path ends are zero)."""
         m, cells, at = self.m, self.cells, self.phys(self.prx, self.pry)
-        m.d.comb += [cells.addr.eq(at), cells.wdata.eq(0), cells.we.eq(0b1111)]
+        m.d.comb += [cells.addr.eq(at), cells.wdata.eq(0), cells.we.eq(self.all_lanes)]
         for c in range(2):
             m.d.comb += [self.far[c].addr.eq(at), self.far[c].we.eq(1)]
 
@@ -1048,10 +1090,10 @@ class Control:
                 self.start_tile()
 
     def quiet_or_write(self):
-        """TILE's last read step (4) when the tile is written after its reads (one port, or
-        `quietly`).  A hunted move's tile that forces nothing, fills no square with three
-        tracks and leaves no forced square behind it is the move's last: `QUIET` decides the
-        move before this tile is written.  Otherwise the writes."""
+        """TILE's last read step (4; 2 on two ports).  A hunted move's tile that forces
+        nothing, fills no square with three tracks and leaves no forced square behind it is
+        the move's last: `QUIET` decides the move before this tile is written.  Otherwise
+        the writes."""
         m = self.m
         with m.If(self.hunt & self.forced.empty & ~self.stirred & ~self.stirs):
             m.next = "QUIET"
@@ -1089,8 +1131,9 @@ class Control:
         m, step, cells = self.m, self.step, self.cells
         with m.State("TILE"):
             # Steps 0..3 address the neighbours (cells and both far-end stores); steps 1..4
-            # take the neighbour words and the path ends across each edge.  A forced tile's
-            # own word arrives at step 0 (`fresh`).
+            # take the neighbour words and the path ends across each edge (on two ports,
+            # two a step: steps 0..1 and 1..2, `read_neighbours`).  A forced tile's own word
+            # arrives at step 0 (`fresh`).
             m.d.sync += step.eq(step + 1)
             self.read_neighbours()
             with m.If(self.fresh):
@@ -1258,8 +1301,7 @@ class Control:
                     # The square after P read now, where `SEEK_ON` would read it, unless
                     # this step writes it (the block RAM's read of a square written in
                     # the same cycle is undefined).
-                    e = self.epend
-                    below = ~((e != 0) & (one_hot_dir(e) == 2))
+                    below = ~self.cleared[2]
                     with m.If(below):
                         self.read_below()
                     self.rolled_back(below)

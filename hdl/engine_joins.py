@@ -84,8 +84,9 @@ class Joins(wiring.Component):
         first = ports[0]
         # The second port's side b may meet side a in the first port in the same cycle
         # (a corner tile's two edges of a colour, N and E or S and W).
-        pair = Signal()
+        pair = None
         if self.two:
+            pair = Signal()
             m.d.comb += pair.eq(self.take & self.take2 & ~self.found.second &
                                 (self.found.black == self.found2.black))
         for i, (take, found, facing, occ) in enumerate(ports):
@@ -123,14 +124,16 @@ class Joins(wiring.Component):
         maxx = Signal.like(area.minx)
         maxy = Signal.like(area.miny)
         m.d.sync += [maxx.eq(area.minx + area.width - 1), maxy.eq(area.miny + area.height - 1)]
-        pair_r = Signal()
-        m.d.sync += pair_r.eq(pair)
+        if self.two:
+            pair_r = Signal()
+            m.d.sync += pair_r.eq(pair)
         flags = []
         for i, (take, found, _, _) in enumerate(ports):
-            elast = Signal(end_l, name=f"elast{i}")
-            lvalid = Signal(name=f"lvalid{i}")
-            lcol = Signal(name=f"lcol{i}")
-            lside = Signal(name=f"lside{i}")
+            n = "" if i == 0 else str(i + 1)
+            elast = Signal(end_l, name=f"elast{n}")
+            lvalid = Signal(name=f"lvalid{n}")
+            lcol = Signal(name=f"lcol{n}")
+            lside = Signal(name=f"lside{n}")
             m.d.sync += lvalid.eq(take)
             with m.If(take):
                 m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(found.second)]

@@ -14,7 +14,7 @@ the SPRAM's nibbles).  (What ``rdata`` shows in the cycle after a write differs 
 the two, and nothing relies on it.)
 """
 
-from amaranth.hdl import ClockSignal, Const, Instance, Module, Mux, Shape, Signal, unsigned
+from amaranth.hdl import ClockSignal, Const, Instance, Module, Mux, Shape, Signal, Value, unsigned
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -119,38 +119,44 @@ def _block_ram(m, ram, waddr):
 class BankedRAM(wiring.Component):
     """Two banks of block RAM (iCE40 ``SB_RAM40_4K``, ECP5 ``DP16KD``), each with a read port
     and a write port, holding the even and the odd addresses: two reads a cycle, at
-    ``addr`` and ``addr2``, when they fall in different banks, and a write at ``waddr``
-    beside them.  The board's squares are addressed column first, so the banks are the
+    ``addr`` and ``addr2``, when they fall in different banks, and beside them a write at
+    ``waddr`` and another at ``waddr2`` in the other bank.  The board's squares are addressed column first, so the banks are the
     even and the odd columns: a square's neighbours to the north and east (or south and
     west) lie in different banks, and the engine reads them in one cycle
-    (docs/engine.md, "The dual-port schedule").  The banks together take the block RAM one
+    (docs/engine.md, "The dual-port schedule"), and clears two neighbours' lanes in one
+    cycle as it takes a tile back.  The banks together take the block RAM one
     memory of the same words would.
 
-    Reads at ``addr`` and ``addr2`` in one bank are never asked for (``addr`` is then read);
-    nor a read and a write of one address in one cycle (what ``rdata`` shows is undefined).
+    Never asked for: reads at ``addr`` and ``addr2`` in one bank (``addr`` is then read); a
+    write at ``waddr2`` in the bank ``waddr`` names (that bank then writes at ``waddr``, if
+    ``we`` enables it, and nothing else); a read and a write of one address in one cycle
+    (what ``rdata`` shows is undefined).
 
     Attributes
     ----------
     addr, addr2 : In(range(depth))
         The read addresses; ``rdata``, ``rdata2`` are the words there one cycle later.
-    waddr : In(range(depth))
-    wdata : In(shape)
-    we : In(lanes)
-        Write the enabled lanes of ``wdata`` at ``waddr`` at the next edge.
+    waddr, waddr2 : In(range(depth))
+    wdata, wdata2 : In(shape)
+    we, we2 : In(1)
+        Write ``wdata`` at ``waddr`` (``wdata2`` at ``waddr2``) at the next edge: whole
+        words (nibble lanes would take a DP16KD for each lane of each bank).
     rdata, rdata2 : Out(shape)
     """
 
-    def __init__(self, *, shape, depth, lanes=1):
+    def __init__(self, *, shape, depth):
         assert depth % 2 == 0, "two banks of equal depth"
         self._shape = shape
         self.depth = depth
-        self.lanes = _lanes(shape, lanes)
         super().__init__({
             "addr":   In(range(depth)),
             "addr2":  In(range(depth)),
             "waddr":  In(range(depth)),
             "wdata":  In(shape),
-            "we":     In(lanes),
+            "we":     In(1),
+            "waddr2": In(range(depth)),
+            "wdata2": In(shape),
+            "we2":    In(1),
             "rdata":  Out(shape),
             "rdata2": Out(shape),
         })
@@ -166,12 +172,16 @@ class BankedRAM(wiring.Component):
             mem = Memory(shape=unsigned(width), depth=self.depth // 2, init=[])
             m.submodules[f"bank{b}"] = mem
             rd = mem.read_port(domain="sync")
-            wr = mem.write_port(granularity=width // self.lanes if self.lanes > 1 else None)
-            # A bank reads at addr when addr is its, else at addr2.
+            wr = mem.write_port()
+            # A bank reads at addr when addr is its, else at addr2, and writes at waddr when
+            # that is its, else at waddr2.
             raddr = Mux(self.addr[0] == b, self.addr, self.addr2)
-            m.d.comb += [rd.addr.eq(raddr[1:]), wr.addr.eq(self.waddr[1:]),
-                         wr.data.eq(self.wdata),
-                         wr.en.eq(Mux(self.waddr[0] == b, self.we, 0))]
+            first = self.waddr[0] == b
+            m.d.comb += [rd.addr.eq(raddr[1:]),
+                         wr.addr.eq(Mux(first, self.waddr, self.waddr2)[1:]),
+                         wr.data.eq(Mux(first, Value.cast(self.wdata), Value.cast(self.wdata2))),
+                         wr.en.eq(Mux(first, self.we,
+                                      Mux(self.waddr2[0] == b, self.we2, 0)))]
             words.append(rd.data)
         m.d.comb += [self.rdata.eq(Mux(bank_r, words[1], words[0])),
                      self.rdata2.eq(Mux(bank2_r, words[1], words[0]))]

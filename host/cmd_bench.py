@@ -170,7 +170,7 @@ def bench_pvs(args):
                          f"most {MAX_CAPACITY})")
     board = _board(args, "pvs")
     args.clock_mhz = board.clock_mhz
-    # The engines' schedule is the board's: overlapped where the store is block RAM.
+    # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name

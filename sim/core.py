@@ -78,7 +78,7 @@ class CoreSim:
     clear_on_start : bool
         Simulate the power-up clear of the whole store (slow in ``pysim`` for large N).
     dual : bool
-        The engine's overlapped schedule on a dual-port store (the block-RAM boards').
+        The engine's dual-port schedule on banked block-RAM stores (the block-RAM boards').
     keyed : bool
         The engine keeps the position's key (:meth:`key`, compiled backends).
     backend : str

@@ -21,7 +21,7 @@ POSITIONS = int(__import__("os").environ.get("TRAX_PROBE_POSITIONS", "30"))     
 
 
 # Every test of the engine runs on both of its schedules: one store port (the iCEBreaker's
-# SPRAM) and the overlapped one on a dual-port store (`dual`, the block-RAM boards').
+# SPRAM) and the dual-port one on banked block RAM (`dual`, the block-RAM boards').
 @pytest.fixture(scope="module", params=[False, True], ids=["one-port", "dual"])
 def dual(request):
     return request.param
@@ -529,9 +529,12 @@ def test_stores_exactly_restored(dual):
         ctx.set(engine.cmd.payload, cmd)
         ctx.set(engine.cmd.valid, 1)
         while True:
-            writes = [(words, ctx.get(getattr(store, "waddr", store.addr)),
-                       ctx.get(store.wdata.as_value()), _lane_bits(store, ctx.get(store.we)))
-                      for store, words in zip(top.stores, mem) if ctx.get(store.we)]
+            writes = [(words, ctx.get(getattr(store, "waddr" + port, store.addr)),
+                       ctx.get(getattr(store, "wdata" + port).as_value()),
+                       _lane_bits(store, ctx.get(getattr(store, "we" + port))))
+                      for store, words in zip(top.stores, mem)
+                      for port in ("", "2")
+                      if hasattr(store, "we" + port) and ctx.get(getattr(store, "we" + port))]
             taken = ctx.get(engine.cmd.ready)
             res_valid, res = ctx.get(engine.res.valid), ctx.get(engine.res.payload)
             await ctx.tick()

@@ -392,7 +392,7 @@ def test_sim_options_take_the_boards_settings():
     from traxfpga.host.players import _parse_sim_options
     board = BOARDS["ulx3s-85f"]
     want = {"clk_freq": 45_000_000, "capacity": board.capacity, "perft": True,
-            "cores": board.cores, "dual": True}     # block RAM: the overlapped schedule
+            "cores": board.cores, "dual": True}     # block RAM: the dual-port schedule
     assert _parse_sim_options("s", ["board=ulx3s-85f"]) == want
     assert _parse_sim_options("s", ["board=icebreaker"])["dual"] is False     # SPRAM
     # cores= overrides the board's, before or after it
