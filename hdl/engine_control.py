@@ -16,7 +16,7 @@ from .engine_eval import EvalPipeline
 from .engine_forced import ForcedStack
 from .engine_joins import Joins
 from .engine_key import PositionKey
-from .engine_layouts import Area, Op
+from .engine_layouts import Area, Op, had_neighbours, is_trailer
 from .engine_log import UndoLog
 from .engine_neighbour import NeighbourUpdate, counts, popcount, sent_colour
 from .store import BankedRAM, SinglePortRAM
@@ -101,7 +101,10 @@ class Control:
                         for _ in range(2)]
         m.submodules.far_w, m.submodules.far_b = self.far
         self.all_lanes = (1 << len(self.cells.we)) - 1      # a whole word written
-        m.submodules.log = self.log = UndoLog(L, self.log_depth)
+        # On two ports the log's entries are compact (ECP5: two DP16KD where three were);
+        # on one port the flags they leave out would lengthen the UP5K's longest path,
+        # which starts at the log's read data.
+        m.submodules.log = self.log = UndoLog(L, self.log_depth, compact=self.dual)
         m.submodules.forced = self.forced = ForcedStack(L, self.stack_depth)
         self.entry = self.log.top
         if self.keyed:
@@ -367,13 +370,16 @@ class Control:
         m, ends, entry = self.m, self.ends, self.log.push.payload
         if i == 0:
             tile = entry.u.tile
-            m.d.comb += [self.log.push.valid.eq(1), entry.trailer.eq(0),
+            m.d.comb += [self.log.push.valid.eq(1),
                          tile.p.x.eq(self.px), tile.p.y.eq(self.py), tile.mask.eq(self.pmask)]
+            if not self.dual:
+                m.d.comb += entry.trailer.eq(0)
             for d in DIRS:
                 # What taking P back writes blind (see `untile`): whether a tile lay across
                 # edge d, and the edge its far end's word held.
-                m.d.comb += [tile.nocc[d].eq(self.pcell.inc[d] != Colour.NONE),
-                             tile.back[d].eq(self.back[d])]
+                m.d.comb += tile.back[d].eq(self.back[d])
+                if not self.dual:
+                    m.d.comb += tile.nocc[d].eq(self.pcell.inc[d] != Colour.NONE)
             for c in range(2):
                 for s in range(2):
                     m.d.comb += [entry.u.tile.e[2 * c + s].x.eq(ends[c][s].x),
@@ -492,10 +498,11 @@ class Control:
         trailer = self.log.push.payload
         m.d.comb += [
             self.log.push.valid.eq(1),
-            trailer.trailer.eq(1),
             trailer.u.trailer.k.eq(self.k),
             trailer.u.trailer.area.eq(self.saved),
         ]
+        if not self.dual:
+            m.d.comb += trailer.trailer.eq(1)
         m.d.sync += [self.ply.eq(self.ply + 1), self.placed.eq(self.k)]
         with m.If((self.variant == Variant.EIGHT) & ~mine & ~theirs):
             # 8x8: drawn if no legal move remains.  Try placements until one fits.
@@ -545,6 +552,7 @@ class Control:
                 return ok & (e == 0)
             return ok & ((e & (e - 1)) == 0)
         edges = [tile.mask, ~tile.mask]                # each colour's edges of P
+        nocc = had_neighbours(tile, edges)
         last = Signal()
         # The move's last step known a cycle ahead: its end (`rolled_back`) drives the
         # enables of the area and the scan registers, too late for the UP5K at 24 MHz if
@@ -563,13 +571,13 @@ class Control:
             if self.keyed:
                 m.d.sync += self.pmask.eq(tile.mask)
             if self.dual:
-                m.d.comb += epend_n.eq(self.clear_lanes(~tile.nocc, tile.p, first=True))
+                m.d.comb += epend_n.eq(self.clear_lanes(~nocc, tile.p, first=True))
             else:
-                m.d.comb += epend_n.eq(~tile.nocc)
+                m.d.comb += epend_n.eq(~nocc)
             for c in range(2):
-                m.d.comb += fpend_n[c].eq(Cat(tile.nocc.bit_select(one_hot_dir(edges[c]), 1),
-                                              tile.nocc.bit_select(top_dir(edges[c]), 1)))
-            inc = [Mux(tile.nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
+                m.d.comb += fpend_n[c].eq(Cat(nocc.bit_select(one_hot_dir(edges[c]), 1),
+                                              nocc.bit_select(top_dir(edges[c]), 1)))
+            inc = [Mux(nocc[d], Mux(tile.mask[d], Colour.WHITE, Colour.BLACK), Colour.NONE)
                    for d in DIRS]
             m.d.comb += [waddr.eq(tile.p), *cells.wdata.empty(inc), cells.we.eq(self.all_lanes)]
             # P's word as the scan read it, the last tile's (the move's first) kept for
@@ -1278,7 +1286,7 @@ class Control:
             # The log must still hold the trailer and the move's k tiles.  (`avail <= k`,
             # not `avail < k + 1`: the log's read data starts the UP5K's longest path, and
             # one comparison is shorter than an addition and a comparison.)
-            with m.If((self.ply == 0) | (log.avail == 0) | ~entry.trailer |
+            with m.If((self.ply == 0) | (log.avail == 0) | ~is_trailer(entry) |
                       (log.avail <= t.k)):
                 self.finish(Status.NO_UNDO)
             with m.Else():

@@ -2,12 +2,14 @@
 :mod:`traxfpga.hdl.engine`, where the rest of the design imports them from), and those its
 parts share: the area in play and the undo log's entries."""
 
-from amaranth.hdl import signed
+from amaranth.hdl import Cat, signed
 from amaranth.lib import data, enum
 
+from .engine_ends import one_hot_dir, top_dir
 from .tiles import Pos, Reason, Shape, Status, Variant, Winner
 
-__all__ = ["Op", "Command", "Result", "CellOut", "Area", "TileEntry", "Trailer", "LogEntry"]
+__all__ = ["Op", "Command", "Result", "CellOut", "Area", "TileEntry", "Trailer", "LogEntry",
+           "is_trailer", "had_neighbours"]
 
 
 class Op(enum.Enum, shape=3):
@@ -64,14 +66,18 @@ def Area(log2n):
                               "width": log2n + 1, "height": log2n + 1})
 
 
-def TileEntry(log2n):
+def TileEntry(log2n, compact=False):
     """A placed tile: its square and the far ends (squares) of the four paths it joined,
     white side a, white side b, black side a, black side b; and what taking it back writes
     without reading the stores: its white-edge ``mask``, ``nocc``, the edges it had a
     neighbour across when placed, and ``back``, across each such edge the edge held by
-    the far end's path-end word before the tile joined it (the finder's ``back``)."""
+    the far end's path-end word before the tile joined it (the finder's ``back``).
+
+    ``compact`` leaves ``nocc`` out: a side had a neighbour exactly when the far end found
+    there is not P's own square (:func:`had_neighbours`)."""
     return data.StructLayout({"p": Pos(log2n), "e": data.ArrayLayout(Pos(log2n), 4),
-                              "mask": 4, "nocc": 4, "back": data.ArrayLayout(2, 4)})
+                              "mask": 4, **({} if compact else {"nocc": 4}),
+                              "back": data.ArrayLayout(2, 4)})
 
 
 def Trailer(log2n, log_depth):
@@ -79,8 +85,34 @@ def Trailer(log2n, log_depth):
     return data.StructLayout({"k": log_depth.bit_length(), "area": Area(log2n)})
 
 
-def LogEntry(log2n, log_depth):
-    return data.StructLayout({
-        "trailer": 1,
-        "u": data.UnionLayout({"tile": TileEntry(log2n), "trailer": Trailer(log2n, log_depth)}),
-    })
+def LogEntry(log2n, log_depth, compact=False):
+    """A log entry: a tile's or a move's trailer (``trailer`` set).  ``compact`` leaves the
+    flag out, a trailer being an entry whose tile ``mask`` is zero (a tile has two white
+    edges; the trailer's fields end below the mask's bits, :func:`is_trailer`), and the
+    tile's ``nocc``: 72 bits at N = 64, two ECP5 DP16KD of 512x36 where 77 take three."""
+    tile, trailer = TileEntry(log2n, compact), Trailer(log2n, log_depth)
+    assert trailer.size <= tile["mask"].offset, "a trailer must leave a tile's mask zero"
+    union = data.UnionLayout({"tile": tile, "trailer": trailer})
+    return data.StructLayout({**({} if compact else {"trailer": 1}), "u": union})
+
+
+def is_trailer(entry):
+    """Whether log entry ``entry`` (a view of a :func:`LogEntry`) is a move's trailer."""
+    if "trailer" in entry.shape().members:
+        return entry.trailer
+    return entry.u.tile.mask == 0
+
+
+def had_neighbours(tile, edges):
+    """The edges a logged tile had a neighbour across when placed (its ``nocc``), where
+    ``edges`` are the tile's edges of each colour (white, black)."""
+    if "nocc" in tile.shape().members:
+        return tile.nocc
+    bits = []
+    for d in range(4):
+        bit = 0
+        for c in range(2):
+            for s, pick in enumerate((one_hot_dir, top_dir)):
+                bit |= (pick(edges[c]) == d) & (tile.e[2 * c + s].as_value() != tile.p.as_value())
+        bits.append(bit)
+    return Cat(*bits)

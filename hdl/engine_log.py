@@ -26,8 +26,8 @@ class UndoLogSignature(wiring.Signature):
     all (a new game).  ``head``: where the next entry goes.
     """
 
-    def __init__(self, log2n, depth):
-        entry = LogEntry(log2n, depth)
+    def __init__(self, log2n, depth, compact=False):
+        entry = LogEntry(log2n, depth, compact)
         super().__init__({
             "push":  In(stream.Signature(entry, always_ready=True)),
             "pop":   In(1),
@@ -40,12 +40,13 @@ class UndoLogSignature(wiring.Signature):
 
 
 class UndoLog(wiring.Component):
-    """``depth`` entries (a power of two: the pointer wraps)."""
+    """``depth`` entries (a power of two: the pointer wraps); ``compact`` entries
+    (:func:`~.engine_layouts.LogEntry`)."""
 
-    def __init__(self, log2n, depth):
+    def __init__(self, log2n, depth, compact=False):
         assert depth & (depth - 1) == 0, "the log's depth must be a power of two"
         self.depth = depth
-        super().__init__(UndoLogSignature(log2n, depth))
+        super().__init__(UndoLogSignature(log2n, depth, compact))
 
     def elaborate(self, platform):
         m = Module()

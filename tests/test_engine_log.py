@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from traxfpga.hdl.engine_log import UndoLog
 
 from engine_harness import simulate
@@ -10,11 +12,12 @@ L = 4
 DEPTH = 8
 
 
-def test_against_list():
+@pytest.mark.parametrize("compact", [False, True], ids=["flagged", "compact"])
+def test_against_list(compact):
     """Random pushes, pops (each followed by reading the entry now newest, sometimes read
     ahead) and clears: ``top`` is the newest entry, ``avail`` counts the entries held up to
-    the depth, and the oldest are overwritten."""
-    dut = UndoLog(L, DEPTH)
+    the depth, and the oldest are overwritten (entries of either layout)."""
+    dut = UndoLog(L, DEPTH, compact)
     width = len(dut.push.payload.as_value())
     rng = random.Random(3)
     seen = {"wrapped": 0, "pop": 0, "ahead": 0, "clear": 0}
