@@ -608,16 +608,24 @@ class Control:
 
     def clear_lanes(self, epend, p, first=False):
         """Two ports: of the empty neighbours pending in ``epend``, one across S or N (in P's
-        bank) read at `addr` and one across E or W (the other bank) at `addr2`; the two read the step before (`cleared`) written back at `waddr` and
-        `waddr2` with their lanes facing P cleared, except at P's ``first`` step, which writes
-        P.  Returns the neighbours still to read.  ``p``: P's square (a `Pos`)."""
+        bank) read at `addr` and one across E or W (the other bank) at `addr2`; the two read
+        the step before (`cleared`) written back at `waddr` and `waddr2` with their lanes
+        facing P cleared.  At P's ``first`` step, which writes P, the reads are of S and E
+        whatever is pending: those addresses come from the entry's square alone, not from
+        the neighbours it had (derived from the entry's far ends on two ports, too late for
+        the 85F's clock on the read address).  Returns the neighbours still to read.
+        ``p``: P's square (a `Pos`)."""
         m, cells = self.m, self.cells
         p = Pos(self.L)(p)
-        ns, ew = epend & 0b0101, epend & 0b1010
-        # S before N: the move's last step reads the square below P (`read_below`) unless it
-        # writes it.
-        ns_dir, ew_dir = Mux(ns[2], 2, 0), Mux(ew[1], 1, 3)
-        reading = Cat(ns[0] & ~ns[2], ew[1], ns[2], ew[3] & ~ew[1])
+        if first:
+            ns_dir, ew_dir = Const(2, 2), Const(1, 2)
+            reading = epend & 0b0110
+        else:
+            # S before N: the move's last step reads the square below P (`read_below`)
+            # unless it writes it.
+            ns, ew = epend & 0b0101, epend & 0b1010
+            ns_dir, ew_dir = Mux(ns[2], 2, 0), Mux(ew[1], 1, 3)
+            reading = Cat(ns[0] & ~ns[2], ew[1], ns[2], ew[3] & ~ew[1])
         m.d.comb += [cells.addr.eq(self.neighbour(ns_dir, p)),
                      cells.addr2.eq(self.neighbour(ew_dir, p))]
         cleared = self.cleared
