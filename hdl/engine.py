@@ -57,8 +57,9 @@ class Engine(wiring.Component):
         Entries in the undo log.  A move needs one per tile plus one; a move of
         more than ``log_depth - 1`` tiles is refused with ``Status.CAPACITY``, and
         undo reaches back as far as the log still holds whole moves.  By default 512,
-        or 256 for a store of 32x32 or less: its entries (up to 67 bits) then take 5
-        block RAMs of 256x16 rather than 9 of 512x8, which the HX8K's 32 need.
+        or 256 for a store of 32x32 or less: its entries (up to 67 bits, 62 compact on
+        two ports) then take 5 (4) block RAMs of 256x16 rather than 9 of 512x8, which the
+        HX8K's 32 need.
     stack_depth : int
         Entries in the stack of forced squares (``Status.CAPACITY`` on overflow).
     clear_on_start : bool

@@ -350,7 +350,8 @@ class Control:
                 m.d.comb += self.far[c].addr2.eq(self.nb_addr2)
             for i in range(2):
                 with m.If(self.step == i + 1):
-                    m.d.sync += [self.nb[2 * i].eq(cells.rdata), self.nb[2 * i + 1].eq(cells.rdata2)]
+                    m.d.sync += [self.nb[2 * i].eq(cells.rdata),
+                                 self.nb[2 * i + 1].eq(cells.rdata2)]
         else:
             for i in range(4):
                 with m.If(self.step == i + 1):
@@ -397,7 +398,8 @@ class Control:
         """The neighbour across `wdir`, with P's colour entering it; whether it became forced
         or over-full is registered (for timing) and acted on the step after."""
         m = self.m
-        m.d.comb += [self.cells.wdata.eq(self.upd.new), self.cells.we.eq(self.live.replicate(len(self.cells.we)))]
+        m.d.comb += [self.cells.wdata.eq(self.upd.new),
+                     self.cells.we.eq(self.live.replicate(len(self.cells.we)))]
         m.d.sync += [self.push_r.eq(self.upd.forced), self.three_r.eq(self.upd.full),
                      self.push_xy.eq(self.w_addr)]
         if not self.dual:
@@ -539,7 +541,8 @@ class Control:
         free: an empty neighbour's word is read a step before it is written back with its
         lane facing P cleared (`clear_lanes`), one in each bank a step."""
         m, tile, cells = self.m, self.entry.u.tile, self.cells
-        # On two ports the writes leave the read port free (see the `UNTILE` state).
+        # On two ports the writes go to the write ports, and the read ports read the empty
+        # neighbours (`clear_lanes`) and, at the move's end, the square after P.
         waddr = cells.waddr if self.dual else cells.addr
         epend, fpend = self.epend, self.fpend
         epend_n = Signal(4)                            # the writes left after this step

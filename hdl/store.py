@@ -120,12 +120,12 @@ class BankedRAM(wiring.Component):
     """Two banks of block RAM (iCE40 ``SB_RAM40_4K``, ECP5 ``DP16KD``), each with a read port
     and a write port, holding the even and the odd addresses: two reads a cycle, at
     ``addr`` and ``addr2``, when they fall in different banks, and beside them a write at
-    ``waddr`` and another at ``waddr2`` in the other bank.  The board's squares are addressed column first, so the banks are the
-    even and the odd columns: a square's neighbours to the north and east (or south and
-    west) lie in different banks, and the engine reads them in one cycle
-    (docs/engine.md, "The dual-port schedule"), and clears two neighbours' lanes in one
-    cycle as it takes a tile back.  The banks together take the block RAM one
-    memory of the same words would.
+    ``waddr`` and another at ``waddr2`` in the other bank.  The board's squares are
+    addressed column first, so the banks are the even and the odd columns: a square's
+    neighbours to the north and east (or south and west) lie in different banks, and the
+    engine reads them in one cycle (docs/engine.md, "The dual-port schedule"), and clears
+    two neighbours' lanes in one cycle as it takes a tile back.  The banks together take
+    the block RAM one memory of the same words would.
 
     Never asked for: reads at ``addr`` and ``addr2`` in one bank (``addr`` is then read); a
     write at ``waddr2`` in the bank ``waddr`` names (that bank then writes at ``waddr``, if
