@@ -81,7 +81,6 @@ class Joins(wiring.Component):
         m.d.comb += [self.loop.eq(loop), self.line.eq(line)]
 
         ports = self._ports()
-        first = ports[0]
         # The second port's side b may meet side a in the first port in the same cycle
         # (a corner tile's two edges of a colour, N and E or S and W).
         pair = None
@@ -92,7 +91,7 @@ class Joins(wiring.Component):
         for i, (take, found, facing, occ) in enumerate(ports):
             side_a = [ends[c][0].as_value() for c in range(2)]
             if i == 1:
-                side_a = [Mux(pair, first[1].end.as_value(), a) for a in side_a]
+                side_a = [Mux(pair, self.found.end.as_value(), a) for a in side_a]
             loop_now = Cat(*(occ & (side_a[c] == facing.as_value()) for c in range(2)))
             with m.If(take):
                 for c in range(2):

@@ -89,7 +89,7 @@ class SinglePortRAM(wiring.Component):
             )
             m.d.comb += self.rdata.eq(dataout)
         else:
-            _block_ram(m, self, self.addr)
+            _block_ram(m, self)
         return m
 
 
@@ -100,9 +100,9 @@ def _lanes(shape, lanes):
     return lanes
 
 
-def _block_ram(m, ram, waddr):
+def _block_ram(m, ram):
     """``ram``'s words in a Memory with a synchronous read port at ``ram.addr`` (so it maps
-    to block RAM) and a write port at ``waddr``, written by lanes."""
+    to block RAM) and a write port there too, written by lanes."""
     width = Shape.cast(ram._shape).width
     # Lanes need a plain word (a memory of a struct shape is written whole).
     shape = ram._shape if ram.lanes == 1 else unsigned(width)
@@ -110,7 +110,7 @@ def _block_ram(m, ram, waddr):
     rd = mem.read_port(domain="sync")
     wr = mem.write_port(granularity=width // ram.lanes if ram.lanes > 1 else None)
     m.d.comb += [
-        rd.addr.eq(ram.addr), wr.addr.eq(waddr),
+        rd.addr.eq(ram.addr), wr.addr.eq(ram.addr),
         wr.data.eq(ram.wdata), wr.en.eq(ram.we),
         ram.rdata.eq(rd.data),
     ]
