@@ -193,7 +193,7 @@ class Control:
             self.nb_addr2 = Signal(Pos(self.L))
             self.rdir2 = Signal(2)
             self.rpos2 = Signal(Pos(self.L))
-            m.d.comb += self.nb_addr2.eq(Cat(Mux(ndir2 == 1, wrap(px + 1), wrap(px - 1)), py))
+            m.d.comb += self.nb_addr2.eq(self.neighbour(ndir2))
             m.d.sync += [self.rdir2.eq(ndir2), self.rpos2.eq(self.nb_addr2)]
         else:
             m.d.comb += [ndir.eq(self.step[:2]), self.at_p.eq(self.step[2])]
@@ -636,9 +636,9 @@ class Control:
         if not first:
             for port, dirs, data in (("", (0, 2), cells.rdata), ("2", (1, 3), cells.rdata2)):
                 d = Mux(cleared[dirs[1]], dirs[1], dirs[0])
-                lane = Const(0xF, 16) << (4 * (d ^ 2))
+                wdata = getattr(cells, "wdata" + port)
                 m.d.comb += [getattr(cells, "waddr" + port).eq(self.neighbour(d)),
-                             getattr(cells, "wdata" + port).eq(data.as_value() & ~lane),
+                             wdata.eq(data), wdata.lane[d ^ 2].eq(0),
                              getattr(cells, "we" + port).eq(cleared[dirs[0]] | cleared[dirs[1]])]
         return epend & ~reading
 
