@@ -155,6 +155,10 @@ class Control:
         self.cleared = Signal(4)                # ... two ports: the neighbours read, to write
         self.fpend = Array(Signal(2, name=f"fpend{c}") for c in range(2))  # sides a, b
         self.ending = Signal()                  # UNTILE: this step ends the take-back
+        if self.dual:
+            self.pair = Signal()                # EVAL: the second word read is in the ring
+            self.qrx = Signal(signed(L + 2))    # ... and the first's square
+            self.qry = Signal(signed(L + 2))
         # SEEK: the square whose word arrives (the one after P in scan order), and the
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
         self.nx = Signal(signed(L + 2))
@@ -871,32 +875,54 @@ class Control:
 
     def eval_address(self):
         """EVAL's scan: square (prx, pry) of the area and its ring addressed (its word
-        arrives next cycle, `step` 1, at px, py), and the scan moved on a square."""
+        arrives next cycle, `step` 1, at px, py), and the scan moved on a square.  On two
+        ports the square after it in its row too (`pair`: it is in the ring), from the other
+        bank, and the scan moves on two; (`qrx`, `qry`) is the first of the pair."""
         m, prx, pry = self.m, self.prx, self.pry
         m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
         m.d.sync += [self.px.eq(self.wrap(self.minx + prx)),
                      self.py.eq(self.wrap(self.miny + pry)), self.step.eq(1)]
-        with m.If(prx >= self.width):
+        if self.dual:
+            m.d.comb += self.cells.addr2.eq(self.phys(prx + 1, pry))
+            m.d.sync += [self.pair.eq(prx < self.width), self.qrx.eq(prx), self.qry.eq(pry)]
+            row_done = prx + 1 >= self.width
+        else:
+            row_done = prx >= self.width
+        with m.If(row_done):
             m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
         with m.Else():
-            m.d.sync += prx.eq(prx + 1)
+            m.d.sync += prx.eq(prx + (2 if self.dual else 1))
 
     def _eval_states(self):
         """Every path end around the area: each empty square of the area and its ring; for
         every track entering it, the far end of that path (as TILE finds it, P's colours
         standing in for a tile's).  Every open path is seen from both of its ends."""
         m, prx, pry, cells, step = self.m, self.prx, self.pry, self.cells, self.step
+
+        def ends_at(word):
+            """The word arrived is of an empty square that a track enters; and the
+            statements that make it P for EVAL_ENDS, its tracks to follow."""
+            white_in, black_in = counts([word.inc[d] for d in DIRS])
+            return (step[0] & ~word.occ & ((white_in | black_in) != 0),
+                    lambda: [self.pcell.eq(word), self.pmask.eq(white_in), step.eq(0),
+                             self.todo.eq(Cat(*(word.inc[d] != Colour.NONE for d in DIRS)))])
         with m.State("EVAL"):
-            # A square a cycle: (prx, pry) addressed while the word of the one addressed the
-            # cycle before (`step` 1; at px, py) arrives.  An empty square that a track
-            # enters holds the scan while EVAL_ENDS follows its tracks; EVAL_ENDS's last
-            # cycle addresses the square after it.
-            white_in, black_in = counts([cells.rdata.inc[d] for d in DIRS])
-            with m.If(step[0] & ~cells.rdata.occ & ((white_in | black_in) != 0)):
-                m.d.sync += [self.pcell.eq(cells.rdata), self.pmask.eq(white_in), step.eq(0),
-                             self.todo.eq(Cat(*(cells.rdata.inc[d] != Colour.NONE
-                                                for d in DIRS)))]
+            # A square a cycle (two on two ports): (prx, pry) addressed while the word of
+            # the one addressed the cycle before (`step` 1; at px, py) arrives.  An empty
+            # square that a track enters holds the scan while EVAL_ENDS follows its tracks;
+            # EVAL_ENDS's last cycle addresses the square after it.
+            first, take_first = ends_at(cells.rdata)
+            with m.If(first):
+                m.d.sync += take_first()
+                if self.dual:
+                    with m.If(self.pair):       # the pair's second is read again after
+                        m.d.sync += [prx.eq(self.qrx + 1), pry.eq(self.qry)]
                 m.next = "EVAL_ENDS"
+            if self.dual:
+                second, take_second = ends_at(cells.rdata2)
+                with m.Elif(second & self.pair):
+                    m.d.sync += [*take_second(), self.px.eq(self.wrap(self.px + 1))]
+                    m.next = "EVAL_ENDS"
             with m.Elif((self.width == 0) | (pry > self.height)):
                 # (An empty board too: every result of EVAL waits for the sums, which makes
                 # the stream proof's invariant inductive.)
