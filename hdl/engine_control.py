@@ -983,9 +983,11 @@ class Control:
                 m.d.sync += self.pmask.eq(Mux(self.consistent(m0), m0, m1))
                 self.start_tile()
 
-    def start_tile(self):
-        """The placement at (prx, pry) passed its checks: on to its tile."""
-        self.m.d.sync += self.step.eq(0)
+    def start_tile(self, read=False):
+        """The placement at (prx, pry) passed its checks: on to its tile; at its step 1 if
+        its first neighbours are ``read`` in this cycle, its area grown, its joins and
+        forced squares cleared (as at step 0)."""
+        self.m.d.sync += self.step.eq(1 if read else 0)
         self.m.next = "TILE"
 
     def grow(self):
@@ -1100,6 +1102,17 @@ class Control:
             m.next = "SEEK"
         with m.State("SEEK"):
             m.d.comb += cells.addr.eq(after_addr)
+            if self.dual:
+                # P's neighbours N and E are read as P is placed, so that its tile starts
+                # at TILE's step 1 (`start_tile`): E's port and the path-end stores are
+                # free in the scan, and the board store's first port reads N instead of
+                # the scan's next square when P is placed.
+                north, east = self.phys(prx, pry - 1), self.phys(prx + 1, pry)
+                m.d.comb += [cells.addr2.eq(east),
+                             *(far.addr.eq(north) for far in self.far),
+                             *(far.addr2.eq(east) for far in self.far)]
+                m.d.sync += [self.rdir.eq(0), self.rpos.eq(north),
+                             self.rdir2.eq(1), self.rpos2.eq(east)]
             # The first tile from `tile` on that agrees with the entering colours.
             pick = Signal(Shape)
             pick_mask = Signal(4)
@@ -1132,7 +1145,11 @@ class Control:
                              self.tile.eq(pick), self.pmask.eq(pick_mask),
                              self.px.eq(self.wrap(self.minx + prx)),
                              self.py.eq(self.wrap(self.miny + pry))]
-                self.start_tile()
+                if self.dual:
+                    m.d.comb += cells.addr.eq(north)
+                    m.d.sync += self.stirred.eq(0)
+                    self.grow()
+                self.start_tile(read=self.dual)
 
     def quiet_or_write(self):
         """TILE's last read step (4; 2 on two ports).  A hunted move's tile that forces
