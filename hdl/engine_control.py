@@ -187,7 +187,8 @@ class Control:
         stores are read there too; `rdir` and `rpos` are the edge and square whose words
         arrive.  On two ports TILE reads two at a time, N and E at step 0, S and W at step
         1 (`at_p` at step 2), the second of each pair at `nb_addr2` (`ndir2`, `rdir2`,
-        `rpos2`): their columns differ, so they lie in different banks."""
+        `rpos2`): their columns differ, so they lie in different banks.  (A SEEK placement's
+        N and E are read in the cycle it is placed, and its tile starts at step 1.)"""
         m, px, py, wrap = self.m, self.px, self.py, self.wrap
         self.ndir = ndir = Signal(2)
         self.at_p = Signal()
@@ -993,7 +994,9 @@ class Control:
     def grow(self):
         """The move's first tile, at its `TILE` step 0: the area as it was kept (`saved`)
         and grown by the placement.  (Not in the cycle the placement passes its checks: the
-        area's enables behind those checks were the UP5K's longest path.)  The placed tile
+        area's enables behind those checks were the UP5K's longest path.  On two ports a
+        SEEK placement's tile starts at step 1, and its area grows as it is placed: the
+        joins judge a line against the area a cycle old.)  The placed tile
         is the only one that can enlarge the area: a space outside it touches at most one
         tile, so it is never forced."""
         m, prx, pry = self.m, self.prx, self.pry
