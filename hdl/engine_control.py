@@ -268,6 +268,13 @@ class Control:
         m.d.comb += [upd.cell.eq(self.nsel), upd.dir.eq(self.wdir), upd.mask.eq(self.pmask)]
         self.upd = upd
         self.live = ~self.nsel.occ
+        if self.dual:
+            # The E and W neighbours' words once P is placed, for `write_beside`.
+            self.upd_ew = []
+            for d in (1, 3):
+                m.submodules[f"neighbour{d}"] = upd_d = NeighbourUpdate()
+                m.d.comb += [upd_d.cell.eq(self.nb[d]), upd_d.dir.eq(d), upd_d.mask.eq(self.pmask)]
+                self.upd_ew.append(upd_d)
         # Whether the neighbour whose word arrives at TILE's steps 1..4 would be forced
         # or filled with three tracks once P is placed, known before any write (`QUIET`):
         # an empty square that P's colour enters and that another track of that colour
@@ -413,6 +420,19 @@ class Control:
             # registers alone (the update's own test put the UP5K below 24 MHz there).
             with m.If(~self.kept & ~self.push_r):
                 m.d.sync += [self.kept_xy.eq(self.w_addr), self.kept_word.eq(self.upd.new)]
+
+    def write_beside(self):
+        """Two ports, TILE_WRITE: while the first port writes a neighbour across N or S (in
+        P's bank), the second writes one across E or W (the other bank) if that one stays
+        quiet, neither forced nor over-full: so it needs no push and no test the step
+        after.  Returns the edge it writes, one-hot (0: none)."""
+        m, cells, todo = self.m, self.cells, self.todo
+        quiet = [todo[d] & ~u.forced & ~u.full for d, u in zip((1, 3), self.upd_ew)]
+        go = (todo[0] | todo[2]) & (quiet[0] | quiet[1])
+        m.d.comb += [cells.waddr2.eq(self.neighbour(Mux(quiet[0], 1, 3))),
+                     cells.wdata2.eq(Mux(quiet[0], self.upd_ew[0].new, self.upd_ew[1].new)),
+                     cells.we2.eq(go.replicate(len(cells.we2)))]
+        return Mux(go, Mux(quiet[0], 0b0010, 0b1000), 0)
 
     def push_forced(self, taken=None):
         """Push the neighbour written the step before if it became forced, unless it is
@@ -1254,14 +1274,19 @@ class Control:
                         self.take_back()
 
         with m.State("TILE_WRITE"):
-            # The empty neighbours' entering colours, lowest edge first, one a step; then
-            # P, once the path ends' two writes (steps 0, 1) are done.  From step 1, the
-            # forced push and over-full test of the neighbour written the step before
+            # The empty neighbours' entering colours, lowest edge first, one a step (on two
+            # ports N and S first, each with a quiet E or W beside it: `write_beside`);
+            # then P, once the path ends' two writes (steps 0, 1) are done.  From step 1,
+            # the forced push and over-full test of the neighbour written the step before
             # (registered, for timing).  `fault` is OK on entry.
             todo = self.todo
             m.d.sync += step.eq(step + 1)
+            if self.dual:
+                first = Mux(todo[0], 0, Mux(todo[2], 2, Mux(todo[1], 1, 3)))
+            else:
+                first = one_hot_dir(todo)
             m.d.comb += [cells.addr.eq(self.nb_addr),       # P: edge 0, as at step 4
-                         self.ndir.eq(Mux(todo == 0, 0, one_hot_dir(todo))),
+                         self.ndir.eq(Mux(todo == 0, 0, first)),
                          self.at_p.eq(todo == 0)]
             with m.If(step == 0):
                 self.join_write(0)
@@ -1271,9 +1296,11 @@ class Control:
                 # The write port where the read port was; the read port reads the next
                 # forced square in the last step.
                 m.d.comb += cells.waddr.eq(self.nb_addr)
+                todo_next = todo & ~Cat(*(self.ndir == d for d in DIRS)) & ~self.write_beside()
                 last = (todo == 0) & (step != 0)
-                taken, ahead = self.forced_ahead(((todo & (todo - 1)) == 0) & ~last, last)
+                taken, ahead = self.forced_ahead((todo_next == 0) & ~last, last)
             else:
+                todo_next = todo & (todo - 1)
                 taken, ahead = self.push_r & ~self.kept, None
                 with m.If(taken):
                     m.d.sync += self.kept.eq(1)
@@ -1281,7 +1308,7 @@ class Control:
             self.over_full()
             with m.If(todo != 0):
                 self.write_neighbour()
-                m.d.sync += todo.eq(todo & (todo - 1))
+                m.d.sync += todo.eq(todo_next)
             with m.Elif(step != 0):
                 self.write_tile()                 # P itself
                 self.tile_done(cap_now, ahead)
