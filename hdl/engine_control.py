@@ -894,17 +894,26 @@ class Control:
                     m.d.sync += prx.eq(prx + 1)
                 m.next = "DUMP"
 
+    def eval_read(self):
+        """EVAL's scan reads square (prx, pry) of the area and its ring; on two ports the
+        square after it in its row too, from the other bank."""
+        m, prx, pry = self.m, self.prx, self.pry
+        m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+        if self.dual:
+            m.d.comb += self.cells.addr2.eq(self.phys(prx + 1, pry))
+
     def eval_address(self):
         """EVAL's scan: square (prx, pry) of the area and its ring addressed (its word
         arrives next cycle, `step` 1, at px, py), and the scan moved on a square.  On two
-        ports the square after it in its row too (`pair`: it is in the ring), from the other
-        bank, and the scan moves on two; (`qrx`, `qry`) is the first of the pair."""
+        ports the square after it in its row too (`pair`: it is in the ring), and the scan
+        moves on two; (`qrx`, `qry`) is the first of the pair.  (On two ports `EVAL` reads
+        whatever it decides, `eval_read`: the address does not wait for the words read.)"""
         m, prx, pry = self.m, self.prx, self.pry
-        m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+        if not self.dual:
+            self.eval_read()
         m.d.sync += [self.px.eq(self.wrap(self.minx + prx)),
                      self.py.eq(self.wrap(self.miny + pry)), self.step.eq(1)]
         if self.dual:
-            m.d.comb += self.cells.addr2.eq(self.phys(prx + 1, pry))
             m.d.sync += [self.pair.eq(prx < self.width), self.qrx.eq(prx), self.qry.eq(pry)]
             row_done = prx + 1 >= self.width
         else:
@@ -932,6 +941,8 @@ class Control:
             # the one addressed the cycle before (`step` 1; at px, py) arrives.  An empty
             # square that a track enters holds the scan while EVAL_ENDS follows its tracks;
             # EVAL_ENDS's last cycle addresses the square after it.
+            if self.dual:
+                self.eval_read()
             first, take_first = ends_at(cells.rdata)
             with m.If(first):
                 m.d.sync += take_first()
@@ -968,6 +979,8 @@ class Control:
             with m.If(todo == 0):
                 # The last edge's end arrives; the port is free for the scan's next square.
                 m.next = "EVAL"
+                if self.dual:
+                    self.eval_read()
                 with m.If(pry <= self.height):
                     self.eval_address()
         with m.State("EVAL_DRAIN"):
