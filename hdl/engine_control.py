@@ -1018,11 +1018,16 @@ class Control:
                 self.start_tile()
 
     def start_tile(self, read=False):
-        """The placement at (prx, pry) passed its checks: on to its tile; at its step 1 if
-        its first neighbours are ``read`` in this cycle, its area grown, its joins and
-        forced squares cleared (as at step 0)."""
-        self.m.d.sync += self.step.eq(1 if read else 0)
-        self.m.next = "TILE"
+        """The placement at (prx, pry) passed its checks: on to its tile.  If the caller
+        ``read`` its first neighbours in this cycle, the tile starts at step 1, and what
+        step 0 does for a move's first tile is done here: its area grown, its joins and
+        forced squares cleared, `stirred` reset."""
+        m = self.m
+        if read:
+            m.d.sync += self.stirred.eq(0)
+            self.grow()
+        m.d.sync += self.step.eq(1 if read else 0)
+        m.next = "TILE"
 
     def grow(self):
         """The move's first tile, at its `TILE` step 0: the area as it was kept (`saved`)
@@ -1183,8 +1188,6 @@ class Control:
                              self.py.eq(self.wrap(self.miny + pry))]
                 if self.dual:
                     m.d.comb += cells.addr.eq(north)
-                    m.d.sync += self.stirred.eq(0)
-                    self.grow()
                 self.start_tile(read=self.dual)
 
     def quiet_or_write(self):
