@@ -254,6 +254,9 @@ class Control:
         self.three_r = Signal()                 # ... or over-full
         self.over3 = Signal()                   # some neighbour of this tile is over-full
         self.push_xy = Signal(Pos(L))
+        if self.dual:
+            self.push_word = Signal(Cell)       # the word written last step, and its edge
+            self.push_dir = Signal(2)
         m.d.sync += [self.push_r.eq(0), self.three_r.eq(0)]
         if not self.dual:
             # One port: the first neighbour a tile makes forced is kept, its square and its
@@ -414,6 +417,8 @@ class Control:
                      self.cells.we.eq(self.live.replicate(len(self.cells.we)))]
         m.d.sync += [self.push_r.eq(self.upd.forced), self.three_r.eq(self.upd.full),
                      self.push_xy.eq(self.w_addr)]
+        if self.dual:
+            m.d.sync += [self.push_word.eq(self.upd.new), self.push_dir.eq(self.wdir)]
         if not self.dual:
             # Every neighbour's word is copied until the first forced one: it is known forced
             # a step after its write (`push_r`), and the copy's enable then comes from
@@ -464,17 +469,24 @@ class Control:
         m.d.sync += self.step.eq(0)
         if ahead is None:
             m.d.sync += self.kept.eq(0)
+        else:
+            known, at, is_p, start_nb, nb_xy, nb_word = ahead
+            # The read is addressed whatever follows: the stack's read data (in `at` and
+            # `is_p`) starts the 85F's longest path, which ends at this address.
+            with m.If(known):
+                m.d.comb += self.cells.addr.eq(at)
         cap = (self.fault != Status.OK) | cap_now
         with m.If(cap | self.over3 | self.three_r):
             with m.If(~cap):
                 m.d.sync += self.fault.eq(Status.THREE_TRACKS)
             self.take_back()
         if ahead is not None:
-            known, at, is_p = ahead
             with m.Elif(known & is_p):
                 m.next = "POP"                  # P is filled: passed over, as when popped
+            with m.Elif(start_nb):
+                self.start_known(nb_xy, nb_word)
             with m.Elif(known):
-                self.read_forced(at)
+                self.read_forced(at, addressed=True)
         else:
             kept = self.kept | self.push_r     # taken in this step, or before
             with m.Elif(kept & self.log_full()):
@@ -1217,15 +1229,29 @@ class Control:
         ahead_nb = Signal()                     # ... the neighbour, not the stack's
         ahead_xy = Signal(Pos(self.L))
         taken = Signal()
+        ahead_word = Signal(Cell)
+        ahead_dir = Signal(2)
         with m.If(before_last):
             m.d.comb += [taken.eq(self.push_r), forced.pop.eq(~self.push_r & ~forced.empty)]
             m.d.sync += [ahead.eq(self.push_r | ~forced.empty), ahead_nb.eq(self.push_r),
-                         ahead_xy.eq(self.push_xy)]
+                         ahead_xy.eq(self.push_xy), ahead_word.eq(self.push_word),
+                         ahead_dir.eq(self.push_dir)]
         with m.If(last):
             m.d.comb += taken.eq(~ahead & self.push_r)
-        at = Pos(self.L)(Mux(ahead, Mux(ahead_nb, ahead_xy, forced.top), self.push_xy))
-        is_p = ahead & ~ahead_nb & (forced.top.as_value() == Cat(self.px, self.py))
-        return taken, (ahead | self.push_r, at, is_p)
+        from_stack = ahead & ~ahead_nb
+        nb_xy = Pos(self.L)(Mux(ahead, ahead_xy, self.push_xy))
+        nb_word = Cell(Mux(ahead, ahead_word, self.push_word))
+        # A neighbour's word is known: the one just written.  Across N or E of P, its own N
+        # and E are not P, which this step writes: they are read now (`start_known`), while
+        # the log has room for its entry and the path-end stores are free (from step 2).
+        nb_dir = Mux(ahead, ahead_dir, self.push_dir)
+        start_nb = (Mux(ahead, ahead_nb, self.push_r) & ((nb_dir == 0) | (nb_dir == 1)) &
+                    (self.step >= 2) & ~self.log_full())
+        # The stack's read data comes last (the 85F's longest path): it chooses alone.
+        at = Pos(self.L)(Mux(from_stack, forced.top,
+                             Mux(start_nb, self.neighbour(0, nb_xy), nb_xy)))
+        is_p = from_stack & (forced.top.as_value() == Cat(self.px, self.py))
+        return taken, (ahead | self.push_r, at, is_p, start_nb, nb_xy, nb_word)
 
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""
@@ -1344,12 +1370,27 @@ class Control:
         with m.State("POP_READ"):
             self.read_forced(forced.top)
 
-    def read_forced(self, at):
-        """Forced square ``at`` (a `Pos`) is read; its tile's first step takes its word
-        (`take_forced`)."""
+    def start_known(self, xy, word):
+        """Two ports: the forced neighbour at ``xy`` whose ``word`` was just written is the
+        next tile; its N (read at the address `tile_done` gives) and E are read now, and its
+        tile starts at step 1."""
+        m = self.m
+        north, east = self.neighbour(0, xy), self.neighbour(1, xy)
+        m.d.sync += [self.px.eq(xy.x), self.py.eq(xy.y), self.pcell.eq(word),
+                     self.pmask.eq(self.forced_of(word)), self.step.eq(1), self.stirred.eq(0),
+                     self.rdir.eq(0), self.rpos.eq(north), self.rdir2.eq(1), self.rpos2.eq(east)]
+        m.d.comb += [self.cells.addr2.eq(east),
+                     *(far.addr.eq(north) for far in self.far),
+                     *(far.addr2.eq(east) for far in self.far)]
+        m.next = "TILE"
+
+    def read_forced(self, at, addressed=False):
+        """Forced square ``at`` (a `Pos`) is read (unless the caller ``addressed`` the read);
+        its tile's first step takes its word (`take_forced`)."""
         m = self.m
         m.d.sync += [self.px.eq(at.x), self.py.eq(at.y), self.fresh.eq(1), self.step.eq(0)]
-        m.d.comb += self.cells.addr.eq(at)
+        if not addressed:
+            m.d.comb += self.cells.addr.eq(at)
         m.next = "TILE"
 
     def _decide_states(self):
