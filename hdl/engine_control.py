@@ -586,12 +586,16 @@ class Control:
         fpend_n = [Signal(2, name=f"fpend{c}_n") for c in range(2)]
         m.d.sync += [epend.eq(epend_n), *(fpend[c].eq(fpend_n[c]) for c in range(2))]
 
-        def one_left(e, f):     # a step with these writes pending is the tile's last
-            ok = (f[0] != 0b11) & (f[1] != 0b11)
-            if self.dual:       # (`e`: the neighbours still to read, each written a step on)
-                return ok & (e == 0)
-            return ok & ((e & (e - 1)) == 0)
         edges = [tile.mask, ~tile.mask]                # each colour's edges of P
+        if self.dual:
+            # Sides a and b of a colour are restored in one step when their far ends lie
+            # in different banks (columns of different parity): one at each write port.
+            split = [tile.e[2 * c].x[0] != tile.e[2 * c + 1].x[0] for c in range(2)]
+
+        def one_left(e, f):     # a step with these writes pending is the tile's last
+            if self.dual:       # (`e`: the neighbours still to read, each written a step on)
+                return ((f[0] != 0b11) | split[0]) & ((f[1] != 0b11) | split[1]) & (e == 0)
+            return (f[0] != 0b11) & (f[1] != 0b11) & ((e & (e - 1)) == 0)
         nocc = had_neighbours(tile, edges)
         last = Signal()
         # The move's last step known a cycle ahead: its end (`rolled_back`) drives the
@@ -643,6 +647,12 @@ class Control:
                                                               tile.back[f_dir])),
                              far.we.eq(fpend[c] != 0)]
                 m.d.comb += fpend_n[c].eq(Mux(fpend[c][0], fpend[c] & 0b10, 0))
+                if self.dual:
+                    b_dir = top_dir(edges[c])
+                    with m.If((fpend[c] == 0b11) & split[c]):
+                        m.d.comb += [far.waddr2.eq(tile.e[2 * c + 1].as_value()),
+                                     far.wdata2.eq(Cat(self.neighbour(b_dir), tile.back[b_dir])),
+                                     far.we2.eq(1), fpend_n[c].eq(0)]
             m.d.comb += last.eq(one_left(epend, fpend))
         return last
 
