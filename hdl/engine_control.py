@@ -68,6 +68,8 @@ class Control:
                 with m.If(self.res.ready):
                     m.next = "IDLE"
             ongoing = {name: fsm.ongoing(name) for name in fsm.encoding}
+        if self.dual:
+            self.first_reads(ongoing["UNTILE"] & (self.step == 0))
         m.d.comb += self.busy.eq(~self.cmd.ready)
         if self.engine.profile:
             self._show_state(fsm.encoding, ongoing)
@@ -656,6 +658,17 @@ class Control:
             m.d.comb += last.eq(one_left(epend, fpend))
         return last
 
+    def first_reads(self, now):
+        """Two ports: a tile's take-back reads S and E of P at its first step (``now``;
+        `clear_lanes`), at addresses from the log entry that arrives in that very cycle.
+        They are given here, after every state's, so that they are the read addresses'
+        last choice: the entry's path to the store is then the two adders and the banks'
+        choice alone.  (Chosen among the states' addresses, it was the 85F's longest.)"""
+        p = self.entry.u.tile.p
+        with self.m.If(now):
+            self.m.d.comb += [self.cells.addr.eq(self.neighbour(2, p)),
+                              self.cells.addr2.eq(self.neighbour(1, p))]
+
     def clear_lanes(self, epend, p, first=False):
         """Two ports: of the empty neighbours pending in ``epend``, one across S or N (in P's
         bank) read at `addr` and one across E or W (the other bank) at `addr2`; the two read
@@ -668,16 +681,15 @@ class Control:
         m, cells = self.m, self.cells
         p = Pos(self.L)(p)
         if first:
-            ns_dir, ew_dir = Const(2, 2), Const(1, 2)
-            reading = epend & 0b0110
+            reading = epend & 0b0110            # read at the addresses `first_reads` gives
         else:
             # S before N: the move's last step reads the square below P (`read_below`)
             # unless it writes it.
             ns, ew = epend & 0b0101, epend & 0b1010
             ns_dir, ew_dir = Mux(ns[2], 2, 0), Mux(ew[1], 1, 3)
             reading = Cat(ns[0] & ~ns[2], ew[1], ns[2], ew[3] & ~ew[1])
-        m.d.comb += [cells.addr.eq(self.neighbour(ns_dir, p)),
-                     cells.addr2.eq(self.neighbour(ew_dir, p))]
+            m.d.comb += [cells.addr.eq(self.neighbour(ns_dir, p)),
+                         cells.addr2.eq(self.neighbour(ew_dir, p))]
         cleared = self.cleared
         m.d.sync += cleared.eq(reading)
         if not first:
