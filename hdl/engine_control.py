@@ -474,7 +474,7 @@ class Control:
         else:
             known, at, is_p, start_nb, nb_xy, nb_word = ahead
             # The read is addressed whatever follows: the stack's read data (in `at` and
-            # `is_p`) starts the 85F's longest path, which ends at this address.
+            # `is_p`) led the 85F's longest path to this address when it also chose here.
             with m.If(known):
                 m.d.comb += self.cells.addr.eq(at)
         cap = (self.fault != Status.OK) | cap_now
@@ -1183,11 +1183,7 @@ class Control:
                 # free in the scan, and the board store's first port reads N instead of
                 # the scan's next square when P is placed.
                 north, east = self.phys(prx, pry - 1), self.phys(prx + 1, pry)
-                m.d.comb += [cells.addr2.eq(east),
-                             *(far.addr.eq(north) for far in self.far),
-                             *(far.addr2.eq(east) for far in self.far)]
-                m.d.sync += [self.rdir.eq(0), self.rpos.eq(north),
-                             self.rdir2.eq(1), self.rpos2.eq(east)]
+                self.read_north_east(north, east)
             # The first tile from `tile` on that agrees with the entering colours.
             pick = Signal(Shape)
             pick_mask = Signal(4)
@@ -1397,14 +1393,21 @@ class Control:
         next tile; its N (read at the address `tile_done` gives) and E are read now, and its
         tile starts at step 1."""
         m = self.m
-        north, east = self.neighbour(0, xy), self.neighbour(1, xy)
         m.d.sync += [self.px.eq(xy.x), self.py.eq(xy.y), self.pcell.eq(word),
-                     self.pmask.eq(self.forced_of(word)), self.step.eq(1), self.stirred.eq(0),
-                     self.rdir.eq(0), self.rpos.eq(north), self.rdir2.eq(1), self.rpos2.eq(east)]
+                     self.pmask.eq(self.forced_of(word)), self.step.eq(1), self.stirred.eq(0)]
+        self.read_north_east(self.neighbour(0, xy), self.neighbour(1, xy))
+        m.next = "TILE"
+
+    def read_north_east(self, north, east):
+        """Two ports: a tile's first reads made before its `TILE` (which then starts at step
+        1): E's word at the board store's second port, both path-end stores at N and E, and
+        where `read_neighbours` takes them.  The board store's first port, which reads N,
+        is addressed by the caller."""
+        m = self.m
         m.d.comb += [self.cells.addr2.eq(east),
                      *(far.addr.eq(north) for far in self.far),
                      *(far.addr2.eq(east) for far in self.far)]
-        m.next = "TILE"
+        m.d.sync += [self.rdir.eq(0), self.rpos.eq(north), self.rdir2.eq(1), self.rpos2.eq(east)]
 
     def read_forced(self, at, addressed=False):
         """Forced square ``at`` (a `Pos`) is read (unless the caller ``addressed`` the read);
