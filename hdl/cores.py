@@ -20,7 +20,7 @@ from amaranth.hdl import Array, Cat, Module, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from .engine import STATE_BITS, CellOut, Command, Engine, Op as EngineOp, Result
+from .engine import STATE_BITS, CellOut, Command, Engine, Result
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .pvs import PVSCore
 from .pvs_isa import MAX_CAPACITY
@@ -62,8 +62,7 @@ class Cores(wiring.Component):
         The engines' (:class:`~traxfpga.hdl.engine.Engine`).
     tt : bool
         Each sequencer has a transposition table for its threat search (in an SPRAM with
-        ``spram``), kept through a game (cleared after the host's ``RESET``), and its engine
-        keeps the position's key.
+        ``spram``), and its engine keeps the position's key.
     profile : bool
         One core only: its engine's state on ``state`` (:class:`~traxfpga.hdl.engine.Engine`).
 
@@ -112,17 +111,13 @@ class Cores(wiring.Component):
         m = Module()
         n = self.n
         engines, sequencers, perfts, hosts = [], [], [], []
-        # The host resets the engines for a game: the tables' entries are another game's.
-        new_game = Signal()
-        m.d.comb += new_game.eq(self.cmd.valid & self.cmd.ready
-                                & (self.cmd.payload.op == EngineOp.RESET))
         for i in range(n):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
                             spram=self.spram, dual=self.dual, keyed=self.tt,
                             profile=self.profile)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram)
             if self.tt:
-                m.d.comb += [sequencer.key.eq(engine.key), sequencer.new_game.eq(new_game)]
+                m.d.comb += sequencer.key.eq(engine.key)
             # one core keeps the names it had before there were many
             suffix = "" if n == 1 else f"_{i}"
             m.submodules[f"engine{suffix}"] = engine

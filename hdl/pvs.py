@@ -36,10 +36,7 @@ class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it);
     with ``tt``, a transposition table for the threat search (:mod:`.ttable`, in an
-    SPRAM with ``spram``), cleared as the first search of a game starts: its entries are
-    facts about positions (a win or a failure of the attacker within a depth), so they
-    hold from one move of the game to the next, and the next search finds the positions
-    the last one explored after the move that was played.
+    SPRAM with ``spram``), cleared as each search starts.
 
     Attributes
     ----------
@@ -54,10 +51,6 @@ class PVSCore(wiring.Component):
         The sequencer has the engine.
     key : In(KEY_BITS)
         With ``tt``: the engine's key (:class:`~.engine.Engine`'s).
-    new_game : In(1)
-        With ``tt``: the engine is being reset for a game (of any variant): the table is
-        cleared as the next search starts (and as the first after power-up, when an
-        SPRAM's words are undefined).
     cmd, res :
         Its engine port (:func:`~traxfpga.hdl.share.share_engine`).
     """
@@ -74,7 +67,7 @@ class PVSCore(wiring.Component):
             "active": Out(1),
             "cmd":    Out(stream.Signature(Command)),
             "res":    In(stream.Signature(Result)),
-            **({"key": In(KEY_BITS), "new_game": In(1)} if tt else {}),
+            **({"key": In(KEY_BITS)} if tt else {}),
         })
 
     def elaborate(self, platform):
@@ -109,18 +102,13 @@ class PVSCore(wiring.Component):
         with m.If(r.advance):
             m.d.sync += [r.pc.eq(r.pc + 1), r.phase.eq(0), report.insns.eq(report.insns + 1)]
 
-        if self.tt:
-            stale = Signal(init=1)              # the table holds another game's entries
-            with m.If(self.new_game):
-                m.d.sync += stale.eq(1)
         with m.FSM():
             with m.State("IDLE"):
                 m.d.comb += r.npc.eq(0)
                 with m.If(self.ctl.req):
                     self._start(m, r)
                     if self.tt:
-                        m.d.comb += r.table.clear.eq(stale)
-                        m.d.sync += stale.eq(0)
+                        m.d.comb += r.table.clear.eq(1)
                     m.next = "RUN"
             with m.State("RUN"):
                 with m.If(~guard):

@@ -9,9 +9,9 @@ said before).  A probe is taken in its 4th cycle, a store in its 5th: no registe
 a copy of the 39-bit key, which the UP5K has no cells to spare for.  Its depth and verdict
 are registered as it arrives: the sequencer's logic in front of them, and the check's
 comparisons behind, were too long a path for the UP5K at 24 MHz.  ``clear`` empties the
-table (as a game's first search starts): it zeroes the depths of every entry's second
-word (an entry that knows no depth answers nothing, whatever its check), ENTRIES cycles
-during which no query is taken.
+table (a search's start): it zeroes the depths of every entry's second word (an entry
+that knows no depth answers nothing, whatever its check), ENTRIES cycles during which no
+query is taken.
 """
 
 from amaranth.hdl import Cat, Module, Mux, Signal

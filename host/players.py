@@ -646,17 +646,10 @@ class EnginePlayer(Player):
     def seed(self, n):
         self.rng.seed(n)
 
-    def _new_game(self):
-        from .reference.trax import Game
-        from .reference.ttable import Table
-        self.game = Game()
-        # the cores' tables, kept through the game as the board keeps them
-        self.tables = [Table() for _ in range(self.cores)]
-
     def _model_move(self):
         from .reference.pvs import run_cores
         # a fresh noise seed each answer, as the board's free-running generator gives
-        choice = run_cores(self.game, self.cores, self.nodes, tables=self.tables,
+        choice = run_cores(self.game, self.cores, self.nodes,
                            seed=self.rng.randrange(1, 1 << 16))
         # as the simulated board reports its searches
         self.last_search = {"depth": choice.depth, "nodes": choice.nodes,
@@ -679,9 +672,10 @@ class EnginePlayer(Player):
         return text
 
     def start(self, colour, *, limit=None):
+        from .reference.trax import Game
         if colour not in ("white", "black"):
             raise ValueError(f"colour must be 'white' or 'black', not {colour!r}")
-        self._new_game()
+        self.game = Game()
         self.last_time = 0.0
         return self._move() if colour == "white" else None
 
@@ -692,7 +686,8 @@ class EnginePlayer(Player):
         return self._move()
 
     def answer_position(self, moves, *, limit=None):
-        self._new_game()
+        from .reference.trax import Game
+        self.game = Game()
         for mv in moves:
             self.game.play(mv)
         return self._move()

@@ -10,7 +10,6 @@ from traxfpga.host.reference.corpus import engine_variant, load_corpus
 from traxfpga.host.reference.ai import choose_move
 from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.trax import Game, Illegal, Move, format_move
-from traxfpga.host.reference.ttable import Table
 from traxfpga.sim.device import DeviceSim
 
 SEED = 20160211
@@ -42,11 +41,10 @@ def status(dev):
     return line
 
 
-def board_choice(game, dev=None, table=None):
+def board_choice(game, dev=None):
     """The device player's choice: its twin's from the noise seed of the device's last
-    search (without ``dev``: a prediction, with no noise), with the game's transposition
-    ``table`` (the device keeps its table through a game; None: the game's first search)."""
-    return run(game, NODES, seed=None if dev is None else dev.search_seed, table=table).move
+    search (without ``dev``: a prediction, with no noise)."""
+    return run(game, NODES, seed=None if dev is None else dev.search_seed).move
 
 
 def ref_result(step, game):
@@ -109,10 +107,9 @@ def test_recorded_games_in_engine_mode(dev):
 def test_move_command_plays_the_players_move(dev):
     fresh(dev)
     game = Game()
-    table = Table()
     while not game.over and game.ply < 16:
         got = say(dev, ":move")
-        mv = board_choice(game, dev, table)
+        mv = board_choice(game, dev)
         step = game.play(mv)
         assert got == [f"{ref_result(step, game)} {format_move(mv)}"]
     assert say(dev, ":board")[:-1] == game.board_rows()
@@ -310,12 +307,9 @@ def contest_game(dev, board_colour, rng, greedy, max_moves=40):
     after which the board's answer ends it.  Returns whose move ended the game ("board",
     "opponent") or None."""
     game = Game()
-    table = Table()                     # the twin's, as the device keeps its own
     if board_colour == "white":
-        got = say(dev, "-W")
-        expected = format_move(board_choice(game, dev, table))
-        assert got == [expected]
-        game.play(expected)
+        assert say(dev, "-W") == [format_move(board_choice(game, dev))]
+        game.play(format_move(board_choice(game, dev)))
     else:
         assert say(dev, rng.choice(["-B", "-R"])) == []
     while not game.over and game.ply < max_moves:
@@ -333,7 +327,7 @@ def contest_game(dev, board_colour, rng, greedy, max_moves=40):
             assert say(dev, "A1+") == ["! game-over"]
             return "opponent"
         got = say(dev, mv)
-        expected = format_move(board_choice(game, dev, table))
+        expected = format_move(board_choice(game, dev))
         assert got == [expected], game.moves
         game.play(expected)
     if game.over:

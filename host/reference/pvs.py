@@ -109,10 +109,8 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     one-port devices', False as the dual-port boards'); ``code``: another program
     (``Asm.words()``); ``core`` of ``cores``: the core whose share of the root's moves is
     searched (see :func:`run_cores`); ``log2n``: the engine's store (the table's keys
-    are of its squares); ``table``: the transposition table (a new, empty one by
-    default: the first search of a game), whose counts the caller may read afterwards.
-    The device keeps its table through a game, so its twin passes the game's table to
-    each of its searches."""
+    are of its squares); ``table``: the transposition table, empty (a new one by default),
+    whose counts the caller may read afterwards."""
     if code is None:
         code = (_code(cores, tt) if max_iter is None and threats
                 else program(max_iter or MAX_ITER, threats, cores=cores, tt=tt).words())
@@ -248,18 +246,14 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             raise AssertionError(f"unknown op {op}")
 
 
-def run_cores(game: Game, cores: int, node_limit: int = 0, *,
-              tables: list[Table] | None = None, **kwargs) -> PVSChoice:
+def run_cores(game: Game, cores: int, node_limit: int = 0, **kwargs) -> PVSChoice:
     """The answer of ``cores`` sequencers searching at once, as the device's combiner picks
     it: each core searches its share of the root's moves (dealt in scan order, one each in
     turn) with ``node_limit``, and the answer of highest value is played, the lower core's
-    on a tie; ``nodes``, ``insns`` and the table's counts are the sums.  ``tables``: each
-    core's table (``run``'s ``table``; new ones by default)."""
-    tables = tables or [None] * cores
+    on a tie; ``nodes``, ``insns`` and the table's counts are the sums."""
     if cores == 1:
-        return run(game, node_limit, table=tables[0], **kwargs)
-    answers = [run(game, node_limit, core=k, cores=cores, table=tables[k], **kwargs)
-               for k in range(cores)]
+        return run(game, node_limit, **kwargs)
+    answers = [run(game, node_limit, core=k, cores=cores, **kwargs) for k in range(cores)]
     best = None
     for a in answers:
         if a.move is not None and (best is None or a.value > best.value):

@@ -18,8 +18,7 @@ def game_key(game: Game, log2n: int = 7) -> int:
 
 
 class Table:
-    """The table, empty (as the hardware clears it when the first search of a game starts;
-    the twin passes it to each search of the game, as the hardware keeps it).
+    """The table, empty (as the hardware clears it when a search starts).
 
     It counts its ``probes`` and ``hits`` (probes it answered).  With ``verify`` it also
     keeps each entry's whole position, and counts ``false_hits``: probes and stores whose
