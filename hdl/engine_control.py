@@ -190,12 +190,14 @@ class Control:
         arrive.  On two ports TILE reads two at a time, N and E at step 0, S and W at step
         1 (`at_p` at step 2), the second of each pair at `nb_addr2` (`ndir2`, `rdir2`,
         `rpos2`): their columns differ, so they lie in different banks.  (A SEEK placement's
-        N and E are read in the cycle it is placed, and its tile starts at step 1.)"""
+        N and E are read in the cycle it is placed, and its tile starts at step 1.  A forced
+        neighbour across S or W whose word is known has S and W read first, `rev`.)"""
         m, px, py, wrap = self.m, self.px, self.py, self.wrap
         self.ndir = ndir = Signal(2)
         self.at_p = Signal()
         if self.dual:
-            m.d.comb += [ndir.eq(Cat(0, self.step[0])), self.at_p.eq(self.step[1])]
+            self.rev = Signal()                 # this tile reads S and W before N and E
+            m.d.comb += [ndir.eq(Cat(0, self.step[0] ^ self.rev)), self.at_p.eq(self.step[1])]
             ndir2 = ndir | 1
             self.nb_addr2 = Signal(Pos(self.L))
             self.rdir2 = Signal(2)
@@ -366,9 +368,12 @@ class Control:
             for c in range(2):
                 m.d.comb += self.far[c].addr2.eq(self.nb_addr2)
             for i in range(2):
-                with m.If(self.step == i + 1):
+                with m.If((self.step == i + 1) & (self.rev == 0)):
                     m.d.sync += [self.nb[2 * i].eq(cells.rdata),
                                  self.nb[2 * i + 1].eq(cells.rdata2)]
+                with m.If((self.step == i + 1) & (self.rev == 1)):
+                    m.d.sync += [self.nb[2 - 2 * i].eq(cells.rdata),
+                                 self.nb[3 - 2 * i].eq(cells.rdata2)]
         else:
             for i in range(4):
                 with m.If(self.step == i + 1):
@@ -472,7 +477,7 @@ class Control:
         if ahead is None:
             m.d.sync += self.kept.eq(0)
         else:
-            known, at, is_p, start_nb, nb_xy, nb_word = ahead
+            known, at, is_p, start_nb, nb_xy, nb_word, south_west = ahead
             # The read is addressed whatever follows: the stack's read data (in `at` and
             # `is_p`) led the 85F's longest path to this address when it also chose here.
             with m.If(known):
@@ -486,7 +491,7 @@ class Control:
             with m.Elif(known & is_p):
                 m.next = "POP"                  # P is filled: passed over, as when popped
             with m.Elif(start_nb):
-                self.start_known(nb_xy, nb_word)
+                self.start_known(nb_xy, nb_word, south_west)
             with m.Elif(known):
                 self.read_forced(at, addressed=True)
         else:
@@ -1057,6 +1062,8 @@ class Control:
         step 0 does for a move's first tile is done here: its area grown, its joins and
         forced squares cleared, `stirred` reset."""
         m = self.m
+        if self.dual:
+            m.d.sync += self.rev.eq(0)
         if read:
             m.d.sync += self.stirred.eq(0)
             self.grow()
@@ -1260,16 +1267,17 @@ class Control:
         nb_xy = Pos(self.L)(Mux(ahead, ahead_xy, self.push_xy))
         nb_word = Cell(Mux(ahead, ahead_word, self.push_word))
         # A neighbour's word is known: the one just written.  Across N or E of P, its own N
-        # and E are not P, which this step writes: they are read now (`start_known`), while
-        # the log has room for its entry and the path-end stores are free (from step 2).
+        # and E are not P, which this step writes: they are read now (`start_known`); across
+        # S or W, its S and W.  While the log has room for its entry and the path-end stores
+        # are free (from step 2).
         nb_dir = Mux(ahead, ahead_dir, self.push_dir)
-        start_nb = (Mux(ahead, ahead_nb, self.push_r) & ((nb_dir == 0) | (nb_dir == 1)) &
-                    (self.step >= 2) & ~self.log_full())
+        south_west = nb_dir[1]
+        start_nb = Mux(ahead, ahead_nb, self.push_r) & (self.step >= 2) & ~self.log_full()
         # The stack's read data comes last (the 85F's longest path): it chooses alone.
         at = Pos(self.L)(Mux(from_stack, forced.top,
-                             Mux(start_nb, self.neighbour(0, nb_xy), nb_xy)))
+                             Mux(start_nb, self.neighbour(Cat(0, south_west), nb_xy), nb_xy)))
         is_p = from_stack & (forced.top.as_value() == Cat(self.px, self.py))
-        return taken, (ahead | self.push_r, at, is_p, start_nb, nb_xy, nb_word)
+        return taken, (ahead | self.push_r, at, is_p, start_nb, nb_xy, nb_word, south_west)
 
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""
@@ -1388,32 +1396,47 @@ class Control:
         with m.State("POP_READ"):
             self.read_forced(forced.top)
 
-    def start_known(self, xy, word):
+    def start_known(self, xy, word, south_west):
         """Two ports: the forced neighbour at ``xy`` whose ``word`` was just written is the
-        next tile; its N (read at the address `tile_done` gives) and E are read now, and its
-        tile starts at step 1."""
+        next tile, and its tile starts at step 1: its N (read at the address `tile_done`
+        gives) and E are read now, or, if it lies across S or W of P (``south_west``), its S
+        and W, as its N or E is P, which this step writes; N and E are then read at step 1
+        (`rev`).  The joins take a colour's two ends in either order."""
         m = self.m
         m.d.sync += [self.px.eq(xy.x), self.py.eq(xy.y), self.pcell.eq(word),
-                     self.pmask.eq(self.forced_of(word)), self.step.eq(1), self.stirred.eq(0)]
-        self.read_north_east(self.neighbour(0, xy), self.neighbour(1, xy))
+                     self.pmask.eq(self.forced_of(word)), self.step.eq(1), self.stirred.eq(0),
+                     self.rev.eq(south_west)]
+        with m.If(south_west):
+            self.read_first(self.neighbour(2, xy), self.neighbour(3, xy), 2)
+        with m.Else():
+            self.read_first(self.neighbour(0, xy), self.neighbour(1, xy), 0)
         m.next = "TILE"
 
     def read_north_east(self, north, east):
+        """Two ports: a tile's first reads, N and E, made before its `TILE`: see
+        `read_first`."""
+        self.read_first(north, east, 0)
+
+    def read_first(self, first, second, ndir):
         """Two ports: a tile's first reads made before its `TILE` (which then starts at step
-        1): E's word at the board store's second port, both path-end stores at N and E, and
-        where `read_neighbours` takes them.  The board store's first port, which reads N,
-        is addressed by the caller."""
+        1), of its neighbours across ``ndir`` at ``first`` (N or S) and the edge after it at
+        ``second`` (E or W): the second's word at the board store's second port, both
+        path-end stores at both, and where `read_neighbours` takes them.  The board store's
+        first port, which reads ``first``, is addressed by the caller."""
         m = self.m
-        m.d.comb += [self.cells.addr2.eq(east),
-                     *(far.addr.eq(north) for far in self.far),
-                     *(far.addr2.eq(east) for far in self.far)]
-        m.d.sync += [self.rdir.eq(0), self.rpos.eq(north), self.rdir2.eq(1), self.rpos2.eq(east)]
+        m.d.comb += [self.cells.addr2.eq(second),
+                     *(far.addr.eq(first) for far in self.far),
+                     *(far.addr2.eq(second) for far in self.far)]
+        m.d.sync += [self.rdir.eq(ndir), self.rpos.eq(first), self.rdir2.eq(ndir + 1),
+                     self.rpos2.eq(second)]
 
     def read_forced(self, at, addressed=False):
         """Forced square ``at`` (a `Pos`) is read (unless the caller ``addressed`` the read);
         its tile's first step takes its word (`take_forced`)."""
         m = self.m
         m.d.sync += [self.px.eq(at.x), self.py.eq(at.y), self.fresh.eq(1), self.step.eq(0)]
+        if self.dual:
+            m.d.sync += self.rev.eq(0)
         if not addressed:
             m.d.comb += self.cells.addr.eq(at)
         m.next = "TILE"

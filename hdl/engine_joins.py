@@ -88,34 +88,61 @@ class Joins(wiring.Component):
             pair = Signal()
             m.d.comb += pair.eq(self.take & self.take2 & ~self.found.second &
                                 (self.found.black == self.found2.black))
+        later = self._later(m, ports, pair)
         for i, (take, found, facing, occ) in enumerate(ports):
-            side_a = [ends[c][0].as_value() for c in range(2)]
+            # The loop test of a colour's later end: is the other side's far end the
+            # neighbour's edge facing P here?  (Either way round: the path from one side's
+            # facing edge runs to the other's.)
+            if self.two:
+                other = [Mux(found.second, ends[c][0].as_value(), ends[c][1].as_value())
+                         for c in range(2)]
+            else:                               # (the later end is side b)
+                other = [ends[c][0].as_value() for c in range(2)]
             if i == 1:
-                side_a = [Mux(pair, self.found.end.as_value(), a) for a in side_a]
-            loop_now = Cat(*(occ & (side_a[c] == facing.as_value()) for c in range(2)))
+                other = [Mux(pair, self.found.end.as_value(), o) for o in other]
+            loop_now = Cat(*(occ & (other[c] == facing.as_value()) for c in range(2)))
             with m.If(take):
                 for c in range(2):
                     with m.If(found.black == c):
                         with m.If(~found.second):
                             m.d.sync += ends[c][0].eq(found.end)
                         with m.Else():
-                            m.d.sync += [ends[c][1].eq(found.end),
-                                         loop[c].eq(loop[c] | loop_now[c])]
-            # (Where both ports' side b close a loop, each sets its own colour's bit: the
-            # two `loop[c]` updates are of different colours.)
-        self._lines(m, ports, pair, line)
+                            m.d.sync += ends[c][1].eq(found.end)
+                        with m.If(later[i]):
+                            m.d.sync += loop[c].eq(loop[c] | loop_now[c])
+            # (Where both ports' later ends close a loop, each sets its own colour's bit:
+            # the two `loop[c]` updates are of different colours.)
+        self._lines(m, ports, pair, later, line)
 
         with m.If(self.clear):
             m.d.sync += [loop.eq(0), line.eq(0)]
         return m
 
-    def _lines(self, m, ports, pair, line):
-        """A line, one step after its side b is taken: from the end just registered
-        (`elast`) and the outermost edges registered with side a of the same colour (or,
-        for the second port's, side a in the first port the same cycle)."""
+    def _later(self, m, ports, pair):
+        """For each port, whether the end it takes is its colour's later one in this tile,
+        the one a loop or a line is judged at.  On one port the ends come in edge order, so
+        that is side b.  With ``two`` a tile may take S and W before N and E (a forced
+        neighbour across S or W whose word is known: docs/engine.md), so side b may come
+        first: `half` tells, per colour, that one end of it is in (each tile takes exactly
+        two of each colour, so it is clear again after every tile)."""
+        if not self.two:
+            return [self.found.second]
+        half = Signal(2)
+        flip = [Cat(*(take & (found.black == c) for c in range(2)))
+                for take, found, _, _ in ports]
+        m.d.sync += half.eq(half ^ flip[0] ^ flip[1])
+        with m.If(self.clear):
+            m.d.sync += half.eq(0)
+        return [half.bit_select(self.found.black, 1),
+                half.bit_select(self.found2.black, 1) | pair]
+
+    def _lines(self, m, ports, pair, later, line):
+        """A line, one step after its colour's later end is taken: from the end just
+        registered (`elast`) and the outermost edges registered with the earlier end of the
+        same colour (or, for the second port's, the first port's end the same cycle)."""
         area = self.area
         end_l = self.found.end.shape()
-        flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
+        flags_first = Array(Signal(4, name=f"flags_first{c}") for c in range(2))
         # The far edges registered, a cycle behind the area: only the move's first tile
         # changes the area, in the step before its first end is taken, and an end is judged
         # the step after it is taken.  (Their adders, in front of the judgement, were the
@@ -132,20 +159,20 @@ class Joins(wiring.Component):
             elast = Signal(end_l, name=f"elast{n}")
             lvalid = Signal(name=f"lvalid{n}")
             lcol = Signal(name=f"lcol{n}")
-            lside = Signal(name=f"lside{n}")
+            lside = Signal(name=f"lside{n}")       # the later end of its colour
             m.d.sync += lvalid.eq(take)
             with m.If(take):
-                m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(found.second)]
+                m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(later[i])]
             e = elast
             # Which outermost edge of the area the end lies on: W, E, N, S.
             fl = Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
                      (e.d == 0) & (e.y == area.miny), (e.d == 2) & (e.y == maxy))
-            fa = flags_a[lcol] if i == 0 else Mux(pair_r, flags[0], flags_a[lcol])
+            fa = flags_first[lcol] if i == 0 else Mux(pair_r, flags[0], flags_first[lcol])
             horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (area.width >= 8)
             vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (area.height >= 8)
             with m.If(lvalid):
                 with m.If(~lside):
-                    m.d.sync += flags_a[lcol].eq(fl)
+                    m.d.sync += flags_first[lcol].eq(fl)
                 with m.Elif(horiz | vert):
                     if self.now:
                         m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
