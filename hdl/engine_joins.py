@@ -1,10 +1,12 @@
 """The joins of one tile: the two path ends of each colour it joins, and whether a move
 closes a loop or completes a line.
 
-The engine hands it the far end found across each edge of the tile in turn (side a of a
-colour before side b).  A loop is closed when, across side b, the neighbour's edge facing
-the tile is side a's far end; a line when the two ends of a joined path lie on opposite
-outermost edges of an area at least 8 wide (or tall).  Only the move's first tile can
+The engine hands it the far end found across each edge of the tile in turn: in edge
+order on one port (side a of a colour before side b); on two ports two a cycle, S and W
+possibly before N and E.  A loop is closed when, across side b, the neighbour's edge facing
+the tile is side a's far end (or, the same path seen from its other end, across side a the
+facing edge is side b's far end), judged at the colour's later end; a line when the two ends
+of a joined path lie on opposite outermost edges of an area at least 8 wide (or tall).  Only the move's first tile can
 enlarge the area, so each join is judged against the move's final area as it happens.
 """
 
@@ -28,11 +30,11 @@ class JoinsSignature(wiring.Signature):
     there, and ``occ``, whether the neighbour holds a tile; ``area``; ``clear``, a new move
     (no loop, no line).  Out: ``ends``, per colour (white, black) the far ends of sides a
     and b; ``loop``, ``line``, per colour, of the move so far (a line a cycle after its
-    second end); with ``now``, also ``line_now``, the line that judgement sets, in its own
-    cycle.  With ``two`` (the dual-port engine, which reads two neighbours a cycle), a
-    second end in the same cycle: ``take2``, ``found2``, ``facing2``, ``occ2``, across a
+    colour's later end); with ``now``, also ``line_now``, the line that judgement sets, in
+    its own cycle.  With ``two`` (the dual-port engine, which reads two neighbours a cycle),
+    a second end in the same cycle: ``take2``, ``found2``, ``facing2``, ``occ2``, across a
     higher edge of P than the first's, so that where the two are one colour's, the first is
-    side a.
+    side a; a colour's side b may then come a cycle before its side a.
     """
 
     def __init__(self, log2n, now=False, two=False):
@@ -104,12 +106,16 @@ class Joins(wiring.Component):
             with m.If(take):
                 for c in range(2):
                     with m.If(found.black == c):
+                        judge = loop[c].eq(loop[c] | loop_now[c])
                         with m.If(~found.second):
                             m.d.sync += ends[c][0].eq(found.end)
                         with m.Else():
                             m.d.sync += ends[c][1].eq(found.end)
-                        with m.If(later[i]):
-                            m.d.sync += loop[c].eq(loop[c] | loop_now[c])
+                            if not self.two:    # (side b: the later end)
+                                m.d.sync += judge
+                        if self.two:
+                            with m.If(later[i]):
+                                m.d.sync += judge
             # (Where both ports' later ends close a loop, each sets its own colour's bit:
             # the two `loop[c]` updates are of different colours.)
         self._lines(m, ports, pair, later, line)
@@ -142,7 +148,8 @@ class Joins(wiring.Component):
         same colour (or, for the second port's, the first port's end the same cycle)."""
         area = self.area
         end_l = self.found.end.shape()
-        flags_first = Array(Signal(4, name=f"flags_first{c}") for c in range(2))
+        # The outermost edges of each colour's earlier end (side a's, on one port).
+        flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
         # The far edges registered, a cycle behind the area: only the move's first tile
         # changes the area, in the step before its first end is taken, and an end is judged
         # the step after it is taken.  (Their adders, in front of the judgement, were the
@@ -167,12 +174,12 @@ class Joins(wiring.Component):
             # Which outermost edge of the area the end lies on: W, E, N, S.
             fl = Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
                      (e.d == 0) & (e.y == area.miny), (e.d == 2) & (e.y == maxy))
-            fa = flags_first[lcol] if i == 0 else Mux(pair_r, flags[0], flags_first[lcol])
+            fa = flags_a[lcol] if i == 0 else Mux(pair_r, flags[0], flags_a[lcol])
             horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (area.width >= 8)
             vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (area.height >= 8)
             with m.If(lvalid):
                 with m.If(~lside):
-                    m.d.sync += flags_first[lcol].eq(fl)
+                    m.d.sync += flags_a[lcol].eq(fl)
                 with m.Elif(horiz | vert):
                     if self.now:
                         m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
