@@ -141,6 +141,14 @@ def test_engine_seek_refusal_bmc():
     check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2), mode="bmc", depth=REFUSAL_DEPTH)
 
 
+def test_engine_dual_refusal_bound_reaches_rollbacks():
+    # The dual-port schedule (the block-RAM boards'): the harness follows both write ports
+    # of its banked stores, and the bound reaches refusals by rollback there too.  The
+    # proof itself takes longer and is run by hand (docs/formal.md).
+    check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, seek=False, mutant="no_rollback",
+                         dual=True), mode="bmc", depth=REFUSAL_DEPTH, expect="FAIL")
+
+
 def test_engine_seek_bound_reaches_pass_overs():
     check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, mutant="seek_stays"), mode="bmc",
           depth=60, expect="FAIL")

@@ -149,15 +149,19 @@ class RefusalHarness(wiring.Component):
     from the positions those moves lead to, within the bound).  With ``log_depth=2`` a move with a
     forced play is refused with ``CAPACITY`` after its tiles were written: the rollback
     path.  ``cmd.valid`` and ``res.ready`` stay high (the streams are proved elsewhere).
+    With ``dual`` the engine runs the dual-port schedule: each store is two banks, each
+    written at one of two write ports (`BankedRAM`), and the copy follows both.
     """
 
-    def __init__(self, prefix=(), *, log_depth=2, stack_depth=4, seek=True, mutant=None):
+    def __init__(self, prefix=(), *, log_depth=2, stack_depth=4, seek=True, mutant=None,
+                 dual=False):
         super().__init__({})      # no ports of its own: the harness's inputs are free
         self.prefix = list(prefix)
         self.seek = seek
         self.mutant = mutant
+        self.dual = dual
         self.engine = Engine(log2n=3, log_depth=log_depth, stack_depth=stack_depth,
-                             clear_on_start=False)
+                             clear_on_start=False, dual=dual)
         e = self.engine
         e._MustUse__silence = True          # elaborated by hand below
         self.pick = Signal(6)
@@ -195,16 +199,7 @@ class RefusalHarness(wiring.Component):
             m.d.sync += addr.eq(self.pick)
         at = Mux(first, self.pick, addr)
         stores = [body.submodules.cells, body.submodules.far_w, body.submodules.far_b]
-        shadows = []
-        for store in stores:
-            shadow = Signal(len(store.wdata.as_value()))
-            lanes = len(store.we)                   # the board store writes nibbles
-            lane = len(shadow) // lanes
-            for i in range(lanes):
-                with m.If(store.we[i] & (store.addr == at)):
-                    m.d.sync += shadow[i * lane:(i + 1) * lane].eq(
-                        store.wdata.as_value()[i * lane:(i + 1) * lane])
-            shadows.append(shadow)
+        shadows = [self._shadow(m, store, at) for store in stores]
         log_ptr = body.submodules.log.head
 
         snaps = [Signal.like(s) for s in shadows]
@@ -216,7 +211,7 @@ class RefusalHarness(wiring.Component):
         with m.If(taken):
             m.d.sync += [snap_ptr.eq(log_ptr), snap_size.eq(last_size), wrote.eq(0)]
             m.d.sync += [snap.eq(shadow) for snap, shadow in zip(snaps, shadows)]
-        with m.If(stores[0].we.any()):
+        with m.If(stores[0].we.any() | (stores[0].we2 if self.dual else 0)):
             m.d.sync += wrote.eq(1)
         with m.If(res.valid & res.ready):
             m.d.sync += last_size.eq(size)
@@ -252,3 +247,23 @@ class RefusalHarness(wiring.Component):
         else:
             m.d.comb += Assert(~refused | unchanged, "a refused PLACE changes nothing")
         return m
+
+    def _shadow(self, m, store, at):
+        """A copy of ``store``'s word at address ``at``, following its writes: by lanes on
+        one port (the board store writes nibbles); on two, as `BankedRAM` writes, the bank
+        of ``at`` at `waddr` if that is its bank, else at `waddr2` if that is."""
+        shadow = Signal(len(store.wdata.as_value()))
+        if self.dual:
+            mine = store.waddr[0] == at[0]
+            with m.If(mine & store.we & (store.waddr == at)):
+                m.d.sync += shadow.eq(store.wdata.as_value())
+            with m.If(~mine & store.we2 & (store.waddr2 == at)):
+                m.d.sync += shadow.eq(store.wdata2.as_value())
+            return shadow
+        lanes = len(store.we)
+        lane = len(shadow) // lanes
+        for i in range(lanes):
+            with m.If(store.we[i] & (store.addr == at)):
+                m.d.sync += shadow[i * lane:(i + 1) * lane].eq(
+                    store.wdata.as_value()[i * lane:(i + 1) * lane])
+        return shadow
