@@ -5,9 +5,10 @@ The engine hands it the far end found across each edge of the tile in turn: in e
 order on one port (side a of a colour before side b); on two ports two a cycle, S and W
 possibly before N and E.  A loop is closed when, across side b, the neighbour's edge facing
 the tile is side a's far end (or, the same path seen from its other end, across side a the
-facing edge is side b's far end), judged at the colour's later end; a line when the two ends
-of a joined path lie on opposite outermost edges of an area at least 8 wide (or tall).  Only the move's first tile can
-enlarge the area, so each join is judged against the move's final area as it happens.
+facing edge is side b's far end), judged at the colour's later end; a line when the two
+ends of a joined path lie on opposite outermost edges of an area at least 8 wide (or
+tall).  Only the move's first tile can enlarge the area, so each join is judged against
+the move's final area as it happens.
 """
 
 from amaranth.hdl import Array, Cat, Module, Mux, Signal
