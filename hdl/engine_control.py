@@ -368,12 +368,11 @@ class Control:
             for c in range(2):
                 m.d.comb += self.far[c].addr2.eq(self.nb_addr2)
             for i in range(2):
-                with m.If((self.step == i + 1) & (self.rev == 0)):
-                    m.d.sync += [self.nb[2 * i].eq(cells.rdata),
-                                 self.nb[2 * i + 1].eq(cells.rdata2)]
-                with m.If((self.step == i + 1) & (self.rev == 1)):
-                    m.d.sync += [self.nb[2 - 2 * i].eq(cells.rdata),
-                                 self.nb[3 - 2 * i].eq(cells.rdata2)]
+                for rev in range(2):            # the pair read at step i: (N, E) or (S, W)
+                    pair = 2 * (i ^ rev)
+                    with m.If((self.step == i + 1) & (self.rev == rev)):
+                        m.d.sync += [self.nb[pair].eq(cells.rdata),
+                                     self.nb[pair + 1].eq(cells.rdata2)]
         else:
             for i in range(4):
                 with m.If(self.step == i + 1):
@@ -1190,7 +1189,7 @@ class Control:
                 # free in the scan, and the board store's first port reads N instead of
                 # the scan's next square when P is placed.
                 north, east = self.phys(prx, pry - 1), self.phys(prx + 1, pry)
-                self.read_north_east(north, east)
+                self.read_first(north, east, 0)
             # The first tile from `tile` on that agrees with the entering colours.
             pick = Signal(Shape)
             pick_mask = Signal(4)
@@ -1411,11 +1410,6 @@ class Control:
         with m.Else():
             self.read_first(self.neighbour(0, xy), self.neighbour(1, xy), 0)
         m.next = "TILE"
-
-    def read_north_east(self, north, east):
-        """Two ports: a tile's first reads, N and E, made before its `TILE`: see
-        `read_first`."""
-        self.read_first(north, east, 0)
 
     def read_first(self, first, second, ndir):
         """Two ports: a tile's first reads made before its `TILE` (which then starts at step
