@@ -14,10 +14,12 @@ the SPRAM's nibbles).  (What ``rdata`` shows in the cycle after a write differs 
 the two, and nothing relies on it.)
 """
 
-from amaranth.hdl import ClockSignal, Const, Instance, Module, Mux, Shape, Signal, Value, unsigned
+from amaranth.hdl import (Array, Cat, ClockSignal, Const, Instance, Module, Mux, Shape, Signal,
+                          Value, unsigned)
 from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
+from amaranth.vendor import LatticeECP5Platform
 
 __all__ = ["SinglePortRAM", "BankedRAM", "SPRAM_DEPTH", "SPRAM_WIDTH"]
 
@@ -127,10 +129,17 @@ class BankedRAM(wiring.Component):
     two neighbours' lanes in one cycle as it takes a tile back.  The banks together take
     the block RAM one memory of the same words would.
 
-    Never asked for: reads at ``addr`` and ``addr2`` in one bank (``addr`` is then read); a
-    write at ``waddr2`` in the bank ``waddr`` names (that bank then writes at ``waddr``, if
-    ``we`` enables it, and nothing else); a read and a write of one address in one cycle
-    (what ``rdata`` shows is undefined).
+    With ``quad`` (a true dual-port block RAM: ECP5's ``DP16KD``) a bank's write port reads
+    too in a cycle it does not write: ``addr3`` and ``addr4``, in different banks, read
+    there, so that all four of a square's neighbours are read in one cycle.  In a cycle the
+    bank writes, the one of them in that bank shows the word written instead, whatever its
+    address (the port writes through): the engine reads a square so as it writes it.
+
+    Never asked for: reads at ``addr`` and ``addr2`` (or ``addr3`` and ``addr4``) in one
+    bank (``addr``, ``addr3`` is then read); a write at ``waddr2`` in the bank ``waddr``
+    names (that bank then writes at ``waddr``, if ``we`` enables it, and nothing else); a
+    read and a write of one address in one cycle at ``addr`` or ``addr2`` (what they show
+    is undefined).
 
     Attributes
     ----------
@@ -142,47 +151,121 @@ class BankedRAM(wiring.Component):
         Write ``wdata`` at ``waddr`` (``wdata2`` at ``waddr2``) at the next edge: whole
         words (nibble lanes would take a DP16KD for each lane of each bank).
     rdata, rdata2 : Out(shape)
+    addr3, addr4 : In(range(depth))
+    rdata3, rdata4 : Out(shape)
+        Only with ``quad``: the write ports' reads.
     """
 
-    def __init__(self, *, shape, depth):
+    def __init__(self, *, shape, depth, quad=False):
         assert depth % 2 == 0, "two banks of equal depth"
         self._shape = shape
         self.depth = depth
+        self.quad = quad
+        reads = ("", "2", "3", "4") if quad else ("", "2")
         super().__init__({
-            "addr":   In(range(depth)),
-            "addr2":  In(range(depth)),
+            **{f"addr{r}": In(range(depth)) for r in reads},
             "waddr":  In(range(depth)),
             "wdata":  In(shape),
             "we":     In(1),
             "waddr2": In(range(depth)),
             "wdata2": In(shape),
             "we2":    In(1),
-            "rdata":  Out(shape),
-            "rdata2": Out(shape),
+            **{f"rdata{r}": Out(shape) for r in reads},
         })
 
     def elaborate(self, platform):
         m = Module()
         width = Shape.cast(self._shape).width
-        bank_r = Signal()                       # the banks read last cycle, by addr
-        bank2_r = Signal()                      # ... and by addr2
-        m.d.sync += [bank_r.eq(self.addr[0]), bank2_r.eq(self.addr2[0])]
-        words = []
+        words = [[], []]                        # each port's word of each bank
         for b in range(2):
-            mem = Memory(shape=unsigned(width), depth=self.depth // 2, init=[])
-            m.submodules[f"bank{b}"] = mem
-            rd = mem.read_port(domain="sync")
-            wr = mem.write_port()
-            # A bank reads at addr when addr is its, else at addr2, and writes at waddr when
-            # that is its, else at waddr2.
-            raddr = Mux(self.addr[0] == b, self.addr, self.addr2)
             first = self.waddr[0] == b
-            m.d.comb += [rd.addr.eq(raddr[1:]),
-                         wr.addr.eq(Mux(first, self.waddr, self.waddr2)[1:]),
-                         wr.data.eq(Mux(first, Value.cast(self.wdata), Value.cast(self.wdata2))),
-                         wr.en.eq(Mux(first, self.we,
-                                      Mux(self.waddr2[0] == b, self.we2, 0)))]
-            words.append(rd.data)
-        m.d.comb += [self.rdata.eq(Mux(bank_r, words[1], words[0])),
-                     self.rdata2.eq(Mux(bank2_r, words[1], words[0]))]
+            waddr = Mux(first, self.waddr, self.waddr2)
+            wdata = Mux(first, Value.cast(self.wdata), Value.cast(self.wdata2))
+            we = Mux(first, self.we, Mux(self.waddr2[0] == b, self.we2, 0))
+            # A bank reads at addr when addr is its, else at addr2 (and at addr3, else addr4).
+            raddr = Mux(self.addr[0] == b, self.addr, self.addr2)
+            if self.quad:
+                raddr2 = Mux(self.addr3[0] == b, self.addr3, self.addr4)
+                if isinstance(platform, LatticeECP5Platform):
+                    rd, rd2 = _dp16kd_bank(m, b, width, self.depth // 2, raddr[1:], raddr2[1:],
+                                           waddr[1:], wdata, we)
+                else:
+                    rd, rd2 = _memory_bank(m, b, width, self.depth // 2, raddr[1:], raddr2[1:],
+                                           waddr[1:], wdata, we)
+                words[1].append(rd2)
+            else:
+                rd, = _memory_bank(m, b, width, self.depth // 2, raddr[1:], None,
+                                   waddr[1:], wdata, we)
+            words[0].append(rd)
+        pairs = [(self.addr, self.addr2, self.rdata, self.rdata2)]
+        if self.quad:
+            pairs.append((self.addr3, self.addr4, self.rdata3, self.rdata4))
+        for (a, a2, rdata, rdata2), w in zip(pairs, words):
+            bank_r = Signal()                   # the banks read last cycle, at a and a2
+            bank2_r = Signal()
+            m.d.sync += [bank_r.eq(a[0]), bank2_r.eq(a2[0])]
+            m.d.comb += [rdata.eq(Mux(bank_r, w[1], w[0])), rdata2.eq(Mux(bank2_r, w[1], w[0]))]
         return m
+
+
+def _memory_bank(m, b, width, depth, raddr, raddr2, waddr, wdata, we):
+    """Bank ``b`` as a Memory: a read port at ``raddr`` (and with ``raddr2`` another, which
+    shows the word written the cycle after the bank writes), a write port.  Returns the
+    words read."""
+    mem = Memory(shape=unsigned(width), depth=depth, init=[])
+    m.submodules[f"bank{b}"] = mem
+    rd = mem.read_port(domain="sync")
+    wr = mem.write_port()
+    m.d.comb += [rd.addr.eq(raddr), wr.addr.eq(waddr), wr.data.eq(wdata), wr.en.eq(we)]
+    if raddr2 is None:
+        return (rd.data,)
+    rd2 = mem.read_port(domain="sync")
+    wrote = Signal(name=f"wrote{b}")            # the second port wrote instead of reading
+    written = Signal(width, name=f"written{b}")
+    m.d.comb += rd2.addr.eq(raddr2)
+    m.d.sync += wrote.eq(we)
+    with m.If(we):
+        m.d.sync += written.eq(wdata)
+    return rd.data, Mux(wrote, written, rd2.data)
+
+
+DP16KD_DEPTH = 1024                             # words of up to 18 bits: one port's widest
+
+
+def _dp16kd_bank(m, b, width, depth, raddr, raddr2, waddr, wdata, we):
+    """Bank ``b`` on ECP5, in true dual-port ``DP16KD`` blocks of 1024 words (Yosys maps a
+    memory's write port to a port of its own, never sharing it with a read, so it would
+    copy the memory for a second read): port A reads at ``raddr``; port B writes, or reads
+    at ``raddr2`` in a cycle it does not write, and shows the word it writes in a cycle it
+    does (``WRITETHROUGH``).  The blocks hold consecutive ranges of the
+    bank; the one read is chosen by the address a cycle old.  Returns the words read."""
+    assert width <= 18, "a DP16KD port is at most 18 bits wide"
+    blocks = -(-depth // DP16KD_DEPTH)
+    low = (DP16KD_DEPTH - 1).bit_length()
+    baddr = Mux(we, waddr, raddr2)
+    sel = [Signal(range(blocks), name=f"sel{b}_{p}") for p in "ab"]
+    m.d.sync += [sel[0].eq(raddr[low:]), sel[1].eq(baddr[low:])]
+    outs = [[], []]
+    for k in range(blocks):
+        doa, dob = Signal(18, name=f"doa{b}_{k}"), Signal(18, name=f"dob{b}_{k}")
+        ports = {}
+        for p, addr, do in (("A", raddr, doa), ("B", baddr, dob)):
+            # 18-bit words: address bits 13..4; bits 1..0 the byte enables of a write.
+            ad = Cat(Const(0b11 if p == "B" else 0, 2), Const(0, 2), addr[:low])
+            ports.update({f"i_AD{p}{i}": ad[i] for i in range(14)})
+            ports.update({f"o_DO{p}{i}": do[i] for i in range(18)})
+            ports.update({f"i_CLK{p}": ClockSignal(), f"i_CE{p}": Const(1), f"i_OCE{p}": Const(1),
+                          f"i_RST{p}": Const(0), **{f"i_CS{p}{i}": Const(0) for i in range(3)}})
+        data = Cat(wdata, Const(0, 18 - width))
+        ports.update({f"i_DI{p}{i}": (Const(0) if p == "A" else data[i])
+                      for p in "AB" for i in range(18)})
+        hit = (waddr[low:] == k) if blocks > 1 else Const(1)
+        m.submodules[f"bank{b}_{k}"] = Instance(
+            "DP16KD",
+            p_DATA_WIDTH_A=18, p_DATA_WIDTH_B=18, p_REGMODE_A="NOREG", p_REGMODE_B="NOREG",
+            p_RESETMODE="SYNC", p_ASYNC_RESET_RELEASE="SYNC", p_CSDECODE_A="0b000",
+            p_CSDECODE_B="0b000", p_WRITEMODE_A="NORMAL", p_WRITEMODE_B="WRITETHROUGH",
+            p_GSR="AUTO", i_WEA=Const(0), i_WEB=we & hit, **ports)
+        outs[0].append(doa[:width])
+        outs[1].append(dob[:width])
+    return tuple(Array(o)[s] if blocks > 1 else o[0] for o, s in zip(outs, sel))

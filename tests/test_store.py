@@ -8,6 +8,8 @@ import pytest
 from amaranth.back import rtlil
 from amaranth.sim import Simulator
 
+from amaranth.vendor import LatticeECP5Platform
+
 from traxfpga.hdl.store import BankedRAM, SinglePortRAM
 from traxfpga.hdl.tiles import Cell
 
@@ -125,3 +127,65 @@ def test_spram_limits():
         SinglePortRAM(shape=12, depth=1024, spram=True, lanes=4)     # nibbles of a 16-bit word
     with pytest.raises(ValueError):
         SinglePortRAM(shape=16, depth=64, lanes=3)
+
+
+def test_quad_reads_four_addresses_or_writes():
+    """With ``quad`` each bank's write port reads too, at ``addr3``/``addr4``, in a cycle it
+    does not write: four reads a cycle (as the engine reads a square's four neighbours),
+    two in each bank; beside a write in a bank, that bank's second read shows the word
+    written (the port writes through), and the other bank's is its word."""
+    dut = BankedRAM(shape=16, depth=64, quad=True)
+    rng = random.Random(4)
+    model = {}
+
+    def pair():
+        a = rng.randrange(64)
+        b = rng.randrange(32) * 2 + (1 - a % 2)             # the other bank
+        return (a, b) if rng.random() < 0.5 else (b, a)
+
+    async def tb(ctx):
+        for _ in range(800):
+            reads = pair() + pair()
+            for port, a in zip(("", "2", "3", "4"), reads):
+                ctx.set(getattr(dut, "addr" + port), a)
+            want = [model.get(a, 0) for a in reads]
+            wbank = None
+            if rng.random() < 0.4:
+                w = rng.choice([a for a in range(64) if a not in reads])
+                value = rng.randrange(1 << 16)
+                ctx.set(dut.waddr, w)
+                ctx.set(dut.wdata, value)
+                wbank = w % 2
+            ctx.set(dut.we, wbank is not None)
+            await ctx.tick()
+            if wbank is not None:
+                model[w] = value
+            got = [ctx.get(getattr(dut, "rdata" + port)) for port in ("", "2", "3", "4")]
+            assert got[:2] == want[:2]
+            for a, g, wt in zip(reads[2:], got[2:], want[2:]):
+                assert g == (value if a % 2 == wbank else wt)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-6)
+    sim.add_testbench(tb)
+    sim.run()
+
+
+class _ECP5(LatticeECP5Platform):
+    """Enough of an ECP5 platform for the store to choose its DP16KD blocks."""
+    device, package, speed = "LFE5U-25F", "BG381", "6"
+    resources = connectors = []
+
+
+@pytest.mark.parametrize("depth, blocks", [(2048, 1), (4096, 2), (8192, 4)])
+def test_quad_on_ecp5_is_true_dual_port_dp16kd(depth, blocks):
+    """On ECP5 the quad banks are DP16KD blocks in true dual-port mode, 18 bits a port (Yosys
+    would copy a memory for its second read): one block per 1024 words of a bank."""
+    text = rtlil.convert(BankedRAM(shape=Cell, depth=depth, quad=True), platform=_ECP5())
+    cells = [line for line in text.splitlines() if line.strip().startswith("cell \\DP16KD")]
+    assert len(cells) == 2 * blocks
+    assert text.count("parameter \\DATA_WIDTH_A 18") == 2 * blocks
+    assert text.count("parameter \\DATA_WIDTH_B 18") == 2 * blocks
+    # Port A never writes; port B writes where the bank's write goes, and writes through.
+    assert text.count("connect \\WEA 1'0") == 2 * blocks
+    assert text.count('parameter \\WRITEMODE_B "WRITETHROUGH"') == 2 * blocks
