@@ -3,9 +3,10 @@ closes a loop or completes a line.
 
 The engine hands it the far end found across each edge of the tile in turn: in edge
 order on one port (side a of a colour before side b); on two ports two a cycle, S and W
-possibly before N and E.  A loop is closed when, across side b, the neighbour's edge facing
-the tile is side a's far end (or, the same path seen from its other end, across side a the
-facing edge is side b's far end), judged at the colour's later end; a line when the two
+possibly before N and E; with four reads a cycle all four at once (`FourJoins`).  A loop
+is closed when, across side b, the neighbour's edge facing the tile is side a's far end
+(or, the same path seen from its other end, across side a the facing edge is side b's
+far end), judged at the colour's later end; a line when the two
 ends of a joined path lie on opposite outermost edges of an area at least 8 wide (or
 tall).  Only the move's first tile can enlarge the area, so each join is judged against
 the move's final area as it happens.
@@ -19,7 +20,7 @@ from .engine_ends import FoundEndSignature
 from .engine_layouts import Area
 from .tiles import End
 
-__all__ = ["JoinsSignature", "Joins"]
+__all__ = ["JoinsSignature", "Joins", "FourJoinsSignature", "FourJoins"]
 
 
 class JoinsSignature(wiring.Signature):
@@ -151,13 +152,7 @@ class Joins(wiring.Component):
         end_l = self.found.end.shape()
         # The outermost edges of each colour's earlier end (side a's, on one port).
         flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
-        # The far edges registered, a cycle behind the area: only the move's first tile
-        # changes the area, in the step before its first end is taken, and an end is judged
-        # the step after it is taken.  (Their adders, in front of the judgement, were the
-        # UP5K's longest path.)
-        maxx = Signal.like(area.minx)
-        maxy = Signal.like(area.miny)
-        m.d.sync += [maxx.eq(area.minx + area.width - 1), maxy.eq(area.miny + area.height - 1)]
+        far = _far_edges(m, area)
         if self.two:
             pair_r = Signal()
             m.d.sync += pair_r.eq(pair)
@@ -171,18 +166,119 @@ class Joins(wiring.Component):
             m.d.sync += lvalid.eq(take)
             with m.If(take):
                 m.d.sync += [elast.eq(found.end), lcol.eq(found.black), lside.eq(later[i])]
-            e = elast
-            # Which outermost edge of the area the end lies on: W, E, N, S.
-            fl = Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
-                     (e.d == 0) & (e.y == area.miny), (e.d == 2) & (e.y == maxy))
+            fl = _outermost(elast, area, far)
             fa = flags_a[lcol] if i == 0 else Mux(pair_r, flags[0], flags_a[lcol])
-            horiz = ((fa[0] & fl[1]) | (fa[1] & fl[0])) & (area.width >= 8)
-            vert = ((fa[2] & fl[3]) | (fa[3] & fl[2])) & (area.height >= 8)
             with m.If(lvalid):
                 with m.If(~lside):
                     m.d.sync += flags_a[lcol].eq(fl)
-                with m.Elif(horiz | vert):
+                with m.Elif(_crosses(fa, fl, area)):
                     if self.now:
                         m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
                     m.d.sync += line.bit_select(lcol, 1).eq(1)
             flags.append(fl)
+
+
+class FourJoinsSignature(wiring.Signature):
+    """The joins of an engine that reads a tile's four neighbours at once (``quad``): as
+    :class:`JoinsSignature`, but ``take`` takes the far ends across all four edges in one
+    cycle, ``found``, ``facing``, ``occ`` across N and ``found2`` .. ``found4`` (and the
+    rest) across E, S and W, in any order (each colour's two in it)."""
+
+    def __init__(self, log2n):
+        end = End(log2n)
+        port = {"found":  In(FoundEndSignature(log2n)),
+                "facing": In(end),
+                "occ":    In(1)}
+        super().__init__({
+            "take":   In(1),
+            **{f"{name}{n}": member for n in ("", "2", "3", "4")
+               for name, member in port.items()},
+            "area":   In(Area(log2n)),
+            "clear":  In(1),
+            "ends":   Out(data.ArrayLayout(data.ArrayLayout(end, 2), 2)),
+            "loop":   Out(2),
+            "line":   Out(2),
+            "line_now": Out(2),
+        })
+
+
+class FourJoins(wiring.Component):
+    """See :class:`FourJoinsSignature`.  With a colour's two ends in one cycle, each is
+    picked by its port's ``black`` and ``second`` (side a, side b), and the loop test is
+    side b's alone (the facing edge there is side a's far end); the line is judged a cycle
+    later from the ends as registered."""
+
+    def __init__(self, log2n):
+        super().__init__(FourJoinsSignature(log2n))
+
+    def elaborate(self, platform):
+        m = Module()
+        names = ("", "2", "3", "4")
+        found = [getattr(self, "found" + n) for n in names]
+        facing = [getattr(self, "facing" + n).as_value() for n in names]
+        occ = [getattr(self, "occ" + n) for n in names]
+        end_l = self.found.end.shape()
+        ends = [[Signal(end_l, name=f"end{c}{s}") for s in range(2)] for c in range(2)]
+        loop = Signal(2)
+        line = Signal(2)
+        judge = Signal()                        # the ends registered last cycle are a tile's
+        m.d.sync += judge.eq(self.take)
+        far = _far_edges(m, self.area)
+        for c in range(2):
+            # Side a and b of colour c: the port of each (one-hot, so an OR picks it).
+            side = [[(f.black == c) & (f.second == s) for f in found] for s in range(2)]
+            end_a = _or_lanes([f.end.as_value() & sel.replicate(len(f.end.as_value()))
+                               for f, sel in zip(found, side[0])])
+            end_b = _or_lanes([f.end.as_value() & sel.replicate(len(f.end.as_value()))
+                               for f, sel in zip(found, side[1])])
+            facing_b = _or_lanes([v & sel.replicate(len(v)) for v, sel in zip(facing, side[1])])
+            occ_b = _or_lanes([o & sel for o, sel in zip(occ, side[1])])
+            with m.If(self.take):
+                m.d.sync += [ends[c][0].eq(end_a), ends[c][1].eq(end_b),
+                             loop[c].eq(loop[c] | (occ_b & (end_a == facing_b)))]
+            crosses = _crosses(_outermost(ends[c][0], self.area, far),
+                               _outermost(ends[c][1], self.area, far), self.area)
+            with m.If(judge & crosses):
+                m.d.comb += self.line_now[c].eq(1)
+                m.d.sync += line[c].eq(1)
+            for s in range(2):
+                m.d.comb += self.ends[c][s].eq(ends[c][s])
+        m.d.comb += [self.loop.eq(loop), self.line.eq(line)]
+        with m.If(self.clear):
+            m.d.sync += [loop.eq(0), line.eq(0)]
+        return m
+
+
+def _or_lanes(values):
+    """The OR of ``values`` (at most one of them not zero: a one-hot pick)."""
+    out = values[0]
+    for v in values[1:]:
+        out = out | v
+    return out
+
+
+def _far_edges(m, area):
+    """The area's far column and row (``maxx``, ``maxy``), registered, a cycle behind the
+    area: only the move's first tile changes the area, in the step before its first end is
+    taken, and an end is judged the step after it is taken.  (Their adders, in front of the
+    judgement, were the UP5K's longest path.)"""
+    maxx = Signal.like(area.minx)
+    maxy = Signal.like(area.miny)
+    m.d.sync += [maxx.eq(area.minx + area.width - 1), maxy.eq(area.miny + area.height - 1)]
+    return maxx, maxy
+
+
+def _outermost(e, area, far):
+    """Which outermost edge of the area end ``e`` lies on: W, E, N, S (``far``: the
+    registered far column and row)."""
+    maxx, maxy = far
+    return Cat((e.d == 3) & (e.x == area.minx), (e.d == 1) & (e.x == maxx),
+               (e.d == 0) & (e.y == area.miny), (e.d == 2) & (e.y == maxy))
+
+
+def _crosses(fa, fb, area):
+    """A path whose ends lie on the outermost edges ``fa`` and ``fb`` (as `_outermost` gives
+    them) is a line: they are opposite edges of an area 8 or more wide (tall)."""
+    horiz = ((fa[0] & fb[1]) | (fa[1] & fb[0])) & (area.width >= 8)
+    vert = ((fa[2] & fb[3]) | (fa[3] & fb[2])) & (area.height >= 8)
+    return horiz | vert
