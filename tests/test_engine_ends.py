@@ -3,7 +3,7 @@
 import random
 
 from traxfpga.hdl.engine_ends import PathEndFinder
-from traxfpga.hdl.engine_joins import Joins
+from traxfpga.hdl.engine_joins import FourJoins, Joins
 from traxfpga.hdl.tiles import SHAPE_MASKS, Shape
 
 from engine_harness import simulate
@@ -108,3 +108,75 @@ def test_joins_loop_and_line():
         assert ctx.get(dut.loop) == 0 and ctx.get(dut.line) == 0
 
     simulate(dut, tb)
+
+
+def test_four_joins_agree_with_joins_in_turn():
+    """``FourJoins`` (four ends at once, in any order of its ports) and ``Joins`` (one a cycle,
+    in edge order) on random tiles: the same ends, loops and lines, after each tile."""
+    rng = random.Random(5)
+    area = {"minx": 2, "miny": 3, "width": 8, "height": 9}
+    edges = [(2, rng.randrange(3, 12), 3), (9, rng.randrange(3, 12), 1),
+             (rng.randrange(2, 10), 3, 0), (rng.randrange(2, 10), 11, 2)]
+    tiles = []
+    for _ in range(300):
+        mask = rng.choice([m for shape in Shape for m in SHAPE_MASKS[shape]])
+        ends, facing = [], []
+        for d in range(4):
+            # ends often on the area's outermost edges, so that lines happen
+            ends.append(rng.choice(edges) if rng.random() < 0.5 else
+                        (rng.randrange(16), rng.randrange(16), rng.randrange(4)))
+            facing.append((rng.randrange(16), rng.randrange(16), rng.randrange(4)))
+        for c in range(2):                      # often side b facing side a's end: a loop
+            a, b = [d for d in range(4) if ((mask >> d) & 1) == (1 - c)]
+            if rng.random() < 0.3:
+                facing[b] = ends[a]
+        occ = [rng.random() < 0.7 for _ in range(4)]
+        tiles.append((mask, ends, facing, occ, rng.sample(range(4), 4)))
+
+    def found(mask, d):
+        white = (mask >> d) & 1
+        same = [e for e in range(4) if ((mask >> e) & 1) == white]
+        return 1 - white, int(d == same[1])
+
+    def put(ctx, port, end, black, second, facing, occ):
+        ctx.set(getattr(one_or_four, "found" + port).end, dict(zip("xyd", end)))
+        ctx.set(getattr(one_or_four, "found" + port).black, black)
+        ctx.set(getattr(one_or_four, "found" + port).second, second)
+        ctx.set(getattr(one_or_four, "facing" + port), dict(zip("xyd", facing)))
+        ctx.set(getattr(one_or_four, "occ" + port), occ)
+
+    def outcome(ctx, dut):
+        e = ctx.get(dut.ends)
+        return (ctx.get(dut.loop), ctx.get(dut.line),
+                [[(e[c][s].x, e[c][s].y, e[c][s].d) for s in range(2)] for c in range(2)])
+
+    results = {}
+    for name, dut in (("turn", Joins(L)), ("four", FourJoins(L))):
+        one_or_four = dut
+        out = results[name] = []
+
+        async def tb(ctx):
+            ctx.set(dut.area, area)
+            for mask, ends, facing, occ, order in tiles:
+                ctx.set(dut.clear, 1)
+                await ctx.tick()
+                ctx.set(dut.clear, 0)
+                if name == "turn":
+                    for d in range(4):
+                        put(ctx, "", ends[d], *found(mask, d), facing[d], occ[d])
+                        ctx.set(dut.take, 1)
+                        await ctx.tick()
+                else:
+                    for port, d in zip(("", "2", "3", "4"), order):
+                        put(ctx, port, ends[d], *found(mask, d), facing[d], occ[d])
+                    ctx.set(dut.take, 1)
+                    await ctx.tick()
+                ctx.set(dut.take, 0)
+                await ctx.tick()                # the line, a cycle after
+                out.append(outcome(ctx, dut))
+
+        simulate(dut, tb)
+    assert results["four"] == results["turn"]
+    loops = sum(bool(r[0]) for r in results["four"])
+    lines = sum(bool(r[1]) for r in results["four"])
+    assert loops > 30 and lines > 30
