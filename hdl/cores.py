@@ -83,7 +83,7 @@ class Cores(wiring.Component):
     """
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
-                 dual=False, tt=False, profile=False):
+                 dual=False, quad=False, tt=False, profile=False):
         check_cores(n)
         if profile and n != 1:
             raise ValueError("the engine's state is shown for one core only")
@@ -94,6 +94,7 @@ class Cores(wiring.Component):
         self.clear_on_start = clear_on_start
         self.spram = spram
         self.dual = dual
+        self.quad = quad
         self.tt = tt
         self.profile = profile
         super().__init__({
@@ -113,7 +114,7 @@ class Cores(wiring.Component):
         engines, sequencers, perfts, hosts = [], [], [], []
         for i in range(n):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
-                            spram=self.spram, dual=self.dual, keyed=self.tt,
+                            spram=self.spram, dual=self.dual, quad=self.quad, keyed=self.tt,
                             profile=self.profile)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram)
             if self.tt:

@@ -74,6 +74,10 @@ class Engine(wiring.Component):
         columns): a tile's four neighbours read in 3 cycles instead of 5, and the next
         forced square read while a tile is written (docs/engine.md, "The dual-port
         schedule").  Not with ``spram``.
+    quad : bool
+        With ``dual``, on true dual-port block RAM (ECP5's ``DP16KD``): each bank's write
+        port reads too, and a tile reads its four neighbours in one cycle (docs/engine.md,
+        "Four reads a cycle").
     keyed : bool
         Keep the position's key (``key``).  A reset then also starts the next game at the
         same squares of the store.
@@ -99,12 +103,14 @@ class Engine(wiring.Component):
     """
 
     def __init__(self, *, log2n=7, log_depth=None, stack_depth=256, clear_on_start=True,
-                 spram=False, dual=False, keyed=False, profile=False):
+                 spram=False, dual=False, quad=False, keyed=False, profile=False):
         assert log2n >= 3
         if log_depth is None:
             log_depth = 512 if log2n > 5 else 256
         if spram and dual:
             raise ValueError("an SPRAM has one port: the store cannot be dual-port")
+        if quad and not dual:
+            raise ValueError("four reads a cycle are the dual-port schedule's")
         assert log_depth & (log_depth - 1) == 0, "log_depth must be a power of two"
         self.log2n = log2n
         self.n = 1 << log2n
@@ -113,6 +119,7 @@ class Engine(wiring.Component):
         self.clear_on_start = clear_on_start
         self.spram = spram
         self.dual = dual
+        self.quad = quad
         self.keyed = keyed
         self.profile = profile
         self.state_names = {}

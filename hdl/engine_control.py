@@ -14,7 +14,7 @@ from amaranth.lib import wiring
 from .engine_ends import PathEndFinder, one_hot_dir, top_dir
 from .engine_eval import EvalPipeline
 from .engine_forced import ForcedStack
-from .engine_joins import Joins
+from .engine_joins import FourJoins, Joins
 from .engine_key import PositionKey
 from .engine_layouts import Area, Op, had_neighbours, is_trailer
 from .engine_log import UndoLog
@@ -40,6 +40,7 @@ class Control:
         self.clear_on_start = engine.clear_on_start
         self.spram = engine.spram
         self.dual = engine.dual
+        self.quad = engine.quad
         self.keyed = engine.keyed
         self.engine = engine
         self._stores()
@@ -90,8 +91,8 @@ class Control:
         if self.dual:
             # Two banks each, the even and odd columns: TILE reads two neighbours a cycle.
             # (In whole words: the take-back reads a neighbour's before it clears a lane.)
-            m.submodules.cells = self.cells = BankedRAM(shape=Cell, depth=NN * NN)
-            self.far = [BankedRAM(shape=End(L), depth=NN * NN) for _ in range(2)]
+            m.submodules.cells = self.cells = BankedRAM(shape=Cell, depth=NN * NN, quad=self.quad)
+            self.far = [BankedRAM(shape=End(L), depth=NN * NN, quad=self.quad) for _ in range(2)]
             # Every write goes where the read goes, except in TILE_WRITE and UNTILE; the
             # path-end stores are never read and written in one cycle.
             m.d.comb += [self.cells.waddr.eq(self.cells.addr),
@@ -158,8 +159,10 @@ class Control:
         self.fpend = Array(Signal(2, name=f"fpend{c}") for c in range(2))  # sides a, b
         self.ending = Signal()                  # UNTILE: this step ends the take-back
         if self.dual:
-            self.pair = Signal()                # EVAL: the second word read is in the ring
-            self.qrx = Signal(signed(L + 2))    # ... and the first's square
+            # EVAL reads squares of a row in groups: which after the first are in the ring,
+            # and the first's square.
+            self.group = Signal(3 if self.quad else 1)
+            self.qrx = Signal(signed(L + 2))
             self.qry = Signal(signed(L + 2))
         # SEEK: the square whose word arrives (the one after P in scan order), and the
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
@@ -191,7 +194,9 @@ class Control:
         1 (`at_p` at step 2), the second of each pair at `nb_addr2` (`ndir2`, `rdir2`,
         `rpos2`): their columns differ, so they lie in different banks.  (A SEEK placement's
         N and E are read in the cycle it is placed, and its tile starts at step 1.  A forced
-        neighbour across S or W whose word is known has S and W read first, `rev`.)"""
+        neighbour across S or W whose word is known has S and W read first, `rev`.)  With
+        `quad`, S and W are read at the same time as N and E (or N and E with S and W,
+        `rev`), at `addr3` and `addr4`."""
         m, px, py, wrap = self.m, self.px, self.py, self.wrap
         self.ndir = ndir = Signal(2)
         self.at_p = Signal()
@@ -214,18 +219,36 @@ class Control:
         self.rdir = Signal(2)
         self.rpos = Signal(Pos(self.L))
         m.d.sync += [self.rdir.eq(ndir), self.rpos.eq(self.nb_addr)]
+        if self.quad:
+            # Four reads a cycle: S and W at the write ports' reads, whatever the state (a
+            # bank that writes does not read), so that TILE's step 0 reads all four.
+            # The third and fourth reads, across the first two's opposite edges.
+            self.rdir3, self.rdir4 = self.rdir ^ 2, self.rdir2 ^ 2
+            self.rpos3 = Signal(Pos(self.L))
+            self.rpos4 = Signal(Pos(self.L))
+            for store in (self.cells, *self.far):
+                m.d.comb += [store.addr3.eq(self.neighbour(2)), store.addr4.eq(self.neighbour(3))]
+            m.d.sync += [self.rpos3.eq(self.cells.addr3), self.rpos4.eq(self.cells.addr4)]
 
     def _path_ends(self):
         """The one path-end finder works out the far end of the path P joins across edge
         `rdir`, from the words arriving; the joins keep them, with whether they close a loop
         or a line; EVAL's pipeline weighs them instead."""
         m, L, cells = self.m, self.L, self.cells
-        m.submodules.joins = self.joins = joins = Joins(L, now=self.dual, two=self.dual)
+        if self.quad:                           # all four ends at once
+            joins = FourJoins(L)
+        else:
+            joins = Joins(L, now=self.dual, two=self.dual)
+        m.submodules.joins = self.joins = joins
         m.d.comb += self._area_to(joins.area)
         self.finder = self._finder("finder", joins, "", self.rdir, self.rpos, "rdata")
         if self.dual:
             # The second of the two neighbours TILE reads a cycle.
             self.finder2 = self._finder("finder2", joins, "2", self.rdir2, self.rpos2, "rdata2")
+        if self.quad:
+            # S and W (N and E after `rev`), where a tile reads all four at once.
+            self.finder3 = self._finder("finder3", joins, "3", self.rdir3, self.rpos3, "rdata3")
+            self.finder4 = self._finder("finder4", joins, "4", self.rdir4, self.rpos4, "rdata4")
         self.occ = cells.rdata.occ
         self.ends = joins.ends
 
@@ -295,6 +318,9 @@ class Control:
         self.stirs = stirs(self.cells.rdata, self.rdir)
         if self.dual:                           # (the two words arriving)
             self.stirs |= stirs(self.cells.rdata2, self.rdir2)
+        if self.quad:
+            self.stirs |= (stirs(self.cells.rdata3, self.rdir3) |
+                           stirs(self.cells.rdata4, self.rdir4))
         self.stirred = Signal()                 # a neighbour read so far stirs
 
         # The colours entering P.
@@ -373,6 +399,10 @@ class Control:
                     with m.If((self.step == i + 1) & (self.rev == rev)):
                         m.d.sync += [self.nb[pair].eq(cells.rdata),
                                      self.nb[pair + 1].eq(cells.rdata2)]
+            if self.quad:
+                with m.If(self.step == 1):         # all four at once
+                    m.d.sync += [self.nb[Cat(0, ~self.rev)].eq(cells.rdata3),
+                                 self.nb[Cat(1, ~self.rev)].eq(cells.rdata4)]
         else:
             for i in range(4):
                 with m.If(self.step == i + 1):
@@ -932,34 +962,40 @@ class Control:
                     m.d.sync += prx.eq(prx + 1)
                 m.next = "DUMP"
 
+    def eval_words(self):
+        """The squares of a row EVAL reads a cycle: one on one port, two on two (one from
+        each bank), four with four reads (two from each)."""
+        return 4 if self.quad else 2 if self.dual else 1
+
     def eval_read(self):
-        """EVAL's scan reads square (prx, pry) of the area and its ring; on two ports the
-        square after it in its row too, from the other bank."""
-        m, prx, pry = self.m, self.prx, self.pry
-        m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
-        if self.dual:
-            m.d.comb += self.cells.addr2.eq(self.phys(prx + 1, pry))
+        """EVAL's scan reads square (prx, pry) of the area and its ring, and on more ports
+        the squares after it in its row (`eval_words`), at the read ports in turn: their
+        columns alternate, so the banks do."""
+        m, prx, pry, cells = self.m, self.prx, self.pry, self.cells
+        for k, port in enumerate(("", "2", "3", "4")[:self.eval_words()]):
+            m.d.comb += getattr(cells, "addr" + port).eq(self.phys(prx + k if k else prx, pry))
 
     def eval_address(self):
         """EVAL's scan: square (prx, pry) of the area and its ring addressed (its word
-        arrives next cycle, `step` 1, at px, py), and the scan moved on a square.  On two
-        ports the square after it in its row too (`pair`: it is in the ring), and the scan
-        moves on two; (`qrx`, `qry`) is the first of the pair.  (On two ports `EVAL` reads
-        whatever it decides, `eval_read`: the address does not wait for the words read.)"""
-        m, prx, pry = self.m, self.prx, self.pry
+        arrives next cycle, `step` 1, at px, py), and the scan moved on a square.  On more
+        ports the squares after it in its row too (`group`: those in the ring), and the
+        scan moves on as many; (`qrx`, `qry`) is the first of the group.  (On two or four
+        ports `EVAL` reads whatever it decides, `eval_read`: the address does not wait for
+        the words read.)"""
+        m, prx, pry, w = self.m, self.prx, self.pry, self.eval_words()
         if not self.dual:
             self.eval_read()
         m.d.sync += [self.px.eq(self.wrap(self.minx + prx)),
                      self.py.eq(self.wrap(self.miny + pry)), self.step.eq(1)]
         if self.dual:
-            m.d.sync += [self.pair.eq(prx < self.width), self.qrx.eq(prx), self.qry.eq(pry)]
-            row_done = prx + 1 >= self.width
-        else:
-            row_done = prx >= self.width
-        with m.If(row_done):
+            m.d.sync += [self.group.eq(Cat(*((prx + (k - 1) if k > 1 else prx) < self.width
+                                             for k in range(1, w)))),
+                         self.qrx.eq(prx), self.qry.eq(pry)]
+        last = prx if w == 1 else prx + (w - 1)         # the group's last square
+        with m.If(last >= self.width):                  # ... is the row's last
             m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
         with m.Else():
-            m.d.sync += prx.eq(prx + (2 if self.dual else 1))
+            m.d.sync += prx.eq(prx + w)
 
     def _eval_states(self):
         """Every path end around the area: each empty square of the area and its ring; for
@@ -975,23 +1011,25 @@ class Control:
                     lambda: [self.pcell.eq(word), self.pmask.eq(white_in), step.eq(0),
                              self.todo.eq(Cat(*(word.inc[d] != Colour.NONE for d in DIRS)))])
         with m.State("EVAL"):
-            # A square a cycle (two on two ports): (prx, pry) addressed while the word of
-            # the one addressed the cycle before (`step` 1; at px, py) arrives.  An empty
-            # square that a track enters holds the scan while EVAL_ENDS follows its tracks;
-            # EVAL_ENDS's last cycle addresses the square after it.
+            # A square a cycle (`eval_words` on more ports): (prx, pry) addressed while the
+            # word of the one addressed the cycle before (`step` 1; at px, py) arrives.  An
+            # empty square that a track enters holds the scan while EVAL_ENDS follows its
+            # tracks; EVAL_ENDS's last cycle addresses the square after it.  Of a group, the
+            # first such square is followed, and the group's squares after it are read
+            # again after.
+            w = self.eval_words()
             if self.dual:
                 self.eval_read()
-            first, take_first = ends_at(cells.rdata)
-            with m.If(first):
-                m.d.sync += take_first()
-                if self.dual:
-                    with m.If(self.pair):       # the pair's second is read again after
-                        m.d.sync += [prx.eq(self.qrx + 1), pry.eq(self.qry)]
-                m.next = "EVAL_ENDS"
-            if self.dual:
-                second, take_second = ends_at(cells.rdata2)
-                with m.Elif(second & self.pair):
-                    m.d.sync += [*take_second(), self.px.eq(self.wrap(self.px + 1))]
+            words = [cells.rdata, *(getattr(cells, f"rdata{k + 1}") for k in range(1, w))]
+            for k, word in enumerate(words):
+                ends, take = ends_at(word)
+                with (m.If if k == 0 else m.Elif)(ends if k == 0 else ends & self.group[k - 1]):
+                    m.d.sync += take()
+                    if k:
+                        m.d.sync += self.px.eq(self.wrap(self.px + k))
+                    if k + 1 < w:
+                        with m.If(self.group[k]):
+                            m.d.sync += [prx.eq(self.qrx + (k + 1)), pry.eq(self.qry)]
                     m.next = "EVAL_ENDS"
             with m.Elif((self.width == 0) | (pry > self.height)):
                 # (An empty board too: every result of EVAL waits for the sums, which makes
@@ -1190,6 +1228,8 @@ class Control:
                 # the scan's next square when P is placed.
                 north, east = self.phys(prx, pry - 1), self.phys(prx + 1, pry)
                 self.read_first(north, east, 0)
+                if self.quad:
+                    self.read_others(self.phys(prx, pry + 1), self.phys(prx - 1, pry))
             # The first tile from `tile` on that agrees with the entering colours.
             pick = Signal(Shape)
             pick_mask = Signal(4)
@@ -1299,14 +1339,20 @@ class Control:
             with m.If(taking):
                 m.d.sync += self.back[self.rdir].eq(self.finder.back)
             if self.dual:
-                m.d.comb += self.joins.take2.eq(taking)
+                if not self.quad:
+                    m.d.comb += self.joins.take2.eq(taking)
                 with m.If(taking):
                     m.d.sync += self.back[self.rdir2].eq(self.finder2.back)
+            if self.quad:
+                with m.If(taking):
+                    m.d.sync += [self.back[self.rdir3].eq(self.finder3.back),
+                                 self.back[self.rdir4].eq(self.finder4.back)]
+            last = step == (1 if self.quad else 2 if self.dual else 4)
             with m.If(step == 0):
                 m.d.sync += self.stirred.eq(0)
             with m.Elif(self.stirs):
                 m.d.sync += self.stirred.eq(1)
-            with m.If(step == (2 if self.dual else 4)):    # the last neighbours' words
+            with m.If(last):                    # the last neighbours' words
                 self.quiet_or_write()
 
         with m.State("QUIET"):
@@ -1400,16 +1446,32 @@ class Control:
         next tile, and its tile starts at step 1: its N (read at the address `tile_done`
         gives) and E are read now, or, if it lies across S or W of P (``south_west``), its S
         and W, as its N or E is P, which this step writes; N and E are then read at step 1
-        (`rev`).  The joins take a colour's two ends in either order."""
+        (`rev`).  The joins take a colour's two ends in either order.  With `quad` all four
+        are read now (`read_others`), P's word as this step writes it."""
         m = self.m
         m.d.sync += [self.px.eq(xy.x), self.py.eq(xy.y), self.pcell.eq(word),
                      self.pmask.eq(self.forced_of(word)), self.step.eq(1), self.stirred.eq(0),
                      self.rev.eq(south_west)]
         with m.If(south_west):
             self.read_first(self.neighbour(2, xy), self.neighbour(3, xy), 2)
+            if self.quad:
+                self.read_others(self.neighbour(0, xy), self.neighbour(1, xy))
         with m.Else():
             self.read_first(self.neighbour(0, xy), self.neighbour(1, xy), 0)
+            if self.quad:
+                self.read_others(self.neighbour(2, xy), self.neighbour(3, xy))
         m.next = "TILE"
+
+    def read_others(self, third, fourth):
+        """Four reads: a tile's other two neighbours, across the edges opposite
+        `read_first`'s, read with them at ``third`` and ``fourth`` (`addr3`, `addr4`, the
+        write ports' reads), so that its `TILE` takes all four at step 1.  Where
+        one of them is the square written in this very step (the last tile, P, beside a
+        known forced neighbour), its bank's write port writes it and shows the word
+        written: its own read."""
+        m = self.m
+        for store in (self.cells, *self.far):
+            m.d.comb += [store.addr3.eq(third), store.addr4.eq(fourth)]
 
     def read_first(self, first, second, ndir):
         """Two ports: a tile's first reads made before its `TILE` (which then starts at step

@@ -90,7 +90,7 @@ class CoreSim:
     """
 
     def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=False,
-                 dual=False, keyed=False, backend="auto", vcd=None):
+                 dual=False, quad=False, keyed=False, backend="auto", vcd=None):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}")
         if backend == "auto":
@@ -100,6 +100,8 @@ class CoreSim:
         self.backend = backend
         args = dict(log2n=log2n, log_depth=log_depth, stack_depth=stack_depth,
                     clear_on_start=clear_on_start, dual=dual, keyed=keyed)
+        if quad:
+            args["quad"] = True
         self.engine = Engine(**args)
         if backend in COMPILED:
             self._cx = COMPILED[backend](self.engine, name="engine", made_as=(Engine, args))

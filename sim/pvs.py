@@ -30,10 +30,11 @@ __all__ = ["PVSHarness", "PVSSim", "PVSResult", "engine_state_names"]
 STATE_COUNT_BITS = 32
 
 
-def engine_state_names(*, log2n, dual):
+def engine_state_names(*, log2n, dual, quad=False):
     """The names of the engine's states by their codes, as a harness's ``state_cycles``
     counts them (elaborating an engine: the compiled simulation may come from its cache)."""
-    engine = Engine(log2n=log2n, dual=dual, keyed=not dual, clear_on_start=False, profile=True)
+    engine = Engine(log2n=log2n, dual=dual, quad=quad, keyed=not dual, clear_on_start=False,
+                    profile=True)
     Fragment.get(engine, None)
     return engine.state_names
 
@@ -44,8 +45,9 @@ class PVSHarness(wiring.Component):
     ``profile`` (one core), ``state_cycles[code]`` counts the cycles its engine has spent in the
     state of that code since reset."""
 
-    def __init__(self, *, log2n=7, dual=False, cores=1, profile=False):
+    def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False):
         self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
+        self.quad = quad
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -57,7 +59,7 @@ class PVSHarness(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual,
+        m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
                                        tt=not self.dual, profile=self.profile)
         if self.profile:
             for code in range(1 << STATE_BITS):
@@ -91,11 +93,13 @@ class PVSSim:
     or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
     with ``profile`` (one core), :meth:`state_cycles`."""
 
-    def __init__(self, *, log2n=7, dual=False, cores=1, profile=False):
+    def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
-        self._names = engine_state_names(log2n=log2n, dual=dual) if profile else None
+        if quad:
+            args["quad"] = True
+        self._names = engine_state_names(log2n=log2n, dual=dual, quad=quad) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
         self._cx = COMPILED[default_backend()](self.harness, name="pvs",

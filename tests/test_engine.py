@@ -22,14 +22,19 @@ POSITIONS = int(__import__("os").environ.get("TRAX_PROBE_POSITIONS", "30"))     
 
 # Every test of the engine runs on both of its schedules: one store port (the iCEBreaker's
 # SPRAM) and the dual-port one on banked block RAM (`dual`, the block-RAM boards').
-@pytest.fixture(scope="module", params=[False, True], ids=["one-port", "dual"])
+@pytest.fixture(scope="module", params=[False, True, "quad"], ids=["one-port", "dual", "quad"])
 def dual(request):
     return request.param
 
 
+def schedule(dual):
+    """CoreSim's arguments for a schedule."""
+    return dict(dual=bool(dual), quad=dual == "quad")
+
+
 @pytest.fixture(scope="module")
 def core(dual):
-    with CoreSim(log2n=7, dual=dual) as sim:
+    with CoreSim(log2n=7, **schedule(dual)) as sim:
         yield sim
 
 
@@ -40,7 +45,7 @@ SHORT_LOG = dict(log2n=5, log_depth=16, stack_depth=16)
 
 @pytest.fixture(scope="module")
 def short(dual):
-    with CoreSim(**SHORT_LOG, dual=dual) as sim:
+    with CoreSim(**SHORT_LOG, **schedule(dual)) as sim:
         yield sim
 
 
@@ -422,7 +427,7 @@ def test_backends_agree_cycle_for_cycle(dual):
     g = STANDARD[0]
     results = {}
     for backend in ("pysim", compiled):
-        with CoreSim(**SHORT_LOG, dual=dual, backend=backend) as sim:
+        with CoreSim(**SHORT_LOG, **schedule(dual), backend=backend) as sim:
             sim.reset()
             out = [core_place(sim, t) for t in g["moves"]]
             out.append(sim.undo())
@@ -436,7 +441,7 @@ def test_backends_agree_cycle_for_cycle(dual):
 
 def test_power_up_clear(dual):
     """With clear_on_start the engine first clears the whole store, then works."""
-    with CoreSim(log2n=4, clear_on_start=True, dual=dual, backend="pysim") as sim:
+    with CoreSim(log2n=4, clear_on_start=True, **schedule(dual), backend="pysim") as sim:
         play(sim, "@0/ A0/ @1+")
         assert sim.board_rows() == Game_of("@0/ A0/ @1+").board_rows()
 
@@ -516,7 +521,7 @@ def test_stores_exactly_restored(dual):
     from traxfpga.hdl.tiles import Lane, Winner
     from traxfpga.sim.core import SHAPES, command
 
-    engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False, dual=dual)
+    engine = Engine(log2n=4, log_depth=4, stack_depth=8, clear_on_start=False, **schedule(dual))
     top = _Watched(engine)
     rng = random.Random(SEED)
     counts = {"refused": 0, "rollback": 0, "undo": 0, "reset": 0, "seek": 0, "undo_seek": 0,

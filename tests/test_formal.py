@@ -158,6 +158,20 @@ def test_engine_dual_refusal_bound_reaches_rollbacks():
                          dual=True), mode="bmc", depth=DUAL_REFUSAL_DEPTH, expect="FAIL")
 
 
+@pytest.mark.slow
+def test_engine_quad_refusal_bmc():
+    # The ECP5 boards' schedule: the dual-port one, its tiles reading four neighbours a
+    # cycle at both ports of each bank; PLACE or SEEK.
+    check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, dual=True, quad=True), mode="bmc",
+          depth=DUAL_REFUSAL_DEPTH)
+
+
+def test_engine_quad_refusal_bound_reaches_rollbacks():
+    check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, seek=False, mutant="no_rollback",
+                         dual=True, quad=True), mode="bmc", depth=DUAL_REFUSAL_DEPTH,
+          expect="FAIL")
+
+
 def test_engine_seek_bound_reaches_pass_overs():
     check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, mutant="seek_stays"), mode="bmc",
           depth=60, expect="FAIL")

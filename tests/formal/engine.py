@@ -150,18 +150,19 @@ class RefusalHarness(wiring.Component):
     forced play is refused with ``CAPACITY`` after its tiles were written: the rollback
     path.  ``cmd.valid`` and ``res.ready`` stay high (the streams are proved elsewhere).
     With ``dual`` the engine runs the dual-port schedule: each store is two banks, each
-    written at one of two write ports (`BankedRAM`), and the copy follows both.
+    written at one of two write ports (`BankedRAM`), and the copy follows both; with
+    ``quad`` too, its tiles read their four neighbours at once.
     """
 
     def __init__(self, prefix=(), *, log_depth=2, stack_depth=4, seek=True, mutant=None,
-                 dual=False):
+                 dual=False, quad=False):
         super().__init__({})      # no ports of its own: the harness's inputs are free
         self.prefix = list(prefix)
         self.seek = seek
         self.mutant = mutant
         self.dual = dual
         self.engine = Engine(log2n=3, log_depth=log_depth, stack_depth=stack_depth,
-                             clear_on_start=False, dual=dual)
+                             clear_on_start=False, dual=dual, quad=quad)
         e = self.engine
         e._MustUse__silence = True          # elaborated by hand below
         self.pick = Signal(6)
