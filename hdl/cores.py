@@ -116,7 +116,9 @@ class Cores(wiring.Component):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
                             spram=self.spram, dual=self.dual, quad=self.quad, keyed=self.tt,
                             profile=self.profile)
-            sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram)
+            # (The command stage is the one-port device's: its clock needs it.)
+            sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram,
+                                staged=not self.quad)
             if self.tt:
                 m.d.comb += sequencer.key.eq(engine.key)
             # one core keeps the names it had before there were many

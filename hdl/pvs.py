@@ -55,9 +55,10 @@ class PVSCore(wiring.Component):
         Its engine port (:func:`~traxfpga.hdl.share.share_engine`).
     """
 
-    def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False):
+    def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False, staged=True):
         check_core(core, cores)
         self.core, self.cores = core, cores
+        self.staged = staged
         self.tt, self.spram = tt, spram
         self.code = program(cores=cores, tt=tt).assemble() if code is None else code
         super().__init__({
@@ -77,16 +78,18 @@ class PVSCore(wiring.Component):
         m.submodules.frames = frames = Memory(shape=WORD_BITS, depth=LEVELS * FRAME_REGS,
                                               init=[])
         rd = rom.read_port()
-        # The commands pass through a register stage: the guard would otherwise run on
-        # into the engine's state decoding, the UP5K device's longest path.  A cycle a
-        # command.
-        m.submodules.cmd_stage = stage = Stage(Command)
-        wiring.connect(m, stage.o, wiring.flipped(self.cmd))
-
         r = self._registers(depth)
         r.ins = data.View(Insn, rd.data)
-        r.cmd = stage.i.payload
-        r.cmd_stream = stage.i
+        if self.staged:
+            # The commands pass through a register stage: the guard would otherwise run
+            # on into the engine's state decoding, the UP5K device's longest path.  A
+            # cycle a command.
+            m.submodules.cmd_stage = stage = Stage(Command)
+            wiring.connect(m, stage.o, wiring.flipped(self.cmd))
+            r.cmd_stream = stage.i
+        else:
+            r.cmd_stream = self.cmd
+        r.cmd = r.cmd_stream.payload
         r.fr, r.fw = frames.read_port(), frames.write_port()
         if self.tt:
             m.submodules.table = r.table = TTable(spram=self.spram)
