@@ -36,7 +36,8 @@ class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it);
     with ``tt``, a transposition table for the threat search (:mod:`.ttable`, in an
-    SPRAM with ``spram``), cleared as each search starts.
+    SPRAM with ``spram``), cleared as each search starts.  With ``staged`` (the default)
+    its engine commands pass through a register stage, a cycle each.
 
     Attributes
     ----------
