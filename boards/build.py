@@ -147,7 +147,7 @@ def _main_clock(clocks, clock_mhz):
 
 # --- the flow ----------------------------------------------------------------------------------
 
-def _device_factory(design, *, capacity, baud, spram=False, perft=True, cores=1):
+def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=True, cores=1):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -158,7 +158,7 @@ def _device_factory(design, *, capacity, baud, spram=False, perft=True, cores=1)
     except ImportError as error:
         raise BuildError(f"importing the device top level failed: {error}") from error
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
-                                   dual=not spram, perft=perft, cores=cores)
+                                   dual=not spram, quad=quad, perft=perft, cores=cores)
 
 
 def _tail(path, lines=25):
@@ -208,6 +208,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     if cores is not None and design != "device":
         raise BuildError(f"--cores is a setting of the device, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
+                              quad=board.store_reads_four(capacity),
                               perft=board.perft if perft is None else perft,
                               cores=board.cores if cores is None else cores)
     try:

@@ -65,6 +65,10 @@ class Board:
     perft: bool = True
     #: search cores of the device (:mod:`traxfpga.hdl.cores`): as many as fit at the clock
     cores: int = 1
+    #: the engines read four squares a cycle (``Engine(quad=True)``), where the store is
+    #: block RAM with two read-write ports (ECP5's ``DP16KD``) and the part has room for
+    #: the logic it adds (about 1000 LUT4s a core)
+    four_reads: bool = False
     #: nextpnr's placement seed for the device (None: nextpnr's own), where the part is so
     #: full that the clock is met for some seeds and not others
     nextpnr_seed: int | None = None
@@ -75,6 +79,11 @@ class Board:
         the engines use their dual-port schedule (``Engine(dual=True)``)."""
         capacity = self.capacity if capacity is None else capacity
         return self.spram >= 3 and capacity <= 128
+
+    def store_reads_four(self, capacity=None):
+        """Whether the device's engines read four squares a cycle (``Engine(quad=True)``):
+        the board's choice (`four_reads`), where the store is block RAM."""
+        return self.four_reads and not self.store_in_spram(capacity)
 
     def __post_init__(self):
         family = get_family(self.family)
@@ -113,9 +122,9 @@ ICE40_PROGRAMMERS = (("iceprog", ()), ("openFPGALoader", ("-b", "ice40_generic")
 ULX3S_PROGRAMMERS = (("openFPGALoader", ("-b", "ulx3s", "-f")), ("fujprog", ("-j", "flash")))
 
 
-def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
+def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, four_reads):
     """A ULX3S: the boards differ only in their ECP5 part, and so in the search cores it
-    holds and the clock they meet."""
+    holds, the clock they meet and whether their engines read four squares a cycle."""
     return Board(
         name=f"ulx3s-{size.lower()}",
         title=f"Radiona ULX3S (LFE5U-{size}-BG381)",
@@ -125,7 +134,7 @@ def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores):
         logic_cells=logic_cells, bram=bram, spram=0,
         # A 64 x 64 store (62 columns and rows are more than a game at one second a move
         # reaches) so that the block RAMs hold many cores (docs/hardware.md).
-        osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores,
+        osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores, four_reads=four_reads,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
         uart=("uart", 0),
@@ -222,8 +231,12 @@ BOARDS = {
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.
     # 12 cores on the 85F: a core takes 17 block RAMs (its undo log's compact 72-bit entries
     # take two), so 13 would need about 223 of the 208.  They meet 45 MHz (docs/figures.md).
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12),
-    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3),
+    # The 85F's twelve cores fill it; with four reads eleven would fit, as many nodes a
+    # second (docs/figures.md, "Many cores").
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12,
+                        four_reads=False),
+    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3,
+                        four_reads=True),
 }
 
 DEFAULT_BOARD = "icebreaker"

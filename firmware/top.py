@@ -44,6 +44,9 @@ class Device(wiring.Component):
     dual : bool
         The engines' dual-port schedule on banked block-RAM stores (not with
         ``spram``; :class:`~traxfpga.hdl.engine.Engine`).
+    quad : bool
+        With ``dual``, on true dual-port block RAM: the engines read four squares a cycle
+        (ECP5's ``DP16KD``; :class:`~traxfpga.hdl.engine.Engine`).
     player_id : str
         The answer to ``-T``.
     think_time : float
@@ -80,7 +83,7 @@ class Device(wiring.Component):
     """
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
-                 player_id="trax-fpga", think_time=0.8, perft=True, cores=1):
+                 quad=False, player_id="trax-fpga", think_time=0.8, perft=True, cores=1):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity:
@@ -92,6 +95,7 @@ class Device(wiring.Component):
         self.log2n = capacity.bit_length() - 1
         self.spram = spram
         self.dual = dual
+        self.quad = quad
         self.player_id = player_id
         self.think_time = think_time
         self.perft = perft
@@ -116,7 +120,7 @@ class Device(wiring.Component):
         m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
         m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
-                                           dual=self.dual, tt=not self.dual)
+                                           dual=self.dual, quad=self.quad, tt=not self.dual)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,

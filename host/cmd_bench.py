@@ -72,6 +72,7 @@ def bench_engine(args):
 
     board = _board(args, "engine")
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
+    args.quad = args.dual and board.store_reads_four(1 << args.log2n)
     if args.dual and not args.no_synth:
         raise SystemExit("trax-fpga bench engine: the engine alone is synthesized for the "
                          "iCE40UP5K's one-port store: add --no-synth for the dual-port "
@@ -119,6 +120,7 @@ def bench_perft(args):
     board = _board(args, "perft")
     args.clock_mhz, args.capacity = board.clock_mhz, board.capacity
     args.dual = not (args.one_port or board.store_in_spram())
+    args.quad = args.dual and board.store_reads_four()
     figures = run_bench(args, progress=lambda text: note("trax-fpga bench perft", text))
     figures["board"] = board.name
     ulx3s = BOARDS["ulx3s-85f"].clock_mhz
@@ -172,6 +174,7 @@ def bench_pvs(args):
     args.clock_mhz = board.clock_mhz
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
+    args.quad = args.dual and board.store_reads_four(1 << args.log2n)
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:

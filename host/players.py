@@ -948,7 +948,8 @@ def _parse_sim_options(spec, options):
             raise SpecError(f"no board {value!r} for the simulated device in {spec!r} "
                             f"(expected one of: {', '.join(fits)})")
         sim_args.update(clk_freq=round(board.clock_mhz * 1e6), capacity=board.capacity,
-                        dual=not board.store_in_spram(), perft=board.perft)
+                        dual=not board.store_in_spram(), quad=board.store_reads_four(),
+                        perft=board.perft)
         sim_args.setdefault("cores", board.cores)
     return sim_args
 

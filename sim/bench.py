@@ -19,8 +19,14 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def engine_cycles(log2n=7, progress=None, dual=False):
-    """Replay every recorded game on the engine (on the dual-port schedule with ``dual``);
+def store_name(dual, quad=False):
+    """The store a figure was measured on, as the figures name it."""
+    return ("dual-port, four reads" if quad else "dual-port") if dual else "one-port"
+
+
+def engine_cycles(log2n=7, progress=None, dual=False, quad=False):
+    """Replay every recorded game on the engine (on the dual-port schedule with ``dual``,
+    reading four squares a cycle with ``quad``);
     cycles per move and per placed tile.  ``progress(text)`` is told each stage."""
     from ..host.reference.corpus import engine_variant, load_corpus
     from ..host.reference.trax import parse_move
@@ -29,9 +35,9 @@ def engine_cycles(log2n=7, progress=None, dual=False):
     progress = progress or (lambda text: None)
     per_move, tiles = [], 0
     games = load_corpus()
-    progress(f"the engine (N = {1 << log2n}, {'dual' if dual else 'one'}-port schedule) in "
+    progress(f"the engine (N = {1 << log2n}, {store_name(dual, quad)} schedule) in "
              f"simulation (compiled on first use, then cached) ...")
-    with CoreSim(log2n=log2n, dual=dual) as sim:
+    with CoreSim(log2n=log2n, dual=dual, quad=quad) as sim:
         backend = sim.backend
         progress(f"replaying {len(games)} recorded games on {backend} ...")
         start = time.perf_counter()         # after the (cached) compile
@@ -68,10 +74,9 @@ def table_figures(probes, hits):
 def bench_engine(args, progress=None):
     """The engine's figures in simulation (the synthesis figures are the command's)."""
     progress = progress or (lambda text: None)
-    dual = getattr(args, "dual", False)
-    figures = {"target": "engine", "capacity": 1 << args.log2n,
-               "store": "dual-port" if dual else "one-port"}
-    figures.update(engine_cycles(args.log2n, progress, dual=dual))
+    dual, quad = getattr(args, "dual", False), getattr(args, "quad", False)
+    figures = {"target": "engine", "capacity": 1 << args.log2n, "store": store_name(dual, quad)}
+    figures.update(engine_cycles(args.log2n, progress, dual=dual, quad=quad))
     return figures
 
 
@@ -145,9 +150,9 @@ def bench_perft(args, progress=None):
     chunk = 1 << 24                         # cycles between progress lines (a few seconds)
     cores = args.cores
     clk = round(getattr(args, "clock_mhz", DEFAULT_CLK / 1e6) * 1e6)
-    dual = getattr(args, "dual", False)
+    dual, quad = getattr(args, "dual", False), getattr(args, "quad", False)
     with DeviceSim(capacity=getattr(args, "capacity", 128), clk_freq=clk, cores=cores,
-                   dual=dual) as sim:
+                   dual=dual, quad=quad) as sim:
         if sim.exchange(":reset trax") != ["= trax"]:
             raise RuntimeError("the simulated device did not start a game")
         line = f":perft {depth}\n".encode()
@@ -172,7 +177,7 @@ def bench_perft(args, progress=None):
     count = int(answer[2:]) if answer.startswith("= ") and answer[2:].isdigit() else None
     return {
         "target": "perft", "depth": depth, "cores": cores, "answer": answer, "count": count,
-        "store": "dual-port" if dual else "one-port",
+        "store": store_name(dual, quad),
         "reference": expected, "matches_reference": count == expected and unchanged,
         "backend": backend, "cycles": cycles,
         "cycles_per_leaf": round(cycles / max(count or 0, 1), 2),
@@ -248,7 +253,8 @@ def bench_pvs(args, progress=None):
     cores = getattr(args, "cores", 1)
     profile = getattr(args, "profile", False)       # one core (Cores refuses more)
     states = Counter() if profile else None
-    with PVSSim(log2n=args.log2n, dual=args.dual, cores=cores, profile=profile) as sim:
+    with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
+                profile=profile) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
             f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), states)
@@ -262,7 +268,7 @@ def bench_pvs(args, progress=None):
     probes, hits = sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows)
     return {
         "target": "pvs", "clock_mhz": clock, "budget_cycles": budget,
-        "store": "dual-port" if args.dual else "one-port", "capacity": 1 << args.log2n,
+        "store": store_name(args.dual, getattr(args, "quad", False)), "capacity": 1 << args.log2n,
         "cores": cores,
         "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,
         "nodes_per_second": round(nodes * clock * 1e6 / cycles),

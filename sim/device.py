@@ -200,14 +200,15 @@ class DeviceSim:
         The player's budget in legal placements (0: none; :meth:`set_node_limit`).
     perft : bool
         Include the perft unit (see :class:`Device`).
-    cores, dual :
-        Search cores, and the engines' schedule on a dual-port store (see :class:`Device`:
-        a block-RAM board's device, not the iCEBreaker's).
+    cores, dual, quad :
+        Search cores, and the engines' schedule on a dual-port store, reading four squares
+        a cycle with ``quad`` (see :class:`Device`: a block-RAM board's device, not the
+        iCEBreaker's).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=0.8, perft=True, cores=1,
-                 dual=False, node_limit=0):
+                 dual=False, quad=False, node_limit=0):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -217,6 +218,8 @@ class DeviceSim:
         self.backend = backend
         args = dict(clk_freq=clk_freq, baud=baud, capacity=capacity, player_id=player_id,
                     think_time=think_time, perft=perft, cores=cores, dual=dual)
+        if quad:
+            args["quad"] = True
         self.device = Device(**args)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity

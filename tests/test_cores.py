@@ -42,9 +42,9 @@ NODES = 1500
 @pytest.fixture(scope="module")
 def dev():
     from traxfpga.sim.device import DeviceSim
-    # the ECP5 boards' schedule (block RAM, no table), where the cores are: one compiled design for
-    # every test of this file
-    with DeviceSim(capacity=32, cores=CORES, dual=True, node_limit=NODES) as d:
+    # the ECP5 boards' schedule (block RAM read four squares a cycle, no table), where the
+    # cores are: one compiled design for every test of this file
+    with DeviceSim(capacity=32, cores=CORES, dual=True, quad=True, node_limit=NODES) as d:
         yield d
 
 
