@@ -20,8 +20,9 @@ SEED = 20151207
 POSITIONS = int(__import__("os").environ.get("TRAX_PROBE_POSITIONS", "30"))          # FPT 2015; change to explore, failures print a reproducer
 
 
-# Every test of the engine runs on both of its schedules: one store port (the iCEBreaker's
-# SPRAM) and the dual-port one on banked block RAM (`dual`, the block-RAM boards').
+# Every test of the engine runs on each of its schedules: one store port (the iCEBreaker's
+# SPRAM), the dual-port one on banked block RAM (`dual`, the HX8K's and the 85F's), and that
+# one reading four squares a cycle ("quad", the 25F's).
 @pytest.fixture(scope="module", params=[False, True, "quad"], ids=["one-port", "dual", "quad"])
 def dual(request):
     return request.param
