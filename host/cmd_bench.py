@@ -72,7 +72,7 @@ def bench_engine(args):
 
     board = _board(args, "engine")
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
-    args.quad = args.dual and board.store_reads_four(1 << args.log2n)
+    args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
     if args.dual and not args.no_synth:
         raise SystemExit("trax-fpga bench engine: the engine alone is synthesized for the "
                          "iCE40UP5K's one-port store: add --no-synth for the dual-port "
@@ -120,7 +120,7 @@ def bench_perft(args):
     board = _board(args, "perft")
     args.clock_mhz, args.capacity = board.clock_mhz, board.capacity
     args.dual = not (args.one_port or board.store_in_spram())
-    args.quad = args.dual and board.store_reads_four()
+    args.quad = args.dual and board.store_reads_four() and not args.two_reads
     figures = run_bench(args, progress=lambda text: note("trax-fpga bench perft", text))
     figures["board"] = board.name
     ulx3s = BOARDS["ulx3s-85f"].clock_mhz
@@ -174,7 +174,7 @@ def bench_pvs(args):
     args.clock_mhz = board.clock_mhz
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
-    args.quad = args.dual and board.store_reads_four(1 << args.log2n)
+    args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
@@ -387,6 +387,10 @@ def add_arguments(parser):
     parser.add_argument("--one-port", action="store_true",
                         help="engine, perft, pvs: the engines' one-port schedule (the "
                              "iCEBreaker's SPRAM store's) even on a block-RAM board")
+    parser.add_argument("--two-reads", action="store_true",
+                        help="engine, perft, pvs: the dual-port schedule's two reads a cycle "
+                             "(the HX8K's and the 85F's) even on a board whose engines read "
+                             "four (the 25F)")
     parser.add_argument("--profile", action="store_true",
                         help="pvs: also the cycles a node in each of the engine's states "
                              "(one core)")
