@@ -220,9 +220,9 @@ class Control:
         self.rpos = Signal(Pos(self.L))
         m.d.sync += [self.rdir.eq(ndir), self.rpos.eq(self.nb_addr)]
         if self.quad:
-            # Four reads a cycle: S and W at the write ports' reads, whatever the state (a
-            # bank that writes does not read), so that TILE's step 0 reads all four.
-            # The third and fourth reads, across the first two's opposite edges.
+            # Four reads a cycle: the third and fourth across the first two's opposite
+            # edges, at the write ports' reads; S and W whatever the state (a bank that
+            # writes does not read), so that TILE's step 0 reads all four.
             self.rdir3, self.rdir4 = self.rdir ^ 2, self.rdir2 ^ 2
             self.rpos3 = Signal(Pos(self.L))
             self.rpos4 = Signal(Pos(self.L))
