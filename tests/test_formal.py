@@ -120,6 +120,8 @@ REFUSAL_DEPTH = 51
 #: The dual-port schedule's first refusal by rollback ends at cycle 34 (its steps are fewer):
 #: its proof's bound reaches a few cycles past it.
 DUAL_REFUSAL_DEPTH = 40
+#: The four-read schedule's ends at cycle 31: its bound reaches a few cycles past it.
+QUAD_REFUSAL_DEPTH = 36
 
 
 @pytest.mark.slow
@@ -163,12 +165,12 @@ def test_engine_quad_refusal_bmc():
     # The ECP5 boards' schedule: the dual-port one, its tiles reading four neighbours a
     # cycle at both ports of each bank; PLACE or SEEK.
     check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, dual=True, quad=True), mode="bmc",
-          depth=DUAL_REFUSAL_DEPTH)
+          depth=QUAD_REFUSAL_DEPTH)
 
 
 def test_engine_quad_refusal_bound_reaches_rollbacks():
     check(RefusalHarness(OPENINGS["@0/ @1/"], log_depth=2, seek=False, mutant="no_rollback",
-                         dual=True, quad=True), mode="bmc", depth=DUAL_REFUSAL_DEPTH,
+                         dual=True, quad=True), mode="bmc", depth=QUAD_REFUSAL_DEPTH,
           expect="FAIL")
 
 
