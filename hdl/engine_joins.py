@@ -227,12 +227,9 @@ class FourJoins(wiring.Component):
         for c in range(2):
             # Side a and b of colour c: the port of each (one-hot, so an OR picks it).
             side = [[(f.black == c) & (f.second == s) for f in found] for s in range(2)]
-            end_a = _or_lanes([f.end.as_value() & sel.replicate(len(f.end.as_value()))
-                               for f, sel in zip(found, side[0])])
-            end_b = _or_lanes([f.end.as_value() & sel.replicate(len(f.end.as_value()))
-                               for f, sel in zip(found, side[1])])
-            facing_b = _or_lanes([v & sel.replicate(len(v)) for v, sel in zip(facing, side[1])])
-            occ_b = _or_lanes([o & sel for o, sel in zip(occ, side[1])])
+            ends_found = [f.end.as_value() for f in found]
+            end_a, end_b = _pick(ends_found, side[0]), _pick(ends_found, side[1])
+            facing_b, occ_b = _pick(facing, side[1]), _pick(occ, side[1])
             with m.If(self.take):
                 m.d.sync += [ends[c][0].eq(end_a), ends[c][1].eq(end_b),
                              loop[c].eq(loop[c] | (occ_b & (end_a == facing_b)))]
@@ -249,11 +246,12 @@ class FourJoins(wiring.Component):
         return m
 
 
-def _or_lanes(values):
-    """The OR of ``values`` (at most one of them not zero: a one-hot pick)."""
-    out = values[0]
-    for v in values[1:]:
-        out = out | v
+def _pick(values, sel):
+    """The one of ``values`` whose bit of the one-hot ``sel`` is set (an AND-OR)."""
+    picked = [v & s.replicate(len(v)) for v, s in zip(values, sel)]
+    out = picked[0]
+    for p in picked[1:]:
+        out = out | p
     return out
 
 
