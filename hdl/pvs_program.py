@@ -542,16 +542,17 @@ def _or_node(a: Asm, tt):
     move after which every reply leaves a win within DEPTH - 1."""
     I, J = a.i, a.jmp
     a.label("or_node")
-    J("abort", Cond.OUT)
-    if tt:
-        J("or_asked", Cond.ROOT)            # our own attack: its move is wanted
-        _probe(a, OR)
-        a.label("or_asked")
     I(Op.REST, S(F.WKILL))
     I(Op.PLACE)
-    J("or_scan", Cond.OK, neg=True)
+    J("or_entered", Cond.OK, neg=True)
     J("or_won", Cond.WON)
     I(Op.UNDO)
+    # An AND node tries its child's killer itself (`and_descend`) and enters here.
+    a.label("or_entered")
+    J("abort", Cond.OUT)
+    if tt:
+        J("or_scan", Cond.ROOT)             # our own attack: its move is wanted
+        _probe(a, OR)
     a.label("or_scan")
     I(Op.SCAN0)
     a.label("or_win")
@@ -682,8 +683,16 @@ def _and_node(a: Asm, tt):
     I(Op.CMP, S(F.HOLD))
     J("and_try_undo", Cond.EQ)
     a.label("and_descend")
+    # The OR node's first try, its killer, made here: after most replies it wins at once,
+    # and the reply is then refuted without the OR node's entry, probe and return.
+    I(Op.REST, C(F.WKILL))
+    I(Op.PLACE)
+    J("and_child", Cond.OK, neg=True)
+    J("and_beaten", Cond.WON)
+    I(Op.UNDO)
+    a.label("and_child")
     I(Op.UP)
-    J("or_node")
+    J("or_entered")
     a.label("and_back")                     # WV = the OR node's verdict
     I(Op.LD, S(F.WV))
     I(Op.REST, S(F.MOVE))
@@ -704,6 +713,10 @@ def _and_node(a: Asm, tt):
     I(Op.NEXT)
     J("and_try", Cond.DONE, neg=True)
     _verdict(a, "and_true", 1, AND, tt)
+    a.label("and_beaten")                   # the killer won after this reply
+    I(Op.UNDO)
+    I(Op.REST, S(F.MOVE))
+    J("and_try_undo")
     a.label("and_holds")
     I(Op.UNDO)
     I(Op.SAVE, S(F.HOLD))
