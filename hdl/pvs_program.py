@@ -547,7 +547,7 @@ def _or_node(a: Asm, tt):
     J("or_entered", Cond.OK, neg=True)
     J("or_won", Cond.WON)
     I(Op.UNDO)
-    # An AND node tries its child's killer itself (`and_descend`) and enters here.
+    # An AND node tries its child's killer itself (`and_try_got`) and enters here.
     a.label("or_entered")
     J("abort", Cond.OUT)
     if tt:
@@ -654,8 +654,9 @@ def _and_node(a: Asm, tt):
     I(Op.ST, C(F.DEPTH))
     I(Op.LDI, x="and_back")
     I(Op.ST, S(F.RET))
-    # The level's last reply that held first (THR 3 while it is searched, then 2: the
-    # scan skips it; 1: no such reply here).
+    # The level's last reply that held first (THR 3 while it is searched).  If it holds
+    # no longer, the scan from the start meets it again: searched again, where a test of
+    # every reply against it would cost each reply more.
     I(Op.REST, S(F.HOLD))
     I(Op.PLACE)
     J("and_scan", Cond.OK, neg=True)
@@ -671,18 +672,18 @@ def _and_node(a: Asm, tt):
     I(Op.SCAN0)
     a.label("and_try")
     I(Op.SEEK)
-    a.label("and_try_got")
     J("and_try_next", Cond.OK, neg=True)
     J("and_try_undo", Cond.ENDED)           # it lost at once
-    a.label("and_try_got_new")
+    J("and_try_got")
+    a.label("and_beaten")                   # the killer won after this reply: the next
+    I(Op.UNDO)
+    I(Op.REST, S(F.MOVE))
+    a.label("and_try_undo")                 # (the SEEK's checks again, looping here)
+    I(Op.USEEK)
+    J("and_try_next", Cond.OK, neg=True)
+    J("and_try_undo", Cond.ENDED)
+    a.label("and_try_got")
     I(Op.SAVE, S(F.MOVE))
-    I(Op.LD, S(F.THR))
-    I(Op.CMPI, x=2)
-    J("and_descend", Cond.EQ, neg=True)
-    I(Op.LD, S(F.MOVE))
-    I(Op.CMP, S(F.HOLD))
-    J("and_try_undo", Cond.EQ)
-    a.label("and_descend")
     # The OR node's first try, its killer, made here: after most replies it wins at once,
     # and the reply is then refuted without the OR node's entry, probe and return.
     I(Op.REST, C(F.WKILL))
@@ -701,22 +702,13 @@ def _and_node(a: Asm, tt):
     I(Op.CMPI, x=3)
     J("and_try_undo", Cond.EQ, neg=True)
     I(Op.UNDO)
-    I(Op.LDI, x=2)                          # the last reply that held did not: the scan
-    I(Op.ST, S(F.THR))
+    I(Op.LDI, x=1)                          # the last reply that held did not: the scan
+    I(Op.ST, S(F.THR))                      # (THR 1: a threat)
     J("and_scan")
-    a.label("and_try_undo")                 # (and_try_got's checks again, looping here)
-    I(Op.USEEK)
-    J("and_try_next", Cond.OK, neg=True)
-    J("and_try_undo", Cond.ENDED)
-    J("and_try_got_new")
     a.label("and_try_next")
     I(Op.NEXT)
     J("and_try", Cond.DONE, neg=True)
     _verdict(a, "and_true", 1, AND, tt)
-    a.label("and_beaten")                   # the killer won after this reply
-    I(Op.UNDO)
-    I(Op.REST, S(F.MOVE))
-    J("and_try_undo")
     a.label("and_holds")
     I(Op.UNDO)
     I(Op.SAVE, S(F.HOLD))
