@@ -655,8 +655,9 @@ def _and_node(a: Asm, tt):
     I(Op.LDI, x="and_back")
     I(Op.ST, S(F.RET))
     # The level's last reply that held first (THR 3 while it is searched).  If it holds
-    # no longer, the scan from the start meets it again: searched again, where a test of
-    # every reply against it would cost each reply more.
+    # no longer, the scan starts again (THR 2), and meets it again: with the table, the
+    # OR node's probe refutes it again at once, cheaper than a test of every reply against
+    # it; without, it could cost a whole OR search again, so the scan skips it.
     I(Op.REST, S(F.HOLD))
     I(Op.PLACE)
     J("and_scan", Cond.OK, neg=True)
@@ -684,6 +685,14 @@ def _and_node(a: Asm, tt):
     J("and_try_undo", Cond.ENDED)
     a.label("and_try_got")
     I(Op.SAVE, S(F.MOVE))
+    if not tt:
+        I(Op.LD, S(F.THR))
+        I(Op.CMPI, x=2)
+        J("and_descend", Cond.EQ, neg=True)
+        I(Op.LD, S(F.MOVE))
+        I(Op.CMP, S(F.HOLD))
+        J("and_try_undo", Cond.EQ)
+        a.label("and_descend")
     # The OR node's first try, its killer, made here: after most replies it wins at once,
     # and the reply is then refuted without the OR node's entry, probe and return.
     I(Op.REST, C(F.WKILL))
@@ -702,8 +711,8 @@ def _and_node(a: Asm, tt):
     I(Op.CMPI, x=3)
     J("and_try_undo", Cond.EQ, neg=True)
     I(Op.UNDO)
-    I(Op.LDI, x=1)                          # the last reply that held did not: the scan
-    I(Op.ST, S(F.THR))                      # (THR 1: a threat)
+    I(Op.LDI, x=2)                          # the last reply that held did not: the scan
+    I(Op.ST, S(F.THR))
     J("and_scan")
     a.label("and_try_next")
     I(Op.NEXT)
