@@ -110,12 +110,13 @@ def _player_part(figures):
         limits = f"{lim['player']:g} / {lim['opponent']:g} s" if lim else "-"
         rows.append([name, limits,
                      f"{v['wins']} / {v['games']} ({100 * v['win_rate']:.0f}%{on_time})",
+                     str(v.get("different_games", "-")),
                      str(v["losses"]), str(v["draws"]), f"{v['illegal']} / {v['timeouts']}",
                      f"{_num(per['mean'])} {unit}", f"{_num(per['p99'])} {unit}",
                      f"{_num(per['max'])} {unit}", _num(v.get("nodes_per_second", "-"))])
-    out.append(table(["opponent", "time a move (ours / its)", "won", "lost", "drawn",
-                      "illegal / late", "per answer, mean", "p99", "max", "nodes/s"], rows,
-                     right=(1, 3, 4, 6, 7, 8, 9)))
+    out.append(table(["opponent", "time a move (ours / its)", "won", "different games",
+                      "lost", "drawn", "illegal / late", "per answer, mean", "p99", "max",
+                      "nodes/s"], rows, right=(1, 3, 4, 5, 7, 8, 9, 10)))
     for name, v in opponents.items():
         depths = v.get("depth_reached")
         if depths:

@@ -252,6 +252,9 @@ def bench_player(args):
         fig = {"games": st["games"], "wins": st["wins"], "losses": st["losses"],
                "draws": st["draws"], "illegal": st["illegal"], "timeouts": st["timeouts"],
                "win_rate": round(st["wins"] / st["games"], 3), "answers": st["moves"],
+               # games that differ in a move at least: two players that answer a position
+               # the same way every time play a few games over and over
+               "different_games": len({tuple(rec.moves) for rec in match.records}),
                "time_limits": {"player": args.time, "opponent": opponent_time},
                # wins because the opponent answered late (a wall-clock opponent on a busy
                # machine), not on the board

@@ -216,3 +216,18 @@ def test_bench_player_records_its_games(tmp_path, capsys):
     (tmp_path / "file").write_text("")
     with pytest.raises(SystemExit, match="record directory: it is not a directory"):
         cli.main(argv[:-3] + ["--record", str(tmp_path / "file")])
+
+
+def test_bench_player_counts_the_different_games(capsys):
+    """Two players that answer a position the same way every game play two games over
+    and over (one a colour): the report says how few of the match's games differ."""
+    client = Path(__file__).parent / "contest_client.py"
+    me = f"cmd,per-game:{shlex.quote(sys.executable)} {shlex.quote(str(client))}"
+    other = f"{me} --seed 1 --id other"
+    argv = ["bench", "player", "--player", me, "--opponents", other, "--games", "4",
+            "--time", "10"]
+    assert cli.main(argv + ["--json"]) == 0
+    fig = json.loads(capsys.readouterr().out)[f"vs_{other}"]
+    assert fig["games"] == 4 and fig["different_games"] == 2
+    text = report(dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], different_games=7)))
+    assert re.search(r"^ref +1 / 5 s +44 / 50 \(88%\) +7 ", text, re.M), text
