@@ -502,7 +502,7 @@ def threat_search(a: Asm, tt: bool = False):
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
     acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE, unless the
     table answered it (the root's never asks).  With ``tt`` a node asks the transposition
-    table first and stores its verdict."""
+    table (an OR node after its killer's try) and stores its verdict."""
     I, J = a.i, a.jmp
 
     a.label("wret")                         # acc = the verdict of level lv: in the
