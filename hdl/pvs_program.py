@@ -537,18 +537,25 @@ def _probe(a: Asm, kind):
     J("known_fail", Cond.LT)
 
 
+def _killer_try(a: Asm, killer, missed, won):
+    """The attacker's last winning move at a level (``killer``, a frame operand) tried: on
+    at ``won`` when it wins at once (on the board), else taken back if it was legal and on
+    at ``missed``, which is placed here."""
+    a.i(Op.REST, killer)
+    a.i(Op.PLACE)
+    a.jmp(missed, Cond.OK, neg=True)
+    a.jmp(won, Cond.WON)
+    a.i(Op.UNDO)
+    a.label(missed)
+
+
 def _or_node(a: Asm, tt):
     """OR: a win at once (the level's last winning move first), else a safe threatening
     move after which every reply leaves a win within DEPTH - 1."""
     I, J = a.i, a.jmp
     a.label("or_node")
-    I(Op.REST, S(F.WKILL))
-    I(Op.PLACE)
-    J("or_entered", Cond.OK, neg=True)
-    J("or_won", Cond.WON)
-    I(Op.UNDO)
-    # An AND node tries its child's killer itself (`and_try_got`) and enters here.
-    a.label("or_entered")
+    # An AND node tries its child's killer itself (`and_try_got`) and enters at or_entered.
+    _killer_try(a, S(F.WKILL), "or_entered", "or_won")
     J("abort", Cond.OUT)
     if tt:
         J("or_scan", Cond.ROOT)             # our own attack: its move is wanted
@@ -695,12 +702,7 @@ def _and_node(a: Asm, tt):
         a.label("and_descend")
     # The OR node's first try, its killer, made here: after most replies it wins at once,
     # and the reply is then refuted without the OR node's entry, probe and return.
-    I(Op.REST, C(F.WKILL))
-    I(Op.PLACE)
-    J("and_child", Cond.OK, neg=True)
-    J("and_beaten", Cond.WON)
-    I(Op.UNDO)
-    a.label("and_child")
+    _killer_try(a, C(F.WKILL), "and_child", "and_beaten")
     I(Op.UP)
     J("or_entered")
     a.label("and_back")                     # WV = the OR node's verdict
