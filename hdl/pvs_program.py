@@ -26,6 +26,8 @@ class F:
      KILLER, KVALID, KSKIP, KFIRST, WKILL, THR, RET, WV) = range(16)
     HOLD = BMOVE        # an AND node's last reply that held (a PVS node writes BMOVE
                         # before it reads it)
+    TKILL = KFIRST      # with the table, an OR node's last threat that won (a PVS node
+                        # writes 0 or 1 there: a placement at (-1, -1), always refused)
 
 
 class G:
@@ -100,7 +102,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
     if cores < 1:
         raise ValueError(f"cores must be at least 1, not {cores}")
     a = Asm()
-    _driver(a, max_iter, threats)
+    _driver(a, max_iter, threats, tt)
     if threats:
         _exclude(a)
     _answer(a, threats)
@@ -136,7 +138,7 @@ def _call_threat_test(a, back):
     J("or_node")
 
 
-def _driver(a, max_iter, threats):
+def _driver(a, max_iter, threats, tt):
     """Iterative deepening at level 0: the game's state, the killers and the list
     cleared, then each iteration (our own win by force, the last answer rechecked, the
     PVS at the root) and the next one's depths."""
@@ -153,6 +155,8 @@ def _driver(a, max_iter, threats):
     I(Op.ST, C(F.KVALID))
     I(Op.ST, C(F.WKILL))
     I(Op.ST, C(F.HOLD))
+    if tt:
+        I(Op.ST, C(F.TKILL))
     I(Op.UP)
     I(Op.LD, Gl(G.CNT))
     I(Op.ADDI, x=-1)
@@ -584,6 +588,8 @@ def _or_node(a: Asm, tt):
     I(Op.ADDI, x=-1)
     J("or_false", Cond.ZERO)
     I(Op.ST, C(F.DEPTH))
+    if tt:
+        _threat_killer(a)
     I(Op.LDI, x="or_back")
     I(Op.ST, S(F.RET))
     I(Op.SCAN0)
@@ -600,6 +606,8 @@ def _or_node(a: Asm, tt):
     I(Op.LD, S(F.WV))
     I(Op.REST, S(F.MOVE))
     J("or_try_undo", Cond.ZERO)             # no win after this threat: the next
+    if tt:
+        I(Op.SAVE, S(F.TKILL))
     I(Op.UNDO)
     J("or_true")
     a.label("or_try_undo")                  # (or_try_got's checks again, looping here)
@@ -619,6 +627,31 @@ def _or_node(a: Asm, tt):
     _verdict(a, "or_true", 1, OR, tt)
 
 
+def _threat_killer(a: Asm):
+    """An OR node's threat search starts with its level's last threat that won (its
+    child's DEPTH set): a threat that won after one reply usually wins after the next.
+    The scan meets it again if it fails, and the table answers its AND node then."""
+    I, J = a.i, a.jmp
+    I(Op.LDI, x="or_tback")
+    I(Op.ST, S(F.RET))
+    I(Op.REST, S(F.TKILL))
+    I(Op.PLACE)
+    J("or_tscan", Cond.OK, neg=True)
+    J("or_tundo", Cond.ENDED)               # it lost or drew: not a threat
+    I(Op.SAVE, S(F.MOVE))
+    I(Op.UP)
+    J("and_node")
+    a.label("or_tback")                     # WV = the AND node's verdict
+    I(Op.LD, S(F.WV))
+    I(Op.REST, S(F.MOVE))
+    J("or_tundo", Cond.ZERO)
+    I(Op.UNDO)
+    J("or_true")
+    a.label("or_tundo")
+    I(Op.UNDO)
+    a.label("or_tscan")
+
+
 def _and_node(a: Asm, tt):
     """AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
     after every other reply the attacker wins within DEPTH (an OR node one level down)."""
@@ -627,6 +660,10 @@ def _and_node(a: Asm, tt):
     J("abort", Cond.OUT)
     if tt:
         _probe(a, AND)
+    # The defender's last win at once at this level first (WKILL: the side to move's, as
+    # in an OR node at this level): a win the attacker's last move did not stop usually
+    # refutes the next one too.
+    _killer_try(a, S(F.WKILL), "and_see_scan", "and_refuted")
     I(Op.LDI, x=0)
     I(Op.ST, S(F.THR))
     I(Op.SCAN0)
@@ -724,7 +761,8 @@ def _and_node(a: Asm, tt):
     I(Op.UNDO)
     I(Op.SAVE, S(F.HOLD))
     J("and_false")
-    a.label("and_refuted")
+    a.label("and_refuted")                  # (the scan register: the reply)
+    I(Op.SAVE, S(F.WKILL))
     I(Op.UNDO)
     _verdict(a, "and_false", 0, AND, tt)
     a.label("undo_abort")                   # out of budget with this level's tile out

@@ -65,7 +65,11 @@ def test_assembler_refuses_what_does_not_fit():
         a.assemble()
     with pytest.raises(ValueError):
         program(max_iter=LEVELS - 2)
-    assert len(program().assemble()) <= 512           # four block RAMs on the iCE40
+    # The block-RAM boards' programs fit four iCE40 block RAMs or one DP16KD a core; the
+    # iCEBreaker's, with the table's queries, eight.
+    assert len(program().assemble()) <= 512
+    assert len(program(cores=3).assemble()) <= 512
+    assert len(program(tt=True).assemble()) <= 1024
 
 
 @pytest.mark.parametrize("depth", [1, 2])
