@@ -193,6 +193,46 @@ register_target("pvs", bench_pvs,
                 "second and cycles a node on mid-game positions, and its size")
 
 
+def bench_work(args):
+    """The search's work, apart from the hardware's speed: the software twin's legal
+    placements and instructions to complete iteration ``--depth`` on the positions of
+    ``bench pvs`` (``--positions``, ``--seed``), with the program of ``--board`` (with the
+    transposition table where its store is one-port)."""
+    from ..hdl.pvs_program import MAX_ITER, program
+    from ..sim.bench import search_positions, table_figures
+    from .reference.pvs import run
+    from .reference.trax import Game, format_move
+
+    if args.positions < 1:
+        raise SystemExit("trax-fpga bench work: --positions must be at least 1")
+    if not 1 <= args.depth <= MAX_ITER:
+        raise SystemExit(f"trax-fpga bench work: --depth (the iteration) must be 1 .. {MAX_ITER}")
+    board = _board(args, "work")
+    tt = board.store_in_spram(1 << args.log2n)
+    code = program(args.depth, tt=tt).words()
+    rows = []
+    for k, moves in enumerate(search_positions(args.positions, args.seed)):
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        got = run(game, seed=1, code=code, tt=tt, log2n=args.log2n)
+        rows.append(got)
+        note("trax-fpga bench work", f"position {k + 1}/{args.positions} (ply {len(moves)}): "
+             f"{format_move(got.move) if got.move else '-'}, iteration {got.depth}, {got.nodes:,} nodes, {got.insns:,} "
+             "instructions")
+    return {"target": "work", "board": board.name, "table": tt, "iteration": args.depth,
+            "positions": len(rows), "seed": args.seed,
+            "program_words": len(code),
+            "nodes": sum(r.nodes for r in rows), "instructions": sum(r.insns for r in rows),
+            "nodes_each": [r.nodes for r in rows],
+            **table_figures(sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows))}
+
+
+register_target("work", bench_work,
+                "the search's work: the twin's placements and instructions to complete an "
+                "iteration (--depth) on the pvs positions")
+
+
 def bench_player(args):
     """Strength of the board's player: seeded matches against ``random`` and ``ref`` through
     the contest referee, with the simulated board's cycles per answer and the depth each
@@ -398,10 +438,10 @@ def add_arguments(parser):
                         help="pvs: also the cycles a node in each of the engine's states "
                              "(one core)")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
-                        help="pvs: mid-game positions searched (default 20)")
+                        help="pvs, work: mid-game positions searched (default 20)")
     parser.add_argument("--depth", type=int, default=5,
                         help="perft: the depth counted from the start (default 5; 6 takes "
-                             "minutes)")
+                             "minutes); work: the iteration completed (default 5)")
     parser.add_argument("--records", nargs="+", metavar="PATH",
                         help="held-back: game records (files or folders of referee --record "
                              "games)")
