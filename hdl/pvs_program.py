@@ -599,13 +599,7 @@ def _or_node(a: Asm, tt):
     J("or_try_next", Cond.OK, neg=True)
     J("or_try_undo", Cond.ENDED)            # it lost or drew: not a threat
     a.label("or_try_got_new")
-    I(Op.SAVE, S(F.MOVE))
-    I(Op.UP)
-    J("and_node")
-    a.label("or_back")                      # WV = the AND node's verdict
-    I(Op.LD, S(F.WV))
-    I(Op.REST, S(F.MOVE))
-    J("or_try_undo", Cond.ZERO)             # no win after this threat: the next
+    _threat_try(a, "or_back", "or_try_undo")    # no win after this threat: the next
     if tt:
         I(Op.SAVE, S(F.TKILL))
     I(Op.UNDO)
@@ -627,6 +621,19 @@ def _or_node(a: Asm, tt):
     _verdict(a, "or_true", 1, OR, tt)
 
 
+def _threat_try(a: Asm, back, failed):
+    """The placed threat (the scan register) searched by the AND node one level down
+    (RET = ``back`` set); on at ``failed`` with the threat still placed if the attacker
+    does not win after every reply, else on after this, the scan register the threat."""
+    a.i(Op.SAVE, S(F.MOVE))
+    a.i(Op.UP)
+    a.jmp("and_node")
+    a.label(back)                           # WV = the AND node's verdict
+    a.i(Op.LD, S(F.WV))
+    a.i(Op.REST, S(F.MOVE))
+    a.jmp(failed, Cond.ZERO)
+
+
 def _threat_killer(a: Asm):
     """An OR node's threat search starts with its level's last threat that won (its
     child's DEPTH set): a threat that won after one reply usually wins after the next.
@@ -638,13 +645,7 @@ def _threat_killer(a: Asm):
     I(Op.PLACE)
     J("or_tscan", Cond.OK, neg=True)
     J("or_tundo", Cond.ENDED)               # it lost or drew: not a threat
-    I(Op.SAVE, S(F.MOVE))
-    I(Op.UP)
-    J("and_node")
-    a.label("or_tback")                     # WV = the AND node's verdict
-    I(Op.LD, S(F.WV))
-    I(Op.REST, S(F.MOVE))
-    J("or_tundo", Cond.ZERO)
+    _threat_try(a, "or_tback", "or_tundo")
     I(Op.UNDO)
     J("or_true")
     a.label("or_tundo")
