@@ -215,11 +215,12 @@ def bench_work(args):
         game = Game()
         for mv in moves:
             game.play(mv)
+        # A fixed noise seed, so that a program's count is reproducible.
         got = run(game, seed=1, code=code, tt=tt, log2n=args.log2n)
         rows.append(got)
+        answer = format_move(got.move) if got.move else "-"
         note("trax-fpga bench work", f"position {k + 1}/{args.positions} (ply {len(moves)}): "
-             f"{format_move(got.move) if got.move else '-'}, iteration {got.depth}, {got.nodes:,} nodes, {got.insns:,} "
-             "instructions")
+             f"{answer}, iteration {got.depth}, {got.nodes:,} nodes, {got.insns:,} instructions")
     return {"target": "work", "board": board.name, "table": tt, "iteration": args.depth,
             "positions": len(rows), "seed": args.seed,
             "program_words": len(code),
