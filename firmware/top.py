@@ -18,6 +18,7 @@ from ..hdl.lfsr import LFSR_SEED, lfsr_step
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
 from ..hdl.pvs_isa import NODE_BITS
+from ..hdl.pvs_program import TEST_CAP
 from ..hdl.request import SearchReport
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
@@ -59,6 +60,9 @@ class Device(wiring.Component):
         Search cores (:class:`~traxfpga.hdl.cores.Cores`): each an engine, a search
         sequencer and (with ``perft``) a perft unit, sharing the work of every answer and
         count.
+    cap : int
+        With the threat search's table (a one-port store): a root move's test is cut short
+        after this many AND nodes (:func:`~traxfpga.hdl.pvs_program.program`; 0: never).
 
     Attributes
     ----------
@@ -83,7 +87,8 @@ class Device(wiring.Component):
     """
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
-                 quad=False, player_id="trax-fpga", think_time=0.8, perft=True, cores=1):
+                 quad=False, player_id="trax-fpga", think_time=0.8, perft=True, cores=1,
+                 cap=TEST_CAP):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity:
@@ -101,6 +106,7 @@ class Device(wiring.Component):
         self.perft = perft
         check_cores(cores)              # here: the cores are made later
         self.cores = cores
+        self.cap = cap
         self.budget = int(clk_freq * think_time)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -120,7 +126,8 @@ class Device(wiring.Component):
         m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
         m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
-                                           dual=self.dual, quad=self.quad, tt=not self.dual)
+                                           dual=self.dual, quad=self.quad, tt=not self.dual,
+                                           cap=self.cap)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,

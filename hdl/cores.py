@@ -23,6 +23,7 @@ from amaranth.lib.wiring import In, Out
 from .engine import STATE_BITS, CellOut, Command, Engine, Result
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .pvs import PVSCore
+from .pvs_program import TEST_CAP
 from .pvs_isa import MAX_CAPACITY
 from .request import MAX_CORES, SearchLimits, SearchReport, SearchRequest
 from .share import share_engine
@@ -83,7 +84,7 @@ class Cores(wiring.Component):
     """
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
-                 dual=False, quad=False, tt=False, profile=False):
+                 dual=False, quad=False, tt=False, cap=TEST_CAP, profile=False):
         check_cores(n)
         if profile and n != 1:
             raise ValueError("the engine's state is shown for one core only")
@@ -96,6 +97,7 @@ class Cores(wiring.Component):
         self.dual = dual
         self.quad = quad
         self.tt = tt
+        self.cap = cap
         self.profile = profile
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
@@ -118,7 +120,7 @@ class Cores(wiring.Component):
                             profile=self.profile)
             # (The command stage is the one-port device's: its clock needs it.)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram,
-                                staged=not self.quad)
+                                staged=not self.quad, cap=self.cap)
             if self.tt:
                 m.d.comb += sequencer.key.eq(engine.key)
             # one core keeps the names it had before there were many

@@ -21,7 +21,7 @@ from .lfsr import lfsr_step
 from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, NOISE_MAX,
                       WIN, WORD_BITS, Cond, Op, Rel)
 from .pvs_layout import Insn, MoveWord
-from .pvs_program import program
+from .pvs_program import TEST_CAP, program
 from .request import SearchLimits, SearchReport, SearchRequest
 from .share import check_core
 from .stage import Stage
@@ -36,7 +36,8 @@ class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it);
     with ``tt``, a transposition table for the threat search (:mod:`.ttable`, in an
-    SPRAM with ``spram``), cleared as each search starts.  With ``staged`` (the default)
+    SPRAM with ``spram``), cleared as each search starts, and root moves' tests cut short
+    after ``cap`` AND nodes (:func:`~.pvs_program.program`).  With ``staged`` (the default)
     its engine commands pass through a register stage, a cycle each.
 
     Attributes
@@ -56,12 +57,14 @@ class PVSCore(wiring.Component):
         Its engine port (:func:`~traxfpga.hdl.share.share_engine`).
     """
 
-    def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False, staged=True):
+    def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False, staged=True,
+                 cap=TEST_CAP):
         check_core(core, cores)
         self.core, self.cores = core, cores
         self.staged = staged
         self.tt, self.spram = tt, spram
-        self.code = program(cores=cores, tt=tt).assemble() if code is None else code
+        self.code = (program(cores=cores, tt=tt, cap=cap).assemble() if code is None
+                     else code)
         super().__init__({
             "ctl":    In(SearchRequest),
             "limits": In(SearchLimits),

@@ -4,12 +4,12 @@ a win-by-force search along threats for both sides, run by the hardware
 docs/player.md ("The search sequencer") describes it.
 """
 
-from .pvs_isa import INF, LEVELS, WIN, Asm, Cond, Op, Rel, pack_move
+from .pvs_isa import INF, LEVELS, WIN, WORD_BITS, Asm, Cond, Op, Rel, pack_move
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
 __all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
-           "F", "G"]
+           "TEST_CAP", "MAX_TEST_CAP", "F", "G"]
 
 #: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
 #: Both openings are legal and equal to the search; after ``@0+`` a 2016 contest program won
@@ -32,7 +32,7 @@ class F:
 
 class G:
     """The globals, in level 0's frame (registers RET and WV are the driver's own)."""
-    ITER, BM, BV, DONE, CNT, DD, PD, LASTPD, RV, KREF, PRET, TMP = range(12)
+    ITER, BM, BV, DONE, CNT, DD, PD, LASTPD, RV, KREF, PRET, TMP, CAP = range(13)
 
 
 # STATE: how the child now searched was asked.
@@ -44,6 +44,12 @@ MAX_DEFENCE = 7
 assert MAX_DEFENCE < 1 << DEPTH_BITS        # the transposition table's depths
 #: Our own win by force is looked for while the iteration's depth is at most this.
 MAX_ATTACK = 4
+#: A cap on a root move's test, in AND nodes, for the program with the table (the
+#: one-port devices'): the test gives up there and the move counts as refuted.  0, the
+#: devices' default, leaves the cap out of the program: with a cap the board lost more
+#: games than without (docs/history.md, "A cap on the root's tests").
+TEST_CAP = 0
+MAX_TEST_CAP = (1 << (WORD_BITS - 1)) - 1     # G.CAP counts down from it, signed
 #: Root moves the opponent was found to win by force after, skipped by later iterations
 #: (the list's registers; the oldest is forgotten).
 EXCLUDED = 16
@@ -91,25 +97,29 @@ def _opening_word():
 
 
 def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
-            tt: bool = False) -> Asm:
+            tt: bool = False, cap: int = TEST_CAP) -> Asm:
     """The program; ``max_iter`` is its deepest iteration (tests use shallow ones);
     ``threats`` False leaves out the threat search (a plain PVS, which tests compare with
     a minimax); with ``cores`` > 1 the root searches only the moves dealt to its core;
     ``tt``: the threat search asks and fills the transposition table (``TTGET``,
-    ``TTPUT``)."""
+    ``TTPUT``), and with ``cap`` a root move's test gives up after that many AND nodes
+    (0: no cap)."""
     if not 1 <= max_iter <= LEVELS - 3:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     if cores < 1:
         raise ValueError(f"cores must be at least 1, not {cores}")
+    if not 0 <= cap <= MAX_TEST_CAP:
+        raise ValueError(f"cap must be 0 .. {MAX_TEST_CAP}, not {cap}")
+    cap = cap if tt and cap else None
     a = Asm()
-    _driver(a, max_iter, threats, tt)
+    _driver(a, max_iter, threats, tt, cap)
     if threats:
         _exclude(a)
     _answer(a, threats)
     _node(a, threats, cores)
-    _ret(a, threats, cores)
+    _ret(a, threats, cores, cap)
     if threats:
-        threat_search(a, tt)
+        threat_search(a, tt, capped=cap is not None)
     return a
 
 
@@ -127,6 +137,13 @@ def _full_window(a, upper):
     J("node")
 
 
+def _arm_cap(a, cap):
+    """The next test is a root move's: it gives up after ``cap`` AND nodes (G.CAP counts
+    them down; 0, as for our own attack's test, counts nothing)."""
+    a.i(Op.LDI, x=cap)
+    a.i(Op.ST, Gl(G.CAP))
+
+
 def _call_threat_test(a, back):
     """The child level's test (acc: its depth in moves); the verdict comes back at
     ``back``, in WV of this level."""
@@ -138,7 +155,7 @@ def _call_threat_test(a, back):
     J("or_node")
 
 
-def _driver(a, max_iter, threats, tt):
+def _driver(a, max_iter, threats, tt, cap):
     """Iterative deepening at level 0: the game's state, the killers and the list
     cleared, then each iteration (our own win by force, the last answer rechecked, the
     PVS at the root) and the next one's depths."""
@@ -180,6 +197,8 @@ def _driver(a, max_iter, threats, tt):
     if threats:
         I(Op.LDI, x=0)
         I(Op.ST, Gl(G.KREF))
+        if cap is not None:
+            I(Op.ST, Gl(G.CAP))             # our own attack's test has no cap
         I(Op.LD, Gl(G.DD))                  # our own win by force first
         J("pvs", Cond.ZERO)
         I(Op.CMPI, x=MAX_ATTACK)
@@ -206,6 +225,8 @@ def _driver(a, max_iter, threats, tt):
         I(Op.REST, Gl(G.BM))
         I(Op.PLACE)
         J("recheck_drawn", Cond.ENDED)      # (only a draw ends the game here)
+        if cap is not None:
+            _arm_cap(a, cap)
         I(Op.LD, Gl(G.DD))
         _call_threat_test(a, "recheck_back")
         a.label("recheck_back")             # lv = 1
@@ -412,7 +433,7 @@ def _node(a, threats, cores):
     J("scored")
 
 
-def _ret(a, threats, cores):
+def _ret(a, threats, cores, cap):
     """A leaf's value, and a child's value back at its parent: the re-search of a
     null-window result, the threat test of a root move about to be the best, the best
     move and alpha kept, the cut-off, the next placement, the level's killer."""
@@ -450,6 +471,8 @@ def _ret(a, threats, cores):
         J("taken_back", Cond.GT)
         I(Op.CMPI, x=-DECIDED)
         J("taken_back", Cond.LT)
+        if cap is not None:
+            _arm_cap(a, cap)
         I(Op.LD, Gl(G.DD))
         _call_threat_test(a, "defence_back")
         a.label("defence_back")
@@ -500,13 +523,14 @@ def _ret(a, threats, cores):
     I(Op.LDI, x=0)
     J("ret")
 
-def threat_search(a: Asm, tt: bool = False):
+def threat_search(a: Asm, tt: bool = False, capped: bool = False):
     """The win-by-force test along threats (docs/player.md): an OR node (the attacker to
     move, DEPTH its moves left) and an AND node (the defender to move, DEPTH the attacker's
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
     acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE, unless the
     table answered it (the root's never asks).  With ``tt`` a node asks the transposition
-    table (an OR node after its killer's try) and stores its verdict."""
+    table (an OR node after its killer's try) and stores its verdict; with ``capped`` (and
+    ``tt``) an AND node counts G.CAP down, and a root move's test gives up at 0."""
     I, J = a.i, a.jmp
 
     a.label("wret")                         # acc = the verdict of level lv: in the
@@ -516,7 +540,9 @@ def threat_search(a: Asm, tt: bool = False):
     I(Op.JA)
 
     _or_node(a, tt)
-    _and_node(a, tt)
+    _and_node(a, tt, tt and capped)
+    if tt and capped:
+        _capped(a)
     if tt:
         for name, verdict in (("known_win", 1), ("known_fail", 0)):
             a.label(name)
@@ -653,12 +679,35 @@ def _threat_killer(a: Asm):
     a.label("or_tscan")
 
 
-def _and_node(a: Asm, tt):
+def _capped(a: Asm):
+    """A root move's test that reached its cap (an AND node at lv >= 3, its level's tile
+    not out): every tile above the root move's taken back, and the test's verdict 1 (the
+    move counts as refuted) back to level 1's RET.  No node on the way stores a verdict."""
+    I, J = a.i, a.jmp
+    a.label("capped")
+    I(Op.DOWN)
+    J("capped_root", Cond.ROOT)
+    I(Op.UNDO)
+    J("capped")
+    a.label("capped_root")
+    I(Op.UP)
+    I(Op.LDI, x=1)
+    J("wret")
+
+
+def _and_node(a: Asm, tt, capped):
     """AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
     after every other reply the attacker wins within DEPTH (an OR node one level down)."""
     I, J = a.i, a.jmp
     a.label("and_node")
     J("abort", Cond.OUT)
+    if capped:
+        I(Op.LD, Gl(G.CAP))                 # a root move's test: one AND node more
+        J("and_counted", Cond.ZERO)
+        I(Op.ADDI, x=-1)
+        I(Op.ST, Gl(G.CAP))
+        J("capped", Cond.ZERO)
+        a.label("and_counted")
     if tt:
         _probe(a, AND)
     # The defender's last win at once at this level first (WKILL: the side to move's, as

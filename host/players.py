@@ -13,14 +13,15 @@ A player is opened from a *spec* string (:func:`open_player`):
     iCEBreaker's board searches about 225,000 in its 0.8 s) instead of cycles, on ``cores``
     search cores (default 1), for quick studies;
 ``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``,
-``sim,nodes=N``)
+``sim,nodes=N``, ``sim,cap=N``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
     ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-25f``: 50 MHz,
     the perft units and three search cores) instead of the iCEBreaker's (24 MHz, one
     core); ``cores=N`` sets the number of search cores; ``nodes=N`` stops each search
     after N legal placements too (a quicker, weaker board: the twin ``model,nodes=N``
-    plays the same moves);
+    plays the same moves); ``cap=N`` cuts a root move's threat test short after N AND
+    nodes instead of the program's 256 (0: never), to match the device against itself;
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
@@ -85,7 +86,7 @@ __all__ = ["PLAYER_KINDS", "MODEL_NODES", "open_player", "split_specs", "Player"
 
 #: Spec names, for messages and ``--help``.
 PLAYER_KINDS = ("ref", "random", "model[,nodes=N][,cores=N]",
-                "sim[,board=NAME][,cores=N][,nodes=N]",
+                "sim[,board=NAME][,cores=N][,nodes=N][,cap=N]",
                 "serial:PORT[@BAUD]",
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
@@ -121,6 +122,7 @@ DEFAULT_WAIT = 10.0
 #: Wait this long (in the player's clock) for a board's answer to ``:status``.
 STATUS_WAIT = 2.0
 from ..hdl.pvs_isa import MAX_CORES, MAX_NODE_LIMIT  # noqa: E402
+from ..hdl.pvs_program import MAX_TEST_CAP  # noqa: E402
 from .reference.echo import shown  # noqa: E402
 from .serial_url import DEFAULT_BAUD, SerialSpecError, parse_serial  # noqa: E402
 #: Longest answer line kept (anything longer is cut; it cannot be a sane move anyway).
@@ -924,15 +926,16 @@ def _parse_sim_options(spec, options):
     option ``board=NAME`` simulates that board's device (its clock, capacity, perft unit,
     search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N``
     sets the search cores (after ``board=``, it overrides the board's); ``nodes=N`` the
-    player's budget in legal placements."""
+    player's budget in legal placements; ``cap=N`` the AND nodes after which a root move's
+    threat test is cut short (0: never; the one-port devices' program only)."""
     from ..boards.platforms import BOARDS
     sim_args = {}
     seen = set()
     for option in options:
         name, eq, value = option.partition("=")
-        if name not in ("board", "cores", "nodes") or not eq or name in seen:
+        if name not in ("board", "cores", "nodes", "cap") or not eq or name in seen:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
-                            f"(expected board=NAME, cores=N, nodes=N)")
+                            f"(expected board=NAME, cores=N, nodes=N, cap=N)")
         seen.add(name)
         if name == "nodes":
             sim_args["node_limit"] = _number_option(spec, name, value, 1, MAX_NODE_LIMIT,
@@ -941,6 +944,10 @@ def _parse_sim_options(spec, options):
         if name == "cores":
             sim_args["cores"] = _number_option(spec, name, value, 1, MAX_CORES,
                                                "a number of search cores")
+            continue
+        if name == "cap":
+            sim_args["cap"] = _number_option(spec, name, value, 0, MAX_TEST_CAP,
+                                             "a number of AND nodes")
             continue
         board = BOARDS.get(value)
         if board is None or board.device_unfit:

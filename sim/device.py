@@ -22,6 +22,7 @@ from amaranth.lib.wiring import In, Out
 from ..firmware.top import LED_READY, Device
 from ..hdl.perft import COUNT_BITS
 from ..hdl.pvs_isa import MAX_NODE_LIMIT, NODE_BITS
+from ..hdl.pvs_program import TEST_CAP
 from ..hdl.request import SearchReport
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from .compiled import COMPILED, default_backend
@@ -204,11 +205,13 @@ class DeviceSim:
         Search cores, and the engines' schedule on a dual-port store, reading four squares
         a cycle with ``quad`` (see :class:`Device`: a block-RAM board's device, not the
         iCEBreaker's).
+    cap : int
+        The player's cap on a root move's threat test, in AND nodes (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=0.8, perft=True, cores=1,
-                 dual=False, quad=False, node_limit=0):
+                 dual=False, quad=False, node_limit=0, cap=TEST_CAP):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -220,6 +223,8 @@ class DeviceSim:
                     think_time=think_time, perft=perft, cores=cores, dual=dual)
         if quad:
             args["quad"] = True
+        if cap != TEST_CAP:             # (the default device's cache entry unchanged)
+            args["cap"] = cap
         self.device = Device(**args)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity

@@ -17,6 +17,7 @@ from amaranth.lib.wiring import In, Out
 from ..hdl.cores import Cores
 from ..hdl.engine import STATE_BITS, Command, Engine, Op, Result
 from ..hdl.lfsr import LFSR_SEED
+from ..hdl.pvs_program import TEST_CAP
 from ..hdl.request import SearchLimits, SearchReport, SearchRequest
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl
@@ -43,11 +44,13 @@ class PVSHarness(wiring.Component):
     """The search cores as in the device (one engine and sequencer, or ``cores`` of them),
     the host's commands going to the engines while the sequencers are idle.  With
     ``profile`` (one core), ``state_cycles[code]`` counts the cycles its engine has spent in the
-    state of that code since reset."""
+    state of that code since reset.  ``cap``: the program's cap on a root move's test
+    (:func:`~traxfpga.hdl.pvs_program.program`)."""
 
-    def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False):
+    def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
+                 cap=TEST_CAP):
         self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
-        self.quad = quad
+        self.quad, self.cap = quad, cap
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -60,7 +63,7 @@ class PVSHarness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
-                                       tt=not self.dual, profile=self.profile)
+                                       tt=not self.dual, cap=self.cap, profile=self.profile)
         if self.profile:
             for code in range(1 << STATE_BITS):
                 with m.If(s.state == code):
@@ -91,14 +94,17 @@ class PVSResult(NamedTuple):
 class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
     or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
-    with ``profile`` (one core), :meth:`state_cycles`."""
+    with ``profile`` (one core), :meth:`state_cycles`; ``cap`` as :class:`PVSHarness`'s."""
 
-    def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False):
+    def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
+                 cap=TEST_CAP):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
         if quad:
             args["quad"] = True
+        if cap != TEST_CAP:             # (the default's cache entry unchanged)
+            args["cap"] = cap
         self._names = engine_state_names(log2n=log2n, dual=dual, quad=quad) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).

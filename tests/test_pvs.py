@@ -179,6 +179,26 @@ def test_the_answer_holds_against_the_opponents_win_by_force():
     assert seen >= 2
 
 
+def test_a_root_moves_test_gives_up_at_its_cap():
+    """With a cap of 80 AND nodes, a root move's test can be cut short and its move count
+    as refuted: a search differs from the uncapped program's, and an answer from a
+    completed iteration still holds (a cut test refutes a move, it never clears one)."""
+    capped = program(max_iter=3, tt=True, cap=80).words()
+    plain = program(max_iter=3, tt=True).words()
+    assert len(capped) > len(plain)                 # (no cap: none of its code)
+    differ = held = 0
+    for moves in _positions(8, seed=SEED + 4, low=8, high=30):
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        got = run(game, code=capped)
+        differ += got[:4] != run(game, code=plain)[:4]
+        if got.depth == 3:
+            assert not refuted(game, got.move, 2), moves
+            held += 1
+    assert differ >= 1 and held >= 4, (differ, held)
+
+
 def test_a_refuted_answer_gives_way_to_one_that_held():
     """Out of budget in an iteration that refuted the last answer, the program answers a
     root move the iteration found to hold, not the refuted one.  In this position (20
@@ -261,6 +281,42 @@ def test_hardware_runs_the_program_as_the_twin(sim):
         # the position is as it was: the engine and the reference agree on a move
         _play_both(sim, game, format_move(want.move))
     assert 0 < hits < probes
+
+
+CAP = 256
+
+
+@needs_cxx
+def test_hardware_gives_up_a_root_test_at_its_cap():
+    """Where a cap of 256 AND nodes cuts root moves' tests short (the held-back program's
+    fifth game, where refutations cost up to a thousand), the hardware with that cap
+    searches as the twin with it does, and not as the uncapped program."""
+    from traxfpga.sim.pvs import PVSSim
+    code = program(tt=True, cap=CAP).words()
+    with PVSSim(log2n=7, cap=CAP) as sim:
+        game = _setup(sim, _lost_case("2026-11-26-game-005.txt"))
+        limit, seed = 60_000, 5
+        sim.limits(nodes=limit)
+        sim.set_seed(seed)
+        got = sim.search()
+    want = run(game, node_limit=limit, seed=seed, code=code)
+    assert (got.move, got.depth, got.value, got.nodes, got.insns, got.tt_probes,
+            got.tt_hits) == (format_move(want.move), want.depth, want.value, want.nodes,
+                             want.insns, want.tt_probes, want.tt_hits)
+    # Uncounted, the search would take the same path: the cap cut a test short.
+    plain = run(game, node_limit=limit, seed=seed)
+    assert (want.nodes, want.tt_probes) != (plain.nodes, plain.tt_probes)
+
+
+def _lost_case(source):
+    import json
+    from pathlib import Path
+    path = Path(__file__).parent / "data" / "lost_positions.jsonl"
+    for line in path.read_text().splitlines():
+        case = json.loads(line)
+        if case["source"] == source:
+            return case["moves"]
+    raise LookupError(source)
 
 
 @needs_cxx

@@ -123,7 +123,8 @@ def test_engine_player_interface():
                                   "sim,player=pvs", "sim,player=search", "model:x",
                                   "model,nodes=0", "model,nodes=x", "model,cores=65",
                                   "model,depth=3", "model,nodes=5,nodes=6", "sim,nodes=0",
-                                  "sim,nodes=", "sim,nodes=4294967296"])
+                                  "sim,nodes=", "sim,nodes=4294967296", "sim,cap=", "sim,cap=-1",
+                                  "sim,cap=32768", "sim,cap=x", "sim,cap=1,cap=2"])
 def test_bad_specs(spec):
     with pytest.raises(SpecError):
         open_player(spec)
