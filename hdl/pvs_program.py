@@ -46,8 +46,8 @@ assert MAX_DEFENCE < 1 << DEPTH_BITS        # the transposition table's depths
 MAX_ATTACK = 4
 #: A cap on a root move's test, in AND nodes, for the program with the table (the
 #: one-port devices'): the test gives up there and the move counts as refuted.  0, the
-#: devices' default, leaves the cap out of the program: with a cap the board lost more
-#: games than without (docs/history.md, "A cap on the root's tests").
+#: devices' default, leaves the cap out of the program: matches showed no gain from it
+#: (docs/history.md, "A cap on the root's tests").
 TEST_CAP = 0
 MAX_TEST_CAP = (1 << (WORD_BITS - 1)) - 1     # G.CAP counts down from it, signed
 #: Root moves the opponent was found to win by force after, skipped by later iterations
