@@ -539,9 +539,10 @@ def threat_search(a: Asm, tt: bool = False, capped: bool = False):
     I(Op.LD, S(F.RET))
     I(Op.JA)
 
+    capped = tt and capped
     _or_node(a, tt)
-    _and_node(a, tt, tt and capped)
-    if tt and capped:
+    _and_node(a, tt, capped)
+    if capped:
         _capped(a)
     if tt:
         for name, verdict in (("known_win", 1), ("known_fail", 0)):

@@ -21,7 +21,7 @@ A player is opened from a *spec* string (:func:`open_player`):
     core); ``cores=N`` sets the number of search cores; ``nodes=N`` stops each search
     after N legal placements too (a quicker, weaker board: the twin ``model,nodes=N``
     plays the same moves); ``cap=N`` cuts a root move's threat test short after N AND
-    nodes instead of the program's 256 (0: never), to match the device against itself;
+    nodes (the devices have no cap: 0), to match the device against itself;
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;

@@ -309,14 +309,10 @@ def test_hardware_gives_up_a_root_test_at_its_cap():
 
 
 def _lost_case(source):
-    import json
     from pathlib import Path
-    path = Path(__file__).parent / "data" / "lost_positions.jsonl"
-    for line in path.read_text().splitlines():
-        case = json.loads(line)
-        if case["source"] == source:
-            return case["moves"]
-    raise LookupError(source)
+    from traxfpga.host.positions import load_suite
+    suite = load_suite(Path(__file__).parent / "data" / "lost_positions.jsonl")
+    return next(case.moves for case, _, _ in suite if case.source == source)
 
 
 @needs_cxx
