@@ -141,7 +141,7 @@ def _cases_part(figures):
     if not cases:
         return []
     def yes(v):
-        return "yes" if v else "no"
+        return "-" if v is None else "yes" if v else "no"
     rows = [[c["source"], str(c["move_number"]), c["played"], str(c["depth"]),
              yes(c["savable"]), c["answer"], yes(c["avoided"])] for c in cases]
     return [table(["record", "move", "lost with", "within", "a move holds", "answer now",

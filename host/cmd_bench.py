@@ -349,6 +349,9 @@ def bench_held_back(args):
     if not args.records:
         raise UnusableInput("give --records DIR (games written by referee --record, such as "
                             "the held-back program's)")
+    if args.save and args.no_holds:
+        raise UnusableInput("--save keeps the moves that hold in each case: leave out "
+                            "--no-holds")
     if args.save and not Path(args.save).resolve().parent.is_dir():
         raise UnusableInput(f"cannot save the suite as {args.save}: no such folder")
     cases = cases_in(args.records, args.force_depth, progress)
@@ -356,17 +359,22 @@ def bench_held_back(args):
     with open_player(args.player, seed=args.seed) as player:
         for case in cases:
             answer, held, seconds = avoids(case, player, limit=args.time)
-            holds = holding_moves(case)
+            # Listing every move that holds tests each legal move; at depth 4 and more
+            # that takes the reference half an hour in some positions.
+            holds = None if args.no_holds else holding_moves(case)
             progress(f"{case.source}: {args.player} answers {answer} instead of "
-                     f"{case.played}: {'avoided' if held else 'still lost'} "
-                     f"({len(holds)} moves hold)")
-            rows.append(to_dict(case, answer, held, seconds) | {"savable": bool(holds)})
+                     f"{case.played}: {'avoided' if held else 'still lost'}"
+                     + ("" if holds is None else f" ({len(holds)} moves hold)"))
+            savable = None if holds is None else bool(holds)
+            rows.append(to_dict(case, answer, held, seconds) | {"savable": savable})
             suite.append((case, holds, answer))
     if args.save:
         save_suite(args.save, suite, args.player)
-    return {"target": "held-back", "player": args.player, "force_depth": args.force_depth,
-            "losing_moves": len(rows), "savable": sum(r["savable"] for r in rows),
-            "avoided": sum(r["avoided"] for r in rows), "cases": rows}
+    figures = {"target": "held-back", "player": args.player, "force_depth": args.force_depth,
+               "losing_moves": len(rows)}
+    if not args.no_holds:
+        figures["savable"] = sum(r["savable"] for r in rows)
+    return figures | {"avoided": sum(r["avoided"] for r in rows), "cases": rows}
 
 
 register_target("held-back", bench_held_back,
@@ -449,6 +457,10 @@ def add_arguments(parser):
     parser.add_argument("--force-depth", type=int, default=3, metavar="D",
                         help="held-back: a losing move lets the winner win by force within D "
                              "of its moves (default 3)")
+    parser.add_argument("--no-holds", action="store_true",
+                        help="held-back: do not list the moves that hold in each case (the "
+                             "slow part at --force-depth 4 and more); whether a move holds "
+                             "is then not reported")
     parser.add_argument("--save", metavar="FILE",
                         help="held-back: write the cases, the moves that hold in each and "
                              "--player's answers to FILE as a suite (JSON lines), such as "

@@ -101,6 +101,19 @@ def test_bench_held_back(records, capsys, tmp_path):
     for (case, holds, expected), row in zip(saved, data["cases"]):
         assert expected == row["answer"] and (expected in holds) == row["avoided"]
         assert bool(holds) == row["savable"] and holds == holding_moves(case)
+    # --no-holds: the same cases and answers, whether a move holds not reported
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--player", "ref",
+                     "--force-depth", "2", "--no-holds", "--json"]) == 0
+    quick = json.loads(capsys.readouterr().out)
+    assert "savable" not in quick and all(c["savable"] is None for c in quick["cases"])
+    assert [(c["played"], c["answer"], c["avoided"]) for c in quick["cases"]] == \
+        [(c["played"], c["answer"], c["avoided"]) for c in data["cases"]]
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--player", "ref",
+                     "--force-depth", "2", "--no-holds"]) == 0
+    assert "a move holds" in capsys.readouterr().out
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--no-holds",
+                     "--save", str(suite)]) == 1
+    assert "leave out --no-holds" in capsys.readouterr().err
     assert cli.main(["bench", "held-back", "--records", str(folder), "--save",
                      str(tmp_path / "nowhere" / "suite.jsonl")]) == 1
     assert "no such folder" in capsys.readouterr().err
