@@ -359,8 +359,8 @@ def bench_held_back(args):
     with open_player(args.player, seed=args.seed) as player:
         for case in cases:
             answer, held, seconds = avoids(case, player, limit=args.time)
-            # Listing every move that holds tests each legal move; at depth 4 and more
-            # that takes the reference half an hour in some positions.
+            # Listing every move that holds tests each legal move: in some positions that
+            # took the reference more than 25 minutes at depth 4 (docs/referee.md).
             holds = None if args.no_holds else holding_moves(case)
             progress(f"{case.source}: {args.player} answers {answer} instead of "
                      f"{case.played}: {'avoided' if held else 'still lost'}"
@@ -459,8 +459,8 @@ def add_arguments(parser):
                              "of its moves (default 3)")
     parser.add_argument("--no-holds", action="store_true",
                         help="held-back: do not list the moves that hold in each case (the "
-                             "slow part at --force-depth 4 and more); whether a move holds "
-                             "is then not reported")
+                             "slow part, deep or late in a game); whether a move holds is "
+                             "then not reported")
     parser.add_argument("--save", metavar="FILE",
                         help="held-back: write the cases, the moves that hold in each and "
                              "--player's answers to FILE as a suite (JSON lines), such as "
