@@ -32,7 +32,7 @@ class F:
 
 class G:
     """The globals, in level 0's frame (registers RET and WV are the driver's own)."""
-    ITER, BM, BV, DONE, CNT, DD, PD, LASTPD, RV, KREF, PRET, TMP, CAP = range(13)
+    ITER, BM, BV, DONE, CNT, DD, PD, LASTPD, RV, KREF, PRET, TMP, CAP, ANY = range(14)
 
 
 # STATE: how the child now searched was asked.
@@ -42,6 +42,8 @@ FULL, NULL = 0, 1
 #: levels 2, 4, .. 2 * MAX_DEFENCE, ours between, so that level LEVELS - 1 stays the list.
 MAX_DEFENCE = 7
 assert MAX_DEFENCE < 1 << DEPTH_BITS        # the transposition table's depths
+#: The table's deepest depth: a failure stored at it answers a node at every depth.
+ANY_DEPTH = (1 << DEPTH_BITS) - 1
 #: Our own win by force is looked for while the iteration's depth is at most this.
 MAX_ATTACK = 4
 #: A cap on a root move's test, in AND nodes, for the program with the table (the
@@ -115,9 +117,9 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
     _driver(a, max_iter, threats, tt, cap)
     if threats:
         _exclude(a)
-    _answer(a, threats)
+    _answer(a, threats, tt)
     _node(a, threats, cores)
-    _ret(a, threats, cores, cap)
+    _ret(a, threats, cores, tt, cap)
     if threats:
         threat_search(a, tt, capped=cap is not None)
     return a
@@ -193,6 +195,9 @@ def _driver(a, max_iter, threats, tt, cap):
     I(Op.LDI, x=1)
     I(Op.ST, Gl(G.ITER))
     I(Op.ST, Gl(G.PD))
+    if tt:
+        I(Op.LDI, x=ANY_DEPTH)              # the depth of a verdict that holds at every one
+        I(Op.ST, Gl(G.ANY))
     a.label("iter")                         # lv = 0
     if threats:
         I(Op.LDI, x=0)
@@ -297,6 +302,16 @@ def _driver(a, max_iter, threats, tt, cap):
     J("iter")
 
 
+def _mark_test(a, skip, mark):
+    """KREF, once the last answer is refuted in this iteration (1), set to ``mark``: 2
+    while a root move's test runs, 1 again after it (see "aborted")."""
+    a.i(Op.LD, Gl(G.KREF))
+    a.jmp(skip, Cond.ZERO)
+    a.i(Op.LDI, x=mark)
+    a.i(Op.ST, Gl(G.KREF))
+    a.label(skip)
+
+
 def _exclude(a):
     """Put acc (a refuted root move) on the list, note whether it is the last iteration's
     answer (see "aborted"), and go to PRET."""
@@ -317,7 +332,7 @@ def _exclude(a):
     I(Op.JA)
 
 
-def _answer(a, threats):
+def _answer(a, threats, tt):
     """The opening, the answer and the end of a search, and the way out when the budget
     is spent."""
     I, J = a.i, a.jmp
@@ -352,11 +367,21 @@ def _answer(a, threats):
         J("answer", Cond.ZERO)
         I(Op.LD, C(F.BEST))
         I(Op.CMPI, x=REFUTED)
-        J("answer", Cond.GT, neg=True)
+        J("unheld" if tt else "answer", Cond.GT, neg=True)
         I(Op.ST, Gl(G.BV))
         I(Op.LD, C(F.BMOVE))
         I(Op.ST, Gl(G.BM))
     J("answer")
+    if threats and tt:
+        # None held yet, but a root move's test was cut short (KREF 2): that move, the
+        # best the iteration found since, is not known to lose; the last answer is.
+        a.label("unheld")
+        I(Op.LD, Gl(G.KREF))
+        I(Op.CMPI, x=2)
+        J("answer", Cond.EQ, neg=True)
+        I(Op.LD, C(F.MOVE))
+        I(Op.ST, Gl(G.BM))
+        J("answer")
 
 
 def _node(a, threats, cores):
@@ -433,7 +458,7 @@ def _node(a, threats, cores):
     J("scored")
 
 
-def _ret(a, threats, cores, cap):
+def _ret(a, threats, cores, tt, cap):
     """A leaf's value, and a child's value back at its parent: the re-search of a
     null-window result, the threat test of a root move about to be the best, the best
     move and alpha kept, the cut-off, the next placement, the level's killer."""
@@ -473,9 +498,13 @@ def _ret(a, threats, cores, cap):
         J("taken_back", Cond.LT)
         if cap is not None:
             _arm_cap(a, cap)
+        if tt:
+            _mark_test(a, "defence_marked", 2)
         I(Op.LD, Gl(G.DD))
         _call_threat_test(a, "defence_back")
         a.label("defence_back")
+        if tt:
+            _mark_test(a, "defence_unmarked", 1)
         I(Op.LD, S(F.WV))
         J("taken_back", Cond.ZERO)
         I(Op.LDI, x=REFUTED)                # it does: a loss, and on the list
@@ -551,12 +580,13 @@ def threat_search(a: Asm, tt: bool = False, capped: bool = False):
             J("wret")
 
 
-def _verdict(a: Asm, name, verdict, kind, tt):
-    """A node's verdict, stored in the table, back to the parent."""
+def _verdict(a: Asm, name, verdict, kind, tt, depth=S(F.DEPTH)):
+    """A node's verdict, stored in the table at ``depth`` (a frame operand), back to the
+    parent."""
     a.label(name)
     a.i(Op.LDI, x=verdict)
     if tt:
-        a.i(Op.TTPUT, S(F.DEPTH), x=kind)
+        a.i(Op.TTPUT, depth, x=kind)
     a.jmp("wret")
 
 
@@ -744,7 +774,7 @@ def _and_node(a: Asm, tt, capped):
     I(Op.NEXT)
     J("and_see", Cond.DONE, neg=True)
     I(Op.LD, S(F.THR))
-    J("and_false", Cond.ZERO)               # no threat: not a forcing move
+    J("and_none", Cond.ZERO)                # no threat: not a forcing move
     I(Op.LD, S(F.DEPTH))
     I(Op.ST, C(F.DEPTH))
     I(Op.LDI, x="and_back")
@@ -811,11 +841,20 @@ def _and_node(a: Asm, tt, capped):
     a.label("and_holds")
     I(Op.UNDO)
     I(Op.SAVE, S(F.HOLD))
-    J("and_false")
+    if tt:
+        _verdict(a, "and_false", 0, AND, tt)
+    else:
+        J("and_false")
     a.label("and_refuted")                  # (the scan register: the reply)
     I(Op.SAVE, S(F.WKILL))
     I(Op.UNDO)
-    _verdict(a, "and_false", 0, AND, tt)
+    # A reply that wins or draws at once, or no threat at all, fails the attacker at every
+    # depth: stored so, the table answers this node in every later iteration too.
+    if tt:
+        _verdict(a, "and_none", 0, AND, tt, depth=Gl(G.ANY))
+    else:
+        a.label("and_none")
+        _verdict(a, "and_false", 0, AND, tt)
     a.label("undo_abort")                   # out of budget with this level's tile out
     I(Op.UNDO)
     J("abort")

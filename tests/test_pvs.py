@@ -222,6 +222,27 @@ def test_a_refuted_answer_gives_way_to_one_that_held():
     assert not refuted(game, got.move, depth)
 
 
+def test_a_refuted_answer_gives_way_to_the_move_under_test():
+    """Out of budget while a root move's test runs, in an iteration that refuted the last
+    answer and found no move to hold yet, the program with the table answers the move under
+    test, which is not known to lose, not the refuted one.  In the position above iteration
+    3's last test is the long one (a test that finds no win tries everything), of the move
+    that holds: cut during it, the search answers that move."""
+    game = Game()
+    for mv in ["@0/", "@1/", "B0/", "@2/", "@2/", "D0+", "D0/", "C1+", "E2\\", "D5+",
+               "D0/", "B1+", "@1+", "@4+", "H2+", "I1\\", "F0/", "E0/", "J3\\", "C1\\"]:
+        game.play(mv)
+    last = run(game, max_iter=2)
+    complete = run(game, max_iter=3)
+    assert complete.depth == 3 and complete.move != last.move
+    for limit in (12_000, 16_000):
+        got = run(game, node_limit=limit)
+        assert got.depth == 2 and got.move == complete.move, (limit, got)
+    # Without the table's program (the block-RAM boards', no room for these words) the
+    # refuted answer stays.
+    assert run(game, node_limit=12_000, tt=False).move == last.move
+
+
 def test_seek_searches_as_place_does():
     """The scan loops' SEEK passes over in the engine what PLACE, NEXT and the jumps
     between them passed over in the program: with PLACE in SEEK's stead the program answers
