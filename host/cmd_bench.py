@@ -346,9 +346,11 @@ def bench_held_back(args):
 
     def progress(text):
         note("trax-fpga bench held-back", text)
+    if args.suite:
+        return _held_back_suite(args, progress)
     if not args.records:
         raise UnusableInput("give --records DIR (games written by referee --record, such as "
-                            "the held-back program's)")
+                            "the held-back program's) or --suite FILE")
     if args.save and args.no_holds:
         raise UnusableInput("--save keeps the moves that hold in each case: leave out "
                             "--no-holds")
@@ -375,6 +377,31 @@ def bench_held_back(args):
     if not args.no_holds:
         figures["savable"] = sum(r["savable"] for r in rows)
     return figures | {"avoided": sum(r["avoided"] for r in rows), "cases": rows}
+
+
+def _held_back_suite(args, progress):
+    """``bench held-back --suite FILE``: the suite's cases, each answered by ``--player``
+    and judged by the moves the suite lists as holding (no search of the reference's)."""
+    from .players import open_player
+    from .positions import load_suite, to_dict
+    from .reference.movetext import UnusableInput
+
+    if args.records or args.save or args.no_holds:
+        raise UnusableInput("--suite brings its cases and the moves that hold in each: leave "
+                            "out --records, --save and --no-holds")
+    entries = load_suite(args.suite)
+    rows = []
+    with open_player(args.player, seed=args.seed) as player:
+        for case, holds, _ in entries:
+            answer = player.answer_position(case.moves, limit=args.time)
+            held = answer in holds
+            progress(f"{case.source}: {args.player} answers {answer} instead of "
+                     f"{case.played}: {'avoided' if held else 'still lost'}")
+            rows.append(to_dict(case, answer, held, player.last_time)
+                        | {"savable": bool(holds)})
+    return {"target": "held-back", "player": args.player, "suite": args.suite,
+            "losing_moves": len(rows), "savable": sum(r["savable"] for r in rows),
+            "avoided": sum(r["avoided"] for r in rows), "cases": rows}
 
 
 register_target("held-back", bench_held_back,
@@ -465,6 +492,10 @@ def add_arguments(parser):
                         help="held-back: write the cases, the moves that hold in each and "
                              "--player's answers to FILE as a suite (JSON lines), such as "
                              "tests/data/lost_positions.jsonl")
+    parser.add_argument("--suite", metavar="FILE",
+                        help="held-back: the cases of a suite --save wrote (such as "
+                             "tests/data/lost_positions.jsonl) instead of --records, judged "
+                             "by the moves it lists as holding")
     parser.add_argument("--rounds", type=int, default=3,
                         help="replay the corpus this many times and keep the best (default 3)")
 

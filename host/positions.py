@@ -151,9 +151,20 @@ def save_suite(path, entries, player):
 def load_suite(path):
     """The suite at ``path``: ``(case, holds, expected)`` a line."""
     out = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            e = json.loads(line)
-            out.append((Case(e["source"], e["moves"], e["played"], e["depth"]),
-                        e["holds"], e["expected"]))
+    try:
+        with open(path, encoding="utf-8") as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    e = json.loads(line)
+                    out.append((Case(e["source"], e["moves"], e["played"], e["depth"]),
+                                e["holds"], e["expected"]))
+                except (ValueError, KeyError, TypeError):
+                    raise UnusableInput(f"{path}, line {number}: not a case of a suite "
+                                        f"(bench held-back --save writes them)") from None
+    except OSError as e:
+        raise UnusableInput(f"cannot read the suite {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError:
+        raise UnusableInput(f"{path} is not a suite: not text") from None
+    if not out:
+        raise UnusableInput(f"{path} holds no cases")
     return out

@@ -121,3 +121,20 @@ def test_bench_held_back(records, capsys, tmp_path):
     assert "no such file" in capsys.readouterr().err
     assert cli.main(["bench", "held-back"]) == 1
     assert "give --records DIR" in capsys.readouterr().err
+    # --suite: the saved cases again, judged by the moves the suite lists as holding
+    assert cli.main(["bench", "held-back", "--suite", str(suite), "--player", "ref",
+                     "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    assert [(c["played"], c["answer"], c["avoided"], c["savable"]) for c in again["cases"]] \
+        == [(c["played"], c["answer"], c["avoided"], c["savable"]) for c in data["cases"]]
+    assert (again["avoided"], again["savable"]) == (data["avoided"], data["savable"])
+    for extra in (["--records", str(folder)], ["--no-holds"], ["--save", str(suite)]):
+        assert cli.main(["bench", "held-back", "--suite", str(suite), *extra]) == 1
+        assert "leave out --records, --save and --no-holds" in capsys.readouterr().err
+    for text, error in (("", "holds no cases"), ("{not json\n", "line 1: not a case"),
+                        ('{"source": "x"}\n', "line 1: not a case")):
+        (tmp_path / "bad.jsonl").write_text(text)
+        assert cli.main(["bench", "held-back", "--suite", str(tmp_path / "bad.jsonl")]) == 1
+        assert error in capsys.readouterr().err
+    assert cli.main(["bench", "held-back", "--suite", str(tmp_path / "none.jsonl")]) == 1
+    assert "cannot read the suite" in capsys.readouterr().err
