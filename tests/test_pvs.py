@@ -199,16 +199,21 @@ def test_a_root_moves_test_gives_up_at_its_cap():
     assert differ >= 1 and held >= 4, (differ, held)
 
 
-def test_a_refuted_answer_gives_way_to_one_that_held():
-    """Out of budget in an iteration that refuted the last answer, the program answers a
-    root move the iteration found to hold, not the refuted one.  In this position (20
-    moves of a recorded game) iteration 3 (the threat search at 2) refutes iteration 2's
-    answer and finds the one move that holds near its end; node limits just short of that
-    end stop it there."""
+def _refuting_position():
+    """20 moves of a recorded game, where iteration 3 (the threat search at 2) refutes
+    iteration 2's answer and finds the one move that holds near its end."""
     game = Game()
     for mv in ["@0/", "@1/", "B0/", "@2/", "@2/", "D0+", "D0/", "C1+", "E2\\", "D5+",
                "D0/", "B1+", "@1+", "@4+", "H2+", "I1\\", "F0/", "E0/", "J3\\", "C1\\"]:
         game.play(mv)
+    return game
+
+
+def test_a_refuted_answer_gives_way_to_one_that_held():
+    """Out of budget in an iteration that refuted the last answer, the program answers a
+    root move the iteration found to hold, not the refuted one: in the position of
+    :func:`_refuting_position`, node limits just short of iteration 3's end stop it there."""
+    game = _refuting_position()
     last = run(game, max_iter=2)
     complete = run(game, max_iter=3)
     depth = schedule(3)[1]
@@ -225,13 +230,10 @@ def test_a_refuted_answer_gives_way_to_one_that_held():
 def test_a_refuted_answer_gives_way_to_the_move_under_test():
     """Out of budget while a root move's test runs, in an iteration that refuted the last
     answer and found no move to hold yet, the program with the table answers the move under
-    test, which is not known to lose, not the refuted one.  In the position above iteration
-    3's last test is the long one (a test that finds no win tries everything), of the move
-    that holds: cut during it, the search answers that move."""
-    game = Game()
-    for mv in ["@0/", "@1/", "B0/", "@2/", "@2/", "D0+", "D0/", "C1+", "E2\\", "D5+",
-               "D0/", "B1+", "@1+", "@4+", "H2+", "I1\\", "F0/", "E0/", "J3\\", "C1\\"]:
-        game.play(mv)
+    test, which is not known to lose, not the refuted one.  In the position of
+    :func:`_refuting_position` iteration 3's last test, of the move that holds, is its
+    longest: cut during it, the search answers that move."""
+    game = _refuting_position()
     last = run(game, max_iter=2)
     complete = run(game, max_iter=3)
     assert complete.depth == 3 and complete.move != last.move
