@@ -28,6 +28,8 @@ class F:
                         # before it reads it)
     TKILL = KFIRST      # with the table, an OR node's last threat that won (a PVS node
                         # writes 0 or 1 there: a placement at (-1, -1), always refused)
+    WKILL2 = KSKIP      # with the table, the win at once WKILL held before (the same)
+    WKILL3 = STATE      # and the one before that (FULL or NULL there: the same)
 
 
 class G:
@@ -176,6 +178,8 @@ def _driver(a, max_iter, threats, tt, cap):
     I(Op.ST, C(F.HOLD))
     if tt:
         I(Op.ST, C(F.TKILL))
+        I(Op.ST, C(F.WKILL2))
+        I(Op.ST, C(F.WKILL3))
     I(Op.UP)
     I(Op.LD, Gl(G.CNT))
     I(Op.ADDI, x=-1)
@@ -617,6 +621,11 @@ def _or_node(a: Asm, tt):
     a.label("or_node")
     # An AND node tries its child's killer itself (`and_try_got`) and enters at or_entered.
     _killer_try(a, S(F.WKILL), "or_entered", "or_won")
+    if tt:
+        # The win before it next: a reply that stops one of a double threat's wins seldom
+        # stops the other.
+        _killer_try(a, S(F.WKILL2), "or_second", "or_won_second")
+        _killer_try(a, S(F.WKILL3), "or_third", "or_won_third")
     J("abort", Cond.OUT)
     if tt:
         J("or_scan", Cond.ROOT)             # our own attack: its move is wanted
@@ -670,7 +679,16 @@ def _or_node(a: Asm, tt):
     I(Op.NEXT)
     J("or_try", Cond.DONE, neg=True)
     _verdict(a, "or_false", 0, OR, tt)
-    a.label("or_won_new")
+    if tt:
+        a.label("or_won_new")               # the wins move down a place: a new win,
+        a.label("or_won_third")             # or the third, first now
+        I(Op.LD, S(F.WKILL2))
+        I(Op.ST, S(F.WKILL3))
+        a.label("or_won_second")            # the second first: the first second
+        I(Op.LD, S(F.WKILL))
+        I(Op.ST, S(F.WKILL2))
+    else:
+        a.label("or_won_new")
     I(Op.SAVE, S(F.WKILL))
     a.label("or_won")
     I(Op.UNDO)
