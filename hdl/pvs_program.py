@@ -622,8 +622,8 @@ def _or_node(a: Asm, tt):
     # An AND node tries its child's killer itself (`and_try_got`) and enters at or_entered.
     _killer_try(a, S(F.WKILL), "or_entered", "or_won")
     if tt:
-        # The win before it next: a reply that stops one of a double threat's wins seldom
-        # stops the other.
+        # The two wins before it next: a reply that stops one of a double threat's wins
+        # seldom stops the other (docs/history.md, "The OR node's earlier wins at once").
         _killer_try(a, S(F.WKILL2), "or_second", "or_won_second")
         _killer_try(a, S(F.WKILL3), "or_third", "or_won_third")
     J("abort", Cond.OUT)
