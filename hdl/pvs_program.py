@@ -679,16 +679,14 @@ def _or_node(a: Asm, tt):
     I(Op.NEXT)
     J("or_try", Cond.DONE, neg=True)
     _verdict(a, "or_false", 0, OR, tt)
-    if tt:
-        a.label("or_won_new")               # the wins move down a place: a new win,
+    a.label("or_won_new")
+    if tt:                                  # the wins move down a place: a new win,
         a.label("or_won_third")             # or the third, first now
         I(Op.LD, S(F.WKILL2))
         I(Op.ST, S(F.WKILL3))
         a.label("or_won_second")            # the second first: the first second
         I(Op.LD, S(F.WKILL))
         I(Op.ST, S(F.WKILL2))
-    else:
-        a.label("or_won_new")
     I(Op.SAVE, S(F.WKILL))
     a.label("or_won")
     I(Op.UNDO)
