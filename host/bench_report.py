@@ -144,8 +144,13 @@ def _cases_part(figures):
         return "-" if v is None else "yes" if v else "no"
     rows = [[c["source"], str(c["move_number"]), c["played"], str(c["depth"]),
              yes(c["savable"]), c["answer"], yes(c["avoided"])] for c in cases]
-    return [table(["record", "move", "lost with", "within", "a move holds", "answer now",
-                   "avoided"], rows, right=(1, 3))]
+    heads = ["record", "move", "lost with", "within", "a move holds", "answer now", "avoided"]
+    if "avoided_in" in cases[0]:            # --samples: the answer given most often
+        heads[5] = "answer most given"
+        heads.append("answers avoiding")
+        for row, c in zip(rows, cases):
+            row.append(f"{c['avoided_in']} of {len(c['answers'])}")
+    return [table(heads, rows, right=(1, 3))]
 
 
 def report(figures):

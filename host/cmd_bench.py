@@ -8,6 +8,7 @@ project add targets with :func:`register_target`.  The figures are printed as ta
 report their progress on standard error as they go.
 """
 
+import random
 import time
 from pathlib import Path
 
@@ -341,11 +342,13 @@ def bench_held_back(args):
     """Lost games as positions (:mod:`traxfpga.host.positions`): each record's losing move,
     and whether ``--player`` now avoids it; ``--save FILE`` keeps them as a suite."""
     from .players import open_player
-    from .positions import avoids, cases_in, holding_moves, save_suite, to_dict
+    from .positions import avoids, cases_in, holding_moves, sampled, save_suite, to_dict
     from .reference.movetext import UnusableInput
 
     def progress(text):
         note("trax-fpga bench held-back", text)
+    if args.samples < 1:
+        raise UnusableInput("--samples must be at least 1")
     if args.suite:
         return _held_back_suite(args, progress)
     if not args.records:
@@ -358,32 +361,55 @@ def bench_held_back(args):
         raise UnusableInput(f"cannot save the suite as {args.save}: no such folder")
     cases = cases_in(args.records, args.force_depth, progress)
     rows, suite = [], []
+    rng = random.Random(args.seed)
     with open_player(args.player, seed=args.seed) as player:
         for case in cases:
-            answer, held, seconds = avoids(case, player, limit=args.time)
+            results = sampled(player, args.samples, rng,
+                              lambda: avoids(case, player, limit=args.time))
             # Listing every move that holds tests each legal move: in some positions that
             # took the reference more than 25 minutes at depth 4 (docs/referee.md).
             holds = None if args.no_holds else holding_moves(case)
-            progress(f"{case.source}: {args.player} answers {answer} instead of "
-                     f"{case.played}: {'avoided' if held else 'still lost'}"
+            row = to_dict(case, results) | {"savable": None if holds is None else bool(holds)}
+            progress(_answered(args.player, row)
                      + ("" if holds is None else f" ({len(holds)} moves hold)"))
-            savable = None if holds is None else bool(holds)
-            rows.append(to_dict(case, answer, held, seconds) | {"savable": savable})
-            suite.append((case, holds, answer))
+            rows.append(row)
+            suite.append((case, holds, row["answer"]))
     if args.save:
         save_suite(args.save, suite, args.player)
     figures = {"target": "held-back", "player": args.player, "force_depth": args.force_depth,
                "losing_moves": len(rows)}
     if not args.no_holds:
         figures["savable"] = sum(r["savable"] for r in rows)
-    return figures | {"avoided": sum(r["avoided"] for r in rows), "cases": rows}
+    return figures | _avoided(rows, args.samples)
+
+
+def _answered(player, row):
+    """A case's progress line."""
+    if "answers" not in row:
+        return (f"{row['source']}: {player} answers {row['answer']} instead of "
+                f"{row['played']}: {'avoided' if row['avoided'] else 'still lost'}")
+    answers = row["answers"]
+    given = ", ".join(f"{a} x{answers.count(a)}" for a in dict.fromkeys(answers))
+    return (f"{row['source']}: {player} answers {given} instead of {row['played']}: "
+            f"avoided in {row['avoided_in']} of {len(answers)}")
+
+
+def _avoided(rows, samples):
+    """The figures of the cases' ``rows``: the cases avoided (by most of their answers), and
+    with ``samples`` past one the answers that held of all given."""
+    figures = {"avoided": sum(r["avoided"] for r in rows)}
+    if samples > 1:
+        figures |= {"samples": samples,
+                    "answers_avoiding": f"{sum(r['avoided_in'] for r in rows)} of "
+                                        f"{samples * len(rows)}"}
+    return figures | {"cases": rows}
 
 
 def _held_back_suite(args, progress):
     """``bench held-back --suite FILE``: the suite's cases, each answered by ``--player``
     and judged by the moves the suite lists as holding (no search of the reference's)."""
     from .players import open_player
-    from .positions import load_suite, to_dict
+    from .positions import load_suite, sampled, to_dict
     from .reference.movetext import UnusableInput
 
     if args.records or args.save or args.no_holds:
@@ -391,17 +417,19 @@ def _held_back_suite(args, progress):
                             "out --records, --save and --no-holds")
     entries = load_suite(args.suite)
     rows = []
+    rng = random.Random(args.seed)
     with open_player(args.player, seed=args.seed) as player:
         for case, holds, _ in entries:
-            answer = player.answer_position(case.moves, limit=args.time)
-            held = answer in holds
-            progress(f"{case.source}: {args.player} answers {answer} instead of "
-                     f"{case.played}: {'avoided' if held else 'still lost'}")
-            rows.append(to_dict(case, answer, held, player.last_time)
-                        | {"savable": bool(holds)})
+            def once():
+                answer = player.answer_position(case.moves, limit=args.time)
+                return answer, answer in holds, player.last_time
+            row = to_dict(case, sampled(player, args.samples, rng, once)) \
+                | {"savable": bool(holds)}
+            progress(_answered(args.player, row))
+            rows.append(row)
     return {"target": "held-back", "player": args.player, "suite": args.suite,
-            "losing_moves": len(rows), "savable": sum(r["savable"] for r in rows),
-            "avoided": sum(r["avoided"] for r in rows), "cases": rows}
+            "losing_moves": len(rows), "savable": sum(r["savable"] for r in rows)} \
+        | _avoided(rows, args.samples)
 
 
 register_target("held-back", bench_held_back,
@@ -492,6 +520,11 @@ def add_arguments(parser):
                         help="held-back: write the cases, the moves that hold in each and "
                              "--player's answers to FILE as a suite (JSON lines), such as "
                              "tests/data/lost_positions.jsonl")
+    parser.add_argument("--samples", type=int, default=1, metavar="K",
+                        help="held-back: answer each case K times, the player seeded from "
+                             "--seed before each (its noise moved on, as before a game); a "
+                             "case counts as avoided when more than half its answers hold "
+                             "(default 1: one answer, no seeding)")
     parser.add_argument("--suite", metavar="FILE",
                         help="held-back: the cases of a suite --save wrote (such as "
                              "tests/data/lost_positions.jsonl) instead of --records, judged "

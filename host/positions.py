@@ -24,7 +24,7 @@ from .reference.movetext import UnusableInput, read_moves
 from .reference.trax import Game, Illegal, format_move
 
 __all__ = ["Case", "WINNERS", "losing_move", "record_files", "cases_in", "avoids",
-           "holding_moves", "to_dict", "save_suite", "load_suite"]
+           "sampled", "holding_moves", "to_dict", "save_suite", "load_suite"]
 
 #: A record's result code -> the winner (a draw has none).
 WINNERS = {"1-0": "white", "0-1": "black"}
@@ -129,11 +129,33 @@ def holding_moves(case):
     return [format_move(mv) for mv in game.legal_moves() if not refuted(game, mv, case.depth)]
 
 
-def to_dict(case, answer, held, seconds):
+def sampled(player, samples, rng, answer_once):
+    """``samples`` results of ``answer_once()``, ``(answer, held, seconds)`` each.  Past one,
+    the player is seeded from ``rng`` before each, as the referee seeds it before a game: a
+    budgeted search's answer can rest on its noise (the simulated board's generator runs
+    on from case to case), and the samples show how often it does."""
+    results = []
+    for _ in range(samples):
+        if samples > 1:
+            player.seed(rng.getrandbits(32))
+        results.append(answer_once())
+    return results
+
+
+def to_dict(case, results):
+    """A case's row from its ``sampled`` results: the answer given most often (the first of
+    equals), ``avoided`` when more than half the answers hold, and with more than one
+    sample every answer and how many held."""
     d = asdict(case)
     d["move_number"] = len(case.moves) + 1
     del d["moves"]
-    return d | {"answer": answer, "avoided": held, "seconds": round(seconds, 6)}
+    answers = [answer for answer, _, _ in results]
+    held = sum(h for _, h, _ in results)
+    d |= {"answer": max(answers, key=answers.count), "avoided": 2 * held > len(results),
+          "seconds": round(max(s for _, _, s in results), 6)}
+    if len(results) > 1:
+        d |= {"answers": answers, "avoided_in": held}
+    return d
 
 
 def save_suite(path, entries, player):

@@ -2,13 +2,14 @@
 the reference's wins by force, and a player's answer in that position."""
 
 import json
+import random
 
 import pytest
 
 from traxfpga.host import cli
 from traxfpga.host.players import SpecError, open_player
-from traxfpga.host.positions import (avoids, cases_in, holding_moves, load_suite,
-                                     losing_move)
+from traxfpga.host.positions import (Case, avoids, cases_in, holding_moves, load_suite,
+                                     losing_move, sampled, to_dict)
 from traxfpga.host.reference.forcing import refuted
 from traxfpga.host.reference.movetext import UnusableInput
 from traxfpga.host.reference.trax import Game, format_move
@@ -138,3 +139,48 @@ def test_bench_held_back(records, capsys, tmp_path):
         assert error in capsys.readouterr().err
     assert cli.main(["bench", "held-back", "--suite", str(tmp_path / "none.jsonl")]) == 1
     assert "cannot read the suite" in capsys.readouterr().err
+
+
+def test_samples_seed_the_player_before_each_answer_past_one():
+    """One sample leaves the player's noise alone (the default figures stay as they were);
+    more seed it before each answer from the one generator, reproducibly."""
+    class Player:
+        seeds = []
+
+        def seed(self, n):
+            self.seeds.append(n)
+    player = Player()
+    answers = iter(["A", "B", "B"])
+    results = sampled(player, 1, random.Random(3), lambda: (next(answers), True, 0.5))
+    assert results == [("A", True, 0.5)] and player.seeds == []
+    results = sampled(player, 2, random.Random(3), lambda: (next(answers), False, 0.25))
+    rng = random.Random(3)
+    assert player.seeds == [rng.getrandbits(32), rng.getrandbits(32)]
+    case = Case("game-001.txt", ["@0/"], "A2+", 2)
+    row = to_dict(case, [("B", False, 0.25), ("C", True, 0.5), ("B", True, 0.75)])
+    assert (row["answer"], row["avoided"], row["avoided_in"], row["seconds"]) == \
+        ("B", True, 2, 0.75)
+    assert row["answers"] == ["B", "C", "B"] and row["move_number"] == 2
+    row = to_dict(case, [("B", False, 0.25), ("C", True, 0.5)])
+    assert not row["avoided"]                   # half is not more than half
+    assert "answers" not in to_dict(case, [("B", True, 0.25)])
+
+
+def test_bench_held_back_samples(records, capsys):
+    folder, _ = records
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--player", "ref",
+                     "--force-depth", "2", "--no-holds", "--samples", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["samples"] == 3
+    for c in data["cases"]:
+        assert len(c["answers"]) == 3 and c["answer"] in c["answers"]
+        assert c["avoided"] == (2 * c["avoided_in"] > 3)
+    assert data["answers_avoiding"] == \
+        f"{sum(c['avoided_in'] for c in data['cases'])} of {3 * len(data['cases'])}"
+    assert data["avoided"] == sum(c["avoided"] for c in data["cases"])
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--player", "ref",
+                     "--force-depth", "2", "--no-holds", "--samples", "2"]) == 0
+    out = capsys.readouterr()
+    assert "answers avoiding" in out.out and " x2" in out.err
+    assert cli.main(["bench", "held-back", "--records", str(folder), "--samples", "0"]) == 1
+    assert "--samples must be at least 1" in capsys.readouterr().err
