@@ -377,8 +377,9 @@ def _answer(a, threats, tt):
         I(Op.ST, Gl(G.BM))
     J("answer")
     if threats and tt:
-        # None held yet, but a root move's test was cut short (KREF 2): that move, the
-        # best the iteration found since, is not known to lose; the last answer is.
+        # None held yet, but a root move's test was cut short (KREF 2) after it held one
+        # move less deep (_pretest): that move, the best the iteration found since, is
+        # not known to lose; the last answer is.
         a.label("unheld")
         I(Op.LD, Gl(G.KREF))
         I(Op.CMPI, x=2)
@@ -500,6 +501,8 @@ def _ret(a, threats, cores, tt, cap):
         J("taken_back", Cond.GT)
         I(Op.CMPI, x=-DECIDED)
         J("taken_back", Cond.LT)
+        if tt:
+            _pretest(a, cap)
         if cap is not None:
             _arm_cap(a, cap)
         if tt:
@@ -511,6 +514,7 @@ def _ret(a, threats, cores, tt, cap):
             _mark_test(a, "defence_unmarked", 1)
         I(Op.LD, S(F.WV))
         J("taken_back", Cond.ZERO)
+        a.label("refuted")
         I(Op.LDI, x=REFUTED)                # it does: a loss, and on the list
         I(Op.ST, S(F.VAL))
         I(Op.LDI, x="taken_back")
@@ -555,6 +559,27 @@ def _ret(a, threats, cores, tt, cap):
         J("ret", Cond.ROOT)                 # no move of this core's share: -INF
     I(Op.LDI, x=0)
     J("ret")
+
+def _pretest(a, cap):
+    """A root move's test one move less deep first (from two moves on): a refutation
+    there is one at the full depth, found for a fraction of its nodes, and the table's
+    entries carry over.  A move that passes it is marked as under test (KREF 2), so that
+    a budget cut short in the full test answers a move known to hold one move less deep,
+    never one the iteration could not test at all ("unheld")."""
+    I, J = a.i, a.jmp
+    I(Op.LD, Gl(G.DD))
+    I(Op.CMPI, x=1)
+    J("pretested", Cond.EQ)
+    if cap is not None:
+        _arm_cap(a, cap)
+        I(Op.LD, Gl(G.DD))
+    I(Op.ADDI, x=-1)
+    _call_threat_test(a, "pretest_back")
+    a.label("pretest_back")
+    I(Op.LD, S(F.WV))
+    J("refuted", Cond.ZERO, neg=True)
+    a.label("pretested")
+
 
 def threat_search(a: Asm, tt: bool = False, capped: bool = False):
     """The win-by-force test along threats (docs/player.md): an OR node (the attacker to

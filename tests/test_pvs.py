@@ -245,6 +245,22 @@ def test_a_refuted_answer_gives_way_to_the_move_under_test():
     assert run(game, node_limit=12_000, tt=False).move == last.move
 
 
+def test_a_move_cut_short_answers_only_if_it_held_one_move_less_deep():
+    """Out of budget in the test of a root move, after the last answer was refuted and
+    before any move held, the answer is the move under test only if it held one move less
+    deep.  14 moves of a game the board lost to a 2016 contest program: iteration 5 (the
+    threat search at 4) refutes iteration 4's answer ``B8\\``; the budget ends in the
+    test of a move no iteration tested before, and answering that move (as the program did
+    before the shallower test) loses within 2."""
+    game = Game()
+    for mv in ["@0/", "@1/", "@1/", "A0/", "A0/", "@2+", "A0/", "A0/", "C6+", "E5/",
+               "C3\\", "D3+", "D2/", "B7\\"]:
+        game.play(mv)
+    assert refuted(game, parse_move("@1+"), 2)      # that answer, at 400,000 nodes
+    got = run(game, node_limit=400_000, seed=0xACE1)
+    assert got.depth == 4 and not refuted(game, got.move, 2), got
+
+
 def test_seek_searches_as_place_does():
     """The scan loops' SEEK passes over in the engine what PLACE, NEXT and the jumps
     between them passed over in the program: with PLACE in SEEK's stead the program answers
