@@ -560,6 +560,7 @@ def _ret(a, threats, cores, tt, cap):
     I(Op.LDI, x=0)
     J("ret")
 
+
 def _pretest(a, cap):
     """A root move's test one move less deep first (from two moves on): a refutation
     there is one at the full depth, found for a fraction of its nodes, and the table's
@@ -567,12 +568,11 @@ def _pretest(a, cap):
     a budget cut short in the full test answers a move known to hold one move less deep,
     never one the iteration could not test at all ("unheld")."""
     I, J = a.i, a.jmp
+    if cap is not None:
+        _arm_cap(a, cap)                    # harmless when the test is skipped: re-armed
     I(Op.LD, Gl(G.DD))
     I(Op.CMPI, x=1)
     J("pretested", Cond.EQ)
-    if cap is not None:
-        _arm_cap(a, cap)
-        I(Op.LD, Gl(G.DD))
     I(Op.ADDI, x=-1)
     _call_threat_test(a, "pretest_back")
     a.label("pretest_back")
