@@ -263,7 +263,7 @@ class Control:
         m.submodules[name] = finder = PathEndFinder(self.L)
         cell = getattr(self.cells, rdata)
         m.d.comb += [finder.p.x.eq(self.px), finder.p.y.eq(self.py), finder.mask.eq(self.pmask),
-                     finder.dir.eq(rdir), finder.pos.eq(rpos), finder.cell.eq(cell),
+                     finder.dir.eq(rdir), finder.pos.eq(rpos), finder.occ.eq(cell.occ),
                      *(finder.far[c].eq(getattr(self.far[c], rdata)) for c in range(2))]
         wiring.connect(m, finder.found, getattr(joins, "found" + port))
         facing = getattr(joins, "facing" + port)
@@ -438,8 +438,15 @@ class Control:
                                  entry.u.tile.e[2 * c + s].y.eq(ends[c][s].y)]
         for c in range(2):
             ea, eb = ends[c][i], ends[c][1 - i]
-            m.d.comb += [self.far[c].addr.eq(Cat(ea.x, ea.y)), self.far[c].wdata.eq(eb),
-                         self.far[c].we.eq(1)]
+            wd = eb.d
+            if i == 1:
+                # No track of this colour enters P: both its ends are P's own edges, and
+                # P points to itself at their XOR (the finder's encoding).
+                alone = ~(self.p_white if c == 0 else self.p_black).any()
+                wd = Mux(alone, ea.d ^ eb.d, eb.d)
+            wdata = self.far[c].wdata
+            m.d.comb += [self.far[c].addr.eq(Cat(ea.x, ea.y)), wdata.x.eq(eb.x),
+                         wdata.y.eq(eb.y), wdata.d.eq(wd), self.far[c].we.eq(1)]
         if i == 0:
             m.d.sync += self.k.eq(self.k + 1)
             if self.keyed:

@@ -2,8 +2,11 @@
 
 Nothing ever walks a path: for every tile and colour the far-end stores (``far_w``,
 ``far_b``) hold the far end of the path that leaves the tile by an open edge.  So the far
-end across an edge of P follows from the neighbour's word and its far-end entry of the
-edge's colour alone; an empty neighbour leaves P's own edge open.  One finder serves the
+end across an edge of P follows from the neighbour's far-end entry of the edge's colour
+alone, and whether the neighbour is a tile; an empty neighbour leaves P's own edge open.
+A tile whose track of a colour has both ends open points to itself, and its entry's edge
+is the XOR of the two: the far end seen from either is that edge XOR the entry's, so the
+finder needs no neighbour's tile.  One finder serves the
 placement (P's new tile) and EVAL (an empty square's entering tracks standing in for a
 tile's).  It is combinational: the neighbour's words arrive from the stores' read ports.
 """
@@ -12,7 +15,7 @@ from amaranth.hdl import Array, Const, Module, Mux
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .tiles import Cell, End, Pos
+from .tiles import End, Pos
 
 __all__ = ["FoundEndSignature", "PathEndSignature", "PathEndFinder", "one_hot_dir", "second_edge"]
 
@@ -50,11 +53,11 @@ class PathEndSignature(wiring.Signature):
     """The finder seen from the engine.
 
     In: ``p``, the square of the tile; ``mask``, its white edges; ``dir``, the edge of P
-    looked across; ``pos``, the neighbour's square there; ``cell`` and ``far``, the
-    neighbour's word and its far-end entries (white, black).  Out: ``found``, the far end
-    of the path P joins across ``dir``; ``back``, the edge of the far end's path-end word
-    before P joins it (the neighbour's edge facing P, or, where the neighbour pointed at
-    itself, the edge it pointed at), which taking P back writes there again.
+    looked across; ``pos``, the neighbour's square there; ``occ``, the neighbour is a tile;
+    ``far``, its far-end entries (white, black).  Out: ``found``, the far end of the path P
+    joins across ``dir``; ``back``, the edge of the far end's path-end word before P joins
+    it (the neighbour's edge facing P, or, where the neighbour pointed at itself, its
+    entry's edge), which taking P back writes there again.
     """
 
     def __init__(self, log2n):
@@ -63,7 +66,7 @@ class PathEndSignature(wiring.Signature):
             "mask":   In(4),
             "dir":    In(2),
             "pos":    In(Pos(log2n)),
-            "cell":   In(Cell),
+            "occ":    In(1),
             "far":    In(data.ArrayLayout(End(log2n), 2)),
             "found":  Out(FoundEndSignature(log2n)),
             "back":   Out(2),
@@ -76,17 +79,15 @@ class PathEndFinder(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        cell, d = self.cell, self.dir
+        d, occ = self.dir, self.occ
         white = self.mask.bit_select(d, 1)
-        occ = cell.occ
         raw = Mux(white, self.far[0].as_value(), self.far[1].as_value())
         found = self.found
         raw = data.View(found.end.shape(), raw)
-        nmask = Mux(white, cell.white, ~cell.white)[:4]
-        other = one_hot_dir((nmask & ~(Const(1, 4) << (d ^ 2)))[:4])
-        # A neighbour whose track of this colour has both ends open points to itself:
-        # the far end is then its other edge of the colour.
+        # A neighbour whose track of this colour has both ends open points to itself, at
+        # the XOR of its two open edges: the far end is the edge facing P XOR that.
         selfp = (raw.x == self.pos.x) & (raw.y == self.pos.y)
+        other = raw.d ^ d ^ 2
         m.d.comb += [
             found.end.x.eq(Mux(occ, raw.x, self.p.x)),
             found.end.y.eq(Mux(occ, raw.y, self.p.y)),
