@@ -630,12 +630,17 @@ class Control:
         m.d.sync += [epend.eq(epend_n), *(fpend[c].eq(fpend_n[c]) for c in range(2))]
 
         edges = [tile.mask, ~tile.mask]                # each colour's edges of P
+        split = split_r = None
         if self.dual:
             # Sides a and b of a colour are restored in one step when their far ends lie
             # in different banks (columns of different parity): one at each write port.
-            split = [tile.e[2 * c].x[0] != tile.e[2 * c + 1].x[0] for c in range(2)]
+            # Registered at step 0 for the later steps, whose last one addresses the log
+            # (`read_ahead`): deciding it from the log's read data made a path from the
+            # log's block RAM back to its address, the 85F's longest.
+            split = Cat(*(tile.e[2 * c].x[0] != tile.e[2 * c + 1].x[0] for c in range(2)))
+            split_r = Signal(2)
 
-        def one_left(e, f):     # a step with these writes pending is the tile's last
+        def one_left(e, f, split):  # a step with these writes pending is the tile's last
             if self.dual:       # (`e`: the neighbours still to read, each written a step on)
                 return ((f[0] != 0b11) | split[0]) & ((f[1] != 0b11) | split[1]) & (e == 0)
             return (f[0] != 0b11) & (f[1] != 0b11) & ((e & (e - 1)) == 0)
@@ -644,7 +649,9 @@ class Control:
         # The move's last step known a cycle ahead: its end (`rolled_back`) drives the
         # enables of the area and the scan registers, too late for the UP5K at 24 MHz if
         # it waited for this cycle's pending writes and `k`.
-        m.d.sync += self.ending.eq(~last & (self.k == 1) & one_left(epend_n, fpend_n))
+        m.d.sync += self.ending.eq(~last & (self.k == 1) &
+                                  one_left(epend_n, fpend_n, Mux(self.step == 0, split, split_r)
+                                           if self.dual else None))
         if self.keyed:
             # The tile's key is XORed out the cycle after step 0, from px, py and pmask
             # loaded there (a tile's take-back is never its step 0 alone).
@@ -655,6 +662,8 @@ class Control:
             # P's address straight from the entry, and the registers the later steps use
             # loaded from it: so the tile's take-back starts the cycle its entry arrives.
             m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y)]
+            if self.dual:
+                m.d.sync += split_r.eq(split)
             if self.keyed:
                 m.d.sync += self.pmask.eq(tile.mask)
             if self.dual:
@@ -692,11 +701,11 @@ class Control:
                 m.d.comb += fpend_n[c].eq(Mux(fpend[c][0], fpend[c] & 0b10, 0))
                 if self.dual:
                     b_dir = top_dir(edges[c])
-                    with m.If((fpend[c] == 0b11) & split[c]):
+                    with m.If((fpend[c] == 0b11) & split_r[c]):
                         m.d.comb += [far.waddr2.eq(tile.e[2 * c + 1].as_value()),
                                      far.wdata2.eq(Cat(self.neighbour(b_dir), tile.back[b_dir])),
                                      far.we2.eq(1), fpend_n[c].eq(0)]
-            m.d.comb += last.eq(one_left(epend, fpend))
+            m.d.comb += last.eq(one_left(epend, fpend, split_r))
         return last
 
     def first_reads(self, now):
