@@ -234,9 +234,9 @@ BOARDS = {
     # take two), so 13 would need about 223 of the 208.
     # The 85F's twelve cores fill it; with four reads eleven would fit, as many nodes a
     # second (docs/figures.md, "Many cores").
-    # 89.6% full: its twelve cores place at 38.8 MHz with nextpnr's default seed, 43.9 with
-    # seed 2, and meet 45 MHz with seed 1 (docs/figures.md).  Any change to the netlist may
-    # need another seed.
+    # 89% full: its twelve cores meet 45 MHz with nextpnr's seed 1 (45.3 MHz); the netlist
+    # before it placed at 38.8 MHz with the default seed and 43.9 with seed 2
+    # (docs/figures.md).  Any change to the netlist may need another seed.
     "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12,
                         four_reads=False, nextpnr_seed=1),
     "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3,
