@@ -630,7 +630,7 @@ class Control:
         m.d.sync += [epend.eq(epend_n), *(fpend[c].eq(fpend_n[c]) for c in range(2))]
 
         edges = [tile.mask, ~tile.mask]                # each colour's edges of P
-        split = split_r = None
+        split = split_r = split_now = None
         if self.dual:
             # Sides a and b of a colour are restored in one step when their far ends lie
             # in different banks (columns of different parity): one at each write port.
@@ -639,19 +639,18 @@ class Control:
             # log's block RAM back to its address, the 85F's longest.
             split = Cat(*(tile.e[2 * c].x[0] != tile.e[2 * c + 1].x[0] for c in range(2)))
             split_r = Signal(2)
+            split_now = Mux(self.step == 0, split, split_r)
 
-        def one_left(e, f, split):  # a step with these writes pending is the tile's last
+        def one_left(e, f, apart):  # a step with these writes pending is the tile's last
             if self.dual:       # (`e`: the neighbours still to read, each written a step on)
-                return ((f[0] != 0b11) | split[0]) & ((f[1] != 0b11) | split[1]) & (e == 0)
+                return ((f[0] != 0b11) | apart[0]) & ((f[1] != 0b11) | apart[1]) & (e == 0)
             return (f[0] != 0b11) & (f[1] != 0b11) & ((e & (e - 1)) == 0)
         nocc = had_neighbours(tile, edges)
         last = Signal()
         # The move's last step known a cycle ahead: its end (`rolled_back`) drives the
         # enables of the area and the scan registers, too late for the UP5K at 24 MHz if
         # it waited for this cycle's pending writes and `k`.
-        m.d.sync += self.ending.eq(~last & (self.k == 1) &
-                                  one_left(epend_n, fpend_n, Mux(self.step == 0, split, split_r)
-                                           if self.dual else None))
+        m.d.sync += self.ending.eq(~last & (self.k == 1) & one_left(epend_n, fpend_n, split_now))
         if self.keyed:
             # The tile's key is XORed out the cycle after step 0, from px, py and pmask
             # loaded there (a tile's take-back is never its step 0 alone).
@@ -662,11 +661,10 @@ class Control:
             # P's address straight from the entry, and the registers the later steps use
             # loaded from it: so the tile's take-back starts the cycle its entry arrives.
             m.d.sync += [self.px.eq(tile.p.x), self.py.eq(tile.p.y)]
-            if self.dual:
-                m.d.sync += split_r.eq(split)
             if self.keyed:
                 m.d.sync += self.pmask.eq(tile.mask)
             if self.dual:
+                m.d.sync += split_r.eq(split)
                 m.d.comb += epend_n.eq(self.clear_lanes(~nocc, tile.p, first=True))
             else:
                 m.d.comb += epend_n.eq(~nocc)
