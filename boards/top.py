@@ -15,6 +15,7 @@ from amaranth.hdl import ClockDomain, Module, Shape
 from amaranth.lib import io, wiring
 
 from ..firmware.leds import LED_NAMES
+from ..hdl.collision import ATTRIBUTE
 from .platforms import Board, get_board
 from .pll import DirectClock, ICE40PLL, pcf_clock_constraint, pll_params
 from .pll_ecp5 import ECP5PLL, ecp5_pll_params
@@ -46,14 +47,29 @@ def clock_constraint(board, f_hz):
     return {"add_constraints": pcf_clock_constraint(f_hz)}
 
 
+#: Yosys commands run before synthesis: the read ports of memories marked `NO_COLLISION`
+#: (``hdl/collision.py``) may give anything where they meet their write port.  Yosys takes
+#: the attribute into account only where it builds a synchronous read port itself, and
+#: Amaranth's come built, so the script says it of them (each such memory has one read
+#: port and one write port: one bit of mask).
+NO_COLLISION_SCRIPT = [
+    "hierarchy -auto-top", "proc", "flatten", "memory_collect",
+    f"setparam -set RD_COLLISION_X_MASK 1'1 t:$mem_v2 a:{ATTRIBUTE} %i",
+]
+
+
 def synth_overrides(board):
     """``{override: text}`` for ``platform.prepare``: the synthesis options of the part.
     synth_ice40 maps logic for the HX's delays unless told the part: the UP5K's are slower
-    and otherwise balanced, and mapped for them the iCEBreaker's device gains 1 to 2 MHz."""
+    and otherwise balanced, and mapped for them the iCEBreaker's device gains 1 to 2 MHz.
+    On the iCE40 parts, `NO_COLLISION_SCRIPT`."""
     board = board if isinstance(board, Board) else get_board(board)
+    overrides = {}
+    if board.family == "ice40":
+        overrides["script_after_read"] = "\n".join(NO_COLLISION_SCRIPT)
     if board.device.startswith("iCE40UP"):
-        return {"synth_opts": "-device u"}
-    return {}
+        overrides["synth_opts"] = "-device u"
+    return overrides
 
 
 def _check_device(device):

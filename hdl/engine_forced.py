@@ -11,6 +11,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from .collision import NO_COLLISION
 from .tiles import Pos
 
 __all__ = ["ForcedSignature", "ForcedStack"]
@@ -44,8 +45,10 @@ class ForcedStack(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        # The read port reads just below the square the write port writes
+        # (`NO_COLLISION`).
         m.submodules.mem = mem = Memory(shape=self.push.payload.shape(), depth=self.depth,
-                                        init=[])
+                                        init=[], attrs=NO_COLLISION)
         rd = mem.read_port(domain="sync")
         wr = mem.write_port()
         sp = Signal(range(self.depth + 1))

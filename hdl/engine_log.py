@@ -10,6 +10,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from .collision import NO_COLLISION
 from .engine_layouts import LogEntry
 
 __all__ = ["UndoLogSignature", "UndoLog"]
@@ -50,8 +51,10 @@ class UndoLog(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
+        # The read port reads below the entry the write port writes (`NO_COLLISION`): the
+        # newest, or with `ahead` (only with a pop, never with a push) the one below it.
         m.submodules.mem = mem = Memory(shape=self.push.payload.shape(), depth=self.depth,
-                                        init=[])
+                                        init=[], attrs=NO_COLLISION)
         rd = mem.read_port(domain="sync")
         wr = mem.write_port()
         wptr = Signal(range(self.depth))

