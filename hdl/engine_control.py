@@ -211,6 +211,21 @@ class Control:
             m.d.sync += [self.rdir2.eq(ndir2), self.rpos2.eq(self.nb_addr2)]
         else:
             m.d.comb += [ndir.eq(self.step[:2]), self.at_p.eq(self.step[2])]
+            # One port: the path-end stores read a neighbour of their own (`fdir`, by
+            # default the board store's), so that TILE reads a tile neighbour's path ends
+            # while the board store reads an empty neighbour's word.  The edge and square
+            # whose path ends arrive: `rfdir`, `rfpos`.
+            self.fdir = Signal(2)
+            self.rfdir = Signal(2)
+            self.rfpos = Signal(Pos(self.L))
+            m.d.comb += self.fdir.eq(ndir)
+            m.d.sync += [self.rfdir.eq(self.fdir), self.rfpos.eq(self.far[0].addr)]
+            # TILE: the empty neighbours (`cleft`) and tile neighbours (`fleft`) left to
+            # read after step 0, and whether a word (`cread`) and path ends (`fread`) arrive.
+            self.cleft = Signal(4)
+            self.fleft = Signal(4)
+            self.cread = Signal()
+            self.fread = Signal()
         nb_x = Mux(ndir == 1, wrap(px + 1), Mux(ndir == 3, wrap(px - 1), px))
         nb_y = Mux(self.at_p, py,
                    Mux(ndir == 0, wrap(py - 1), Mux(ndir == 2, wrap(py + 1), py)))
@@ -238,10 +253,20 @@ class Control:
         if self.quad:                           # all four ends at once
             joins = FourJoins(L)
         else:
-            joins = Joins(L, now=self.dual, two=self.dual)
+            # (Two ends a cycle on one port too: a tile neighbour's and an empty one's.)
+            joins = Joins(L, now=self.dual)
         m.submodules.joins = self.joins = joins
         m.d.comb += self._area_to(joins.area)
-        self.finder = self._finder("finder", joins, "", self.rdir, self.rpos, "rdata")
+        if self.dual:
+            self.finder = self._finder("finder", joins, "", self.rdir, self.rpos, "rdata")
+        else:
+            # One port: the path ends of a tile neighbour (the finder's `occ` is 1: TILE
+            # and EVAL_ENDS take its ends only across edges a tile lies beyond), and, at
+            # the second port of the joins, an empty neighbour's: P's own open edge.
+            self.finder = self._finder("finder", joins, "", self.rfdir, self.rfpos, "rdata",
+                                       occ=Const(1))
+            self.finder2 = self._finder("finder2", joins, "2", self.rdir, self.rpos, "rdata",
+                                        occ=Const(0))
         if self.dual:
             # The second of the two neighbours TILE reads a cycle.
             self.finder2 = self._finder("finder2", joins, "2", self.rdir2, self.rpos2, "rdata2")
@@ -256,18 +281,20 @@ class Control:
         m.d.comb += [ev.at.x.eq(self.px), ev.at.y.eq(self.py),
                      ev.lines.eq(self.variant != Variant.LOOPTRAX), *self._area_to(ev.area)]
 
-    def _finder(self, name, joins, port, rdir, rpos, rdata):
+    def _finder(self, name, joins, port, rdir, rpos, rdata, occ=None):
         """A path-end finder on the words of the neighbour across ``rdir`` at ``rpos`` (the
-        stores' read data ``rdata``), feeding the joins' ``port``."""
+        stores' read data ``rdata``), feeding the joins' ``port``; ``occ``: whether that
+        neighbour is a tile, if known without its word."""
         m = self.m
         m.submodules[name] = finder = PathEndFinder(self.L)
         cell = getattr(self.cells, rdata)
+        occ = cell.occ if occ is None else occ
         m.d.comb += [finder.p.x.eq(self.px), finder.p.y.eq(self.py), finder.mask.eq(self.pmask),
-                     finder.dir.eq(rdir), finder.pos.eq(rpos), finder.occ.eq(cell.occ),
+                     finder.dir.eq(rdir), finder.pos.eq(rpos), finder.occ.eq(occ),
                      *(finder.far[c].eq(getattr(self.far[c], rdata)) for c in range(2))]
         wiring.connect(m, finder.found, getattr(joins, "found" + port))
         facing = getattr(joins, "facing" + port)
-        m.d.comb += [getattr(joins, "occ" + port).eq(cell.occ),
+        m.d.comb += [getattr(joins, "occ" + port).eq(occ),
                      facing.x.eq(rpos.x), facing.y.eq(rpos.y), facing.d.eq(rdir ^ 2)]
         return finder
 
@@ -316,6 +343,8 @@ class Control:
             new_col = sent_colour(self.pmask, rdir)
             return ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
         self.stirs = stirs(self.cells.rdata, self.rdir)
+        if not self.dual:                       # (a word arrives at some steps only)
+            self.stirs &= self.cread
         if self.dual:                           # (the two words arriving)
             self.stirs |= stirs(self.cells.rdata2, self.rdir2)
         if self.quad:
@@ -385,28 +414,23 @@ class Control:
             m.next = "RESULT"
 
     def read_neighbours(self):
-        """Steps 0..3 address P's neighbours N, E, S, W; steps 1..4 take their words.  On two
-        ports, steps 0 and 1 address N and E, then S and W; steps 1 and 2 take them."""
+        """Two ports: steps 0 and 1 address N and E, then S and W; steps 1 and 2 take their
+        words."""
         m, cells = self.m, self.cells
         m.d.comb += cells.addr.eq(self.nb_addr)
-        if self.dual:
-            m.d.comb += cells.addr2.eq(self.nb_addr2)
-            for c in range(2):
-                m.d.comb += self.far[c].addr2.eq(self.nb_addr2)
-            for i in range(2):
-                for rev in range(2):            # the pair read at step i: (N, E) or (S, W)
-                    pair = 2 * (i ^ rev)
-                    with m.If((self.step == i + 1) & (self.rev == rev)):
-                        m.d.sync += [self.nb[pair].eq(cells.rdata),
-                                     self.nb[pair + 1].eq(cells.rdata2)]
-            if self.quad:
-                with m.If(self.step == 1):         # all four at once
-                    m.d.sync += [self.nb[Cat(0, ~self.rev)].eq(cells.rdata3),
-                                 self.nb[Cat(1, ~self.rev)].eq(cells.rdata4)]
-        else:
-            for i in range(4):
-                with m.If(self.step == i + 1):
-                    m.d.sync += self.nb[i].eq(cells.rdata)
+        m.d.comb += cells.addr2.eq(self.nb_addr2)
+        for c in range(2):
+            m.d.comb += self.far[c].addr2.eq(self.nb_addr2)
+        for i in range(2):
+            for rev in range(2):            # the pair read at step i: (N, E) or (S, W)
+                pair = 2 * (i ^ rev)
+                with m.If((self.step == i + 1) & (self.rev == rev)):
+                    m.d.sync += [self.nb[pair].eq(cells.rdata),
+                                 self.nb[pair + 1].eq(cells.rdata2)]
+        if self.quad:
+            with m.If(self.step == 1):         # all four at once
+                m.d.sync += [self.nb[Cat(0, ~self.rev)].eq(cells.rdata3),
+                             self.nb[Cat(1, ~self.rev)].eq(cells.rdata4)]
 
     # The writes of one tile's placement (TILE_WRITE); the caller sets the store's write
     # address.
@@ -1332,42 +1356,90 @@ class Control:
         is_p = from_stack & (forced.top.as_value() == Cat(self.px, self.py))
         return taken, (ahead | self.push_r, at, is_p, start_nb, nb_xy, nb_word, south_west)
 
+    def tile_one_port(self):
+        """One port, TILE: the board store reads P's empty neighbours (their words, which
+        `TILE_WRITE` updates) while the path-end stores read its tile neighbours (their
+        path ends, which P joins), lowest edge first, one of each a step from step 0.  Which
+        neighbours are tiles follows from P's word alone: a track enters P from each of
+        them.  Each arrives a step after it is read, and the joins take, as they arrive, a
+        tile neighbour's far end (`finder`) and an empty one's, P's own open edge
+        (`finder2`).  A tile thus takes one step more than the larger of the two counts (3
+        to 5 cycles) where reading all four squares in all three stores took 5.  A forced
+        tile's word arriving at step 0 (`fresh`, from `POP_READ`) holds step 0 a cycle: the
+        reads are chosen from P's word in a register, not from the store's read data (on
+        the UP5K's longest paths)."""
+        m, step, cells = self.m, self.step, self.cells
+        first = step == 0
+        tiles = Cat(*(self.p_inc[d] != Colour.NONE for d in DIRS))
+        cmask = Mux(first, ~tiles, self.cleft)
+        fmask = Mux(first, tiles, self.fleft)
+        m.d.comb += [self.ndir.eq(one_hot_dir(cmask)), self.at_p.eq(0),
+                     cells.addr.eq(self.nb_addr), self.fdir.eq(one_hot_dir(fmask))]
+        far_addr = self.neighbour(self.fdir)
+        for c in range(2):
+            m.d.comb += self.far[c].addr.eq(far_addr)
+        with m.If(self.fresh):
+            m.d.sync += [self.cread.eq(0), self.fread.eq(0)]
+            self.take_forced()
+        with m.Else():
+            m.d.sync += [step.eq(step + 1), self.cleft.eq(cmask & (cmask - 1)),
+                         self.fleft.eq(fmask & (fmask - 1)),
+                         self.cread.eq(cmask != 0), self.fread.eq(fmask != 0)]
+        with m.If(first & (self.k == 0)):
+            self.grow()
+        m.d.comb += [self.joins.take.eq(self.fread), self.joins.take2.eq(self.cread)]
+        with m.If(self.fread):
+            m.d.sync += self.back[self.rfdir].eq(self.finder.back)
+        with m.If(self.cread):
+            m.d.sync += self.nb[self.rdir].eq(cells.rdata)
+        with m.If(first):
+            m.d.sync += self.stirred.eq(0)
+        with m.Elif(self.stirs):
+            m.d.sync += self.stirred.eq(1)
+        with m.If(~first & (cmask == 0) & (fmask == 0)):       # nothing more to arrive
+            self.quiet_or_write()
+
+    def tile_two_ports(self):
+        """Two ports, TILE: steps 0..1 address N and E, then S and W (in the board store and
+        both path-end stores); steps 1..2 take their words and the path ends across each edge
+        (`read_neighbours`); with four reads, all four at step 0, taken at step 1.  A forced
+        tile's own word arrives at step 0 (`fresh`)."""
+        m, step = self.m, self.step
+        m.d.sync += step.eq(step + 1)
+        self.read_neighbours()
+        with m.If(self.fresh):
+            self.take_forced()
+        with m.If((step == 0) & (self.k == 0)):
+            self.grow()
+        for c in range(2):
+            m.d.comb += self.far[c].addr.eq(self.nb_addr)
+        taking = step != 0
+        m.d.comb += self.joins.take.eq(taking)
+        with m.If(taking):
+            m.d.sync += [self.back[self.rdir].eq(self.finder.back),
+                         self.back[self.rdir2].eq(self.finder2.back)]
+        if self.quad:
+            with m.If(taking):
+                m.d.sync += [self.back[self.rdir3].eq(self.finder3.back),
+                             self.back[self.rdir4].eq(self.finder4.back)]
+        else:
+            m.d.comb += self.joins.take2.eq(taking)
+        last = step == (1 if self.quad else 2)
+        with m.If(step == 0):
+            m.d.sync += self.stirred.eq(0)
+        with m.Elif(self.stirs):
+            m.d.sync += self.stirred.eq(1)
+        with m.If(last):                    # the last neighbours' words
+            self.quiet_or_write()
+
     def _tile_states(self):
         """One tile: read the neighbours and path ends, join, write, log, push."""
         m, step, cells = self.m, self.step, self.cells
         with m.State("TILE"):
-            # Steps 0..3 address the neighbours (cells and both far-end stores); steps 1..4
-            # take the neighbour words and the path ends across each edge (on two ports,
-            # two a step: steps 0..1 and 1..2, `read_neighbours`).  A forced tile's own word
-            # arrives at step 0 (`fresh`).
-            m.d.sync += step.eq(step + 1)
-            self.read_neighbours()
-            with m.If(self.fresh):
-                self.take_forced()
-            with m.If((step == 0) & (self.k == 0)):
-                self.grow()
-            for c in range(2):
-                m.d.comb += self.far[c].addr.eq(self.nb_addr)
-            taking = step != 0
-            m.d.comb += self.joins.take.eq(taking)
-            with m.If(taking):
-                m.d.sync += self.back[self.rdir].eq(self.finder.back)
             if self.dual:
-                if not self.quad:
-                    m.d.comb += self.joins.take2.eq(taking)
-                with m.If(taking):
-                    m.d.sync += self.back[self.rdir2].eq(self.finder2.back)
-            if self.quad:
-                with m.If(taking):
-                    m.d.sync += [self.back[self.rdir3].eq(self.finder3.back),
-                                 self.back[self.rdir4].eq(self.finder4.back)]
-            last = step == (1 if self.quad else 2 if self.dual else 4)
-            with m.If(step == 0):
-                m.d.sync += self.stirred.eq(0)
-            with m.Elif(self.stirs):
-                m.d.sync += self.stirred.eq(1)
-            with m.If(last):                    # the last neighbours' words
-                self.quiet_or_write()
+                self.tile_two_ports()
+            else:
+                self.tile_one_port()
 
         with m.State("QUIET"):
             # A hunted move's last tile, not yet written.  If the move closes a loop or a

@@ -1,9 +1,10 @@
 """The joins of one tile: the two path ends of each colour it joins, and whether a move
 closes a loop or completes a line.
 
-The engine hands it the far end found across each edge of the tile in turn: in edge
-order on one port (side a of a colour before side b); on two ports two a cycle, S and W
-possibly before N and E; with four reads a cycle all four at once (`FourJoins`).  A loop
+The engine hands it the far ends found across the edges of the tile, two a cycle: on one
+port a tile neighbour's (tile neighbours in edge order) and an empty neighbour's (P's own
+edge), in whatever order they are read; on two ports two neighbours', S and W possibly
+before N and E; with four reads a cycle all four at once (`FourJoins`).  A loop
 is closed when, across side b, the neighbour's edge facing the tile is side a's far end
 (or, the same path seen from its other end, across side a the facing edge is side b's
 far end), judged at the colour's later end; a line when the two
@@ -26,20 +27,17 @@ __all__ = ["JoinsSignature", "Joins", "FourJoinsSignature", "FourJoins"]
 class JoinsSignature(wiring.Signature):
     """The joins seen from the engine.
 
-    In: ``take``, a far end ``found`` this cycle (by the path-end finder: the end, of
-    colour ``black``, across P's ``second`` edge of that colour or its first); ``facing``,
-    the neighbour's edge facing P
-    there, and ``occ``, whether the neighbour holds a tile; ``area``; ``clear``, a new move
-    (no loop, no line).  Out: ``ends``, per colour (white, black) the far ends of sides a
-    and b; ``loop``, ``line``, per colour, of the move so far (a line a cycle after its
-    colour's later end); with ``now``, also ``line_now``, the line that judgement sets, in
-    its own cycle.  With ``two`` (the dual-port engine, which reads two neighbours a cycle),
-    a second end in the same cycle: ``take2``, ``found2``, ``facing2``, ``occ2``, across a
-    higher edge of P than the first's, so that where the two are one colour's, the first is
-    side a; a colour's side b may then come a cycle before its side a.
+    In, at each of two ports (the second's names end in 2): ``take``, a far end ``found``
+    this cycle (the end, of colour ``black``, across P's ``second`` edge of that colour or
+    its first); ``facing``, the neighbour's edge facing P there, and ``occ``, whether the
+    neighbour holds a tile.  A colour's two ends come in either order, in one cycle or two.
+    ``area``; ``clear``, a new move (no loop, no line).  Out: ``ends``, per colour (white,
+    black) the far ends of sides a and b; ``loop``, ``line``, per colour, of the move so far
+    (a line a cycle after its colour's later end); with ``now``, also ``line_now``, the line
+    that judgement sets, in its own cycle.
     """
 
-    def __init__(self, log2n, now=False, two=False):
+    def __init__(self, log2n, now=False):
         end = End(log2n)
         port = {"take":   In(1),
                 "found":  In(FoundEndSignature(log2n)),
@@ -47,7 +45,7 @@ class JoinsSignature(wiring.Signature):
                 "occ":    In(1)}
         super().__init__({
             **port,
-            **({f"{name}2": member for name, member in port.items()} if two else {}),
+            **{f"{name}2": member for name, member in port.items()},
             "area":   In(Area(log2n)),
             "clear":  In(1),
             "ends":   Out(data.ArrayLayout(data.ArrayLayout(end, 2), 2)),
@@ -59,19 +57,11 @@ class JoinsSignature(wiring.Signature):
 
 class Joins(wiring.Component):
     """See :class:`JoinsSignature`; ``now``: with ``line_now``, which only the dual-port
-    engine decides from; ``two``: two ends a cycle."""
+    engine decides from."""
 
-    def __init__(self, log2n, now=False, two=False):
+    def __init__(self, log2n, now=False):
         self.now = now
-        self.two = two
-        super().__init__(JoinsSignature(log2n, now, two))
-
-    def _ports(self):
-        """Each end taken this cycle: (take, found, facing, occ), the first port's first."""
-        ports = [(self.take, self.found, self.facing, self.occ)]
-        if self.two:
-            ports.append((self.take2, self.found2, self.facing2, self.occ2))
-        return ports
+        super().__init__(JoinsSignature(log2n, now))
 
     def elaborate(self, platform):
         m = Module()
@@ -84,40 +74,33 @@ class Joins(wiring.Component):
                 m.d.comb += self.ends[c][s].eq(ends[c][s])
         m.d.comb += [self.loop.eq(loop), self.line.eq(line)]
 
-        ports = self._ports()
-        # The second port's side b may meet side a in the first port in the same cycle
-        # (a corner tile's two edges of a colour, N and E or S and W).
-        pair = None
-        if self.two:
-            pair = Signal()
-            m.d.comb += pair.eq(self.take & self.take2 & ~self.found.second &
-                                (self.found.black == self.found2.black))
+        ports = [(self.take, self.found, self.facing, self.occ),
+                 (self.take2, self.found2, self.facing2, self.occ2)]
+        # A colour's two ends may come in one cycle, one at each port (on two ports a
+        # corner tile's two edges of a colour, N and E or S and W; on one port a tile
+        # neighbour's end and an empty one's, either side first): the second port's is
+        # then the later.
+        pair = Signal()
+        m.d.comb += pair.eq(self.take & self.take2 & (self.found.black == self.found2.black))
         later = self._later(m, ports, pair)
         for i, (take, found, facing, occ) in enumerate(ports):
             # The loop test of a colour's later end: is the other side's far end the
             # neighbour's edge facing P here?  (Either way round: the path from one side's
             # facing edge runs to the other's.)
-            if self.two:
-                other = [Mux(found.second, ends[c][0].as_value(), ends[c][1].as_value())
-                         for c in range(2)]
-            else:                               # (the later end is side b)
-                other = [ends[c][0].as_value() for c in range(2)]
+            other = [Mux(found.second, ends[c][0].as_value(), ends[c][1].as_value())
+                     for c in range(2)]
             if i == 1:
                 other = [Mux(pair, self.found.end.as_value(), o) for o in other]
             loop_now = Cat(*(occ & (other[c] == facing.as_value()) for c in range(2)))
             with m.If(take):
                 for c in range(2):
                     with m.If(found.black == c):
-                        judge = loop[c].eq(loop[c] | loop_now[c])
                         with m.If(~found.second):
                             m.d.sync += ends[c][0].eq(found.end)
                         with m.Else():
                             m.d.sync += ends[c][1].eq(found.end)
-                            if not self.two:    # (side b: the later end)
-                                m.d.sync += judge
-                        if self.two:
-                            with m.If(later[i]):
-                                m.d.sync += judge
+                        with m.If(later[i]):
+                            m.d.sync += loop[c].eq(loop[c] | loop_now[c])
             # (Where both ports' later ends close a loop, each sets its own colour's bit:
             # the two `loop[c]` updates are of different colours.)
         self._lines(m, ports, pair, later, line)
@@ -128,13 +111,11 @@ class Joins(wiring.Component):
 
     def _later(self, m, ports, pair):
         """For each port, whether the end it takes is its colour's later one in this tile,
-        the one a loop or a line is judged at.  On one port the ends come in edge order, so
-        that is side b.  With ``two`` a tile may take S and W before N and E (a forced
-        neighbour across S or W whose word is known: docs/engine.md), so side b may come
-        first: `half` tells, per colour, that one end of it is in (each tile takes exactly
-        two of each colour, so it is clear again after every tile)."""
-        if not self.two:
-            return [self.found.second]
+        the one a loop or a line is judged at.  A colour's side b may come first (on two
+        ports a forced neighbour across S or W whose word is known has S and W read first;
+        on one port the empty neighbours are read apart from the tiles: docs/engine.md), so
+        `half` tells, per colour, that one end of it is in (each tile takes exactly two of
+        each colour, so it is clear again after every tile)."""
         half = Signal(2)
         flip = [Cat(*(take & (found.black == c) for c in range(2)))
                 for take, found, _, _ in ports]
@@ -150,12 +131,11 @@ class Joins(wiring.Component):
         same colour (or, for the second port's, the first port's end the same cycle)."""
         area = self.area
         end_l = self.found.end.shape()
-        # The outermost edges of each colour's earlier end (side a's, on one port).
+        # The outermost edges of each colour's earlier end.
         flags_a = Array(Signal(4, name=f"flags_a{c}") for c in range(2))
         far = _far_edges(m, area)
-        if self.two:
-            pair_r = Signal()
-            m.d.sync += pair_r.eq(pair)
+        pair_r = Signal()
+        m.d.sync += pair_r.eq(pair)
         flags = []
         for i, (take, found, _, _) in enumerate(ports):
             n = "" if i == 0 else str(i + 1)

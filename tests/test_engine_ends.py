@@ -109,13 +109,15 @@ def test_joins_loop_and_line():
 
 def test_four_joins_agree_with_joins_in_turn():
     """``FourJoins`` (four ends at once, in any order of its ports) and ``Joins`` (one a cycle,
-    in edge order) on random tiles: the same ends, loops and lines, after each tile."""
+    in edge order; or, as the one-port engine takes them, the tile neighbours' ends at the
+    first port in edge order beside the empty ones' at the second) on random tiles: the same
+    ends, loops and lines, after each tile."""
     rng = random.Random(5)
     area = {"minx": 2, "miny": 3, "width": 8, "height": 9}
     edges = [(2, rng.randrange(3, 12), 3), (9, rng.randrange(3, 12), 1),
              (rng.randrange(2, 10), 3, 0), (rng.randrange(2, 10), 11, 2)]
     tiles = []
-    for _ in range(300):
+    for _ in range(1000):
         mask = rng.choice([m for shape in Shape for m in SHAPE_MASKS[shape]])
         ends, facing = [], []
         for d in range(4):
@@ -123,11 +125,12 @@ def test_four_joins_agree_with_joins_in_turn():
             ends.append(rng.choice(edges) if rng.random() < 0.5 else
                         (rng.randrange(16), rng.randrange(16), rng.randrange(4)))
             facing.append((rng.randrange(16), rng.randrange(16), rng.randrange(4)))
+        occ = [rng.random() < 0.7 for _ in range(4)]
         for c in range(2):                      # often side b facing side a's end: a loop
             a, b = [d for d in range(4) if ((mask >> d) & 1) == (1 - c)]
-            if rng.random() < 0.3:
+            # (An empty neighbour's end is P's own edge, which no neighbour faces.)
+            if rng.random() < 0.3 and occ[a]:
                 facing[b] = ends[a]
-        occ = [rng.random() < 0.7 for _ in range(4)]
         tiles.append((mask, ends, facing, occ, rng.sample(range(4), 4)))
 
     def found(mask, d):
@@ -148,7 +151,7 @@ def test_four_joins_agree_with_joins_in_turn():
                 [[(e[c][s].x, e[c][s].y, e[c][s].d) for s in range(2)] for c in range(2)])
 
     results = {}
-    for name, dut in (("turn", Joins(L)), ("four", FourJoins(L))):
+    for name, dut in (("turn", Joins(L)), ("split", Joins(L)), ("four", FourJoins(L))):
         one_or_four = dut
         out = results[name] = []
 
@@ -163,6 +166,17 @@ def test_four_joins_agree_with_joins_in_turn():
                         put(ctx, "", ends[d], *found(mask, d), facing[d], occ[d])
                         ctx.set(dut.take, 1)
                         await ctx.tick()
+                elif name == "split":
+                    tiles_in = [d for d in range(4) if occ[d]]
+                    empty_in = [d for d in range(4) if not occ[d]]
+                    for i in range(max(len(tiles_in), len(empty_in))):
+                        for port, side in (("", tiles_in), ("2", empty_in)):
+                            if i < len(side):
+                                d = side[i]
+                                put(ctx, port, ends[d], *found(mask, d), facing[d], occ[d])
+                            ctx.set(getattr(dut, "take" + port), i < len(side))
+                        await ctx.tick()
+                    ctx.set(dut.take2, 0)
                 else:
                     for port, d in zip(("", "2", "3", "4"), order):
                         put(ctx, port, ends[d], *found(mask, d), facing[d], occ[d])
@@ -174,6 +188,7 @@ def test_four_joins_agree_with_joins_in_turn():
 
         simulate(dut, tb)
     assert results["four"] == results["turn"]
+    assert results["split"] == results["turn"]
     loops = sum(bool(r[0]) for r in results["four"])
     lines = sum(bool(r[1]) for r in results["four"])
     assert loops > 30 and lines > 30
