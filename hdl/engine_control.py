@@ -186,13 +186,15 @@ class Control:
                 area.width.eq(self.width), area.height.eq(self.height)]
 
     def _walk(self):
-        """The neighbours are visited one at a time: steps 0..3 of the tile states address
-        the neighbour across edge `ndir` (step 4, `at_p`: P itself; TILE_WRITE picks its
-        own).  `nb_addr` is the one store address of all these states, and the far-end
-        stores are read there too; `rdir` and `rpos` are the edge and square whose words
-        arrive.  On two ports TILE reads two at a time, N and E at step 0, S and W at step
-        1 (`at_p` at step 2), the second of each pair at `nb_addr2` (`ndir2`, `rdir2`,
-        `rpos2`): their columns differ, so they lie in different banks.  (A SEEK placement's
+        """The tile states address P's neighbour across edge `ndir` (or, `at_p`, P itself)
+        at `nb_addr`, the one board-store address of all these states; `rdir` and `rpos`
+        are the edge and square whose words arrive.  On one port the far-end stores read
+        the neighbour across `fdir` (`ndir` but in TILE, which reads the empty neighbours'
+        words and the tile neighbours' path ends side by side: `tile_one_port`), whose
+        entries arrive as `rfdir`, `rfpos`.  On two ports TILE reads two at a time, N and E
+        at step 0, S and W at step 1 (`at_p` at step 2), the second of each pair at
+        `nb_addr2` (`ndir2`, `rdir2`, `rpos2`): their columns differ, so they lie in
+        different banks.  (A SEEK placement's
         N and E are read in the cycle it is placed, and its tile starts at step 1.  A forced
         neighbour across S or W whose word is known has S and W read first, `rev`.)  With
         `quad`, S and W are read at the same time as N and E (or N and E with S and W,
