@@ -261,6 +261,8 @@ class Control:
         m.d.comb += self._area_to(joins.area)
         if self.dual:
             self.finder = self._finder("finder", joins, "", self.rdir, self.rpos, "rdata")
+            # The second of the two neighbours TILE reads a cycle.
+            self.finder2 = self._finder("finder2", joins, "2", self.rdir2, self.rpos2, "rdata2")
         else:
             # One port: the path ends of a tile neighbour (the finder's `occ` is 1: TILE
             # and EVAL_ENDS take its ends only across edges a tile lies beyond), and, at
@@ -269,9 +271,6 @@ class Control:
                                        occ=Const(1))
             self.finder2 = self._finder("finder2", joins, "2", self.rdir, self.rpos, "rdata",
                                         occ=Const(0))
-        if self.dual:
-            # The second of the two neighbours TILE reads a cycle.
-            self.finder2 = self._finder("finder2", joins, "2", self.rdir2, self.rpos2, "rdata2")
         if self.quad:
             # S and W (N and E after `rev`), where a tile reads all four at once.
             self.finder3 = self._finder("finder3", joins, "3", self.rdir3, self.rpos3, "rdata3")
@@ -345,10 +344,10 @@ class Control:
             new_col = sent_colour(self.pmask, rdir)
             return ~rd.occ & Cat(*(rd.inc[d].as_value() == new_col for d in DIRS)).any()
         self.stirs = stirs(self.cells.rdata, self.rdir)
-        if not self.dual:                       # (a word arrives at some steps only)
-            self.stirs &= self.cread
         if self.dual:                           # (the two words arriving)
             self.stirs |= stirs(self.cells.rdata2, self.rdir2)
+        else:                                   # (a word arrives at some steps only)
+            self.stirs &= self.cread
         if self.quad:
             self.stirs |= (stirs(self.cells.rdata3, self.rdir3) |
                            stirs(self.cells.rdata4, self.rdir4))
