@@ -1485,7 +1485,7 @@ class Control:
                 first = Mux(todo[0], 0, Mux(todo[2], 2, Mux(todo[1], 1, 3)))
             else:
                 first = one_hot_dir(todo)
-            m.d.comb += [cells.addr.eq(self.nb_addr),       # P: edge 0, as at step 4
+            m.d.comb += [cells.addr.eq(self.nb_addr),       # P once `todo` is empty
                          self.ndir.eq(Mux(todo == 0, 0, first)),
                          self.at_p.eq(todo == 0)]
             with m.If(step == 0):
