@@ -69,6 +69,8 @@ class Control:
                 with m.If(self.res.ready):
                     m.next = "IDLE"
             ongoing = {name: fsm.ongoing(name) for name in fsm.encoding}
+        with m.If(self.at_area):
+            m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
         if self.dual:
             self.first_reads(ongoing["UNTILE"] & (self.step == 0))
         m.d.comb += self.busy.eq(~self.cmd.ready)
@@ -173,6 +175,7 @@ class Control:
         self.at_col = Signal(signed(L + 2))
         self.at_row = Signal(signed(L + 2))
         self.at_tile = Signal(Shape)
+        self.at_area = Signal()                 # the board store reads (prx, pry): `address_area`
 
     def wrap(self, v):
         return v[:self.L]
@@ -180,6 +183,12 @@ class Control:
     def phys(self, rx, ry):
         """The store address of column ``rx``, row ``ry`` of the area."""
         return Cat(self.wrap(self.minx + rx), self.wrap(self.miny + ry))
+
+    def address_area(self):
+        """The board store addresses square (prx, pry) of the area.  Set as a flag and
+        muxed last (`build`): the area's adder then drives the store's address through one
+        multiplexer instead of through the states' whole tree, the UP5K's longest path."""
+        self.m.d.comb += self.at_area.eq(1)
 
     def _area_to(self, area):
         return [area.minx.eq(self.minx), area.miny.eq(self.miny),
@@ -774,18 +783,21 @@ class Control:
                              getattr(cells, "we" + port).eq(cleared[dirs[0]] | cleared[dirs[1]])]
         return epend & ~reading
 
-    def place(self):
+    def place(self, arrived=False):
         """The placed square's word is read (its checks follow), unless the area would
-        outgrow the store."""
+        outgrow the store.  ``arrived``: the state before addressed it, so its word is here
+        now, and the checks follow at once."""
         m, prx, pry, NN = self.m, self.prx, self.pry, self.NN
         grow_x = (prx == -1) | (prx == self.width)
         grow_y = (pry == -1) | (pry == self.height)
         m.d.sync += [self.px.eq(self.wrap(self.minx + prx)), self.py.eq(self.wrap(self.miny + pry))]
-        m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+        self.address_area()
+        if arrived:
+            m.d.sync += self.pcell.eq(self.cells.rdata)
         with m.If((grow_x & (self.width >= NN - 2)) | (grow_y & (self.height >= NN - 2))):
             self.finish(Status.CAPACITY)
         with m.Else():
-            m.next = "PLACE_READ"
+            m.next = "PLACE_CHECK" if arrived else "PLACE_READ"
 
     def read_ahead(self):
         """The pointer moves back one entry at this edge: read the entry below it now, so
@@ -865,7 +877,8 @@ class Control:
         """The board store's word and both path-end words of square (prx, pry) of the area
         zeroed (an empty square's path ends are zero)."""
         m, cells, at = self.m, self.cells, self.phys(self.prx, self.pry)
-        m.d.comb += [cells.addr.eq(at), cells.wdata.eq(0), cells.we.eq(self.all_lanes)]
+        self.address_area()
+        m.d.comb += [cells.wdata.eq(0), cells.we.eq(self.all_lanes)]
         for c in range(2):
             m.d.comb += [self.far[c].addr.eq(at), self.far[c].we.eq(1)]
 
@@ -926,9 +939,9 @@ class Control:
                         m.next = "RESULT"
 
         with m.State("CHECK"):
-            # The read starts before the checks end (dual: PLACE's; either schedule: SEEK's
-            # first square; a read changes nothing, so the one-port PLACE may have it too).
-            m.d.comb += self.cells.addr.eq(self.phys(prx, pry))
+            # The read starts before the checks end (PLACE's: on two ports in place() here,
+            # on one in PLACE, which takes the word; SEEK's first square).
+            self.address_area()
             with m.If(self.over):
                 self.finish(Status.GAME_OVER)
             with m.Elif(self.ply == 0):
@@ -983,11 +996,11 @@ class Control:
             with m.If((self.width == 0) | (pry >= self.height)):
                 self.finish(Status.OK)
             with m.Else():
-                m.d.comb += cells.addr.eq(self.phys(prx, pry))
+                self.address_area()
                 m.d.sync += self.eol.eq(prx == self.width - 1)    # registered: a stream output
                 m.next = "DUMP_OUT"
         with m.State("DUMP_OUT"):
-            m.d.comb += cells.addr.eq(self.phys(prx, pry))       # hold the read data
+            self.address_area()                                  # hold the read data
             m.d.comb += [
                 self.dump.valid.eq(1),
                 self.dump.payload.occ.eq(cells.rdata.occ),
@@ -1011,8 +1024,9 @@ class Control:
         the squares after it in its row (`eval_words`), at the read ports in turn: their
         columns alternate, so the banks do."""
         m, prx, pry, cells = self.m, self.prx, self.pry, self.cells
-        for k, port in enumerate(("", "2", "3", "4")[:self.eval_words()]):
-            m.d.comb += getattr(cells, "addr" + port).eq(self.phys(prx + k if k else prx, pry))
+        self.address_area()
+        for k, port in enumerate(("2", "3", "4")[:self.eval_words() - 1], start=1):
+            m.d.comb += getattr(cells, "addr" + port).eq(self.phys(prx + k, pry))
 
     def eval_address(self):
         """EVAL's scan: square (prx, pry) of the area and its ring addressed (its word
@@ -1108,10 +1122,13 @@ class Control:
         """The checks on the placed tile, then the area grown by it."""
         m, prx, pry = self.m, self.prx, self.pry
         with m.State("PLACE"):
-            self.place()
-        with m.State("PLACE_READ"):
-            m.d.sync += self.pcell.eq(self.cells.rdata)
-            m.next = "PLACE_CHECK"
+            # On one port CHECK (and the 8x8 scan's SCAN) addressed the square already; on
+            # two, CHECK does what PLACE does and the scan alone comes here.
+            self.place(arrived=not self.dual)
+        if self.dual:
+            with m.State("PLACE_READ"):
+                m.d.sync += self.pcell.eq(self.cells.rdata)
+                m.next = "PLACE_CHECK"
         with m.State("PLACE_CHECK"):
             masks = Array([Const(SHAPE_MASKS[s][o], 4) for s in Shape for o in range(2)] +
                           [Const(0, 4)] * 2)
@@ -1597,6 +1614,8 @@ class Control:
                 m.next = "RESULT"
             with m.Else():
                 m.d.sync += [self.k.eq(0), self.fault.eq(Status.OK)]
+                if not self.dual:
+                    self.address_area()                     # PLACE's word
                 m.next = "PLACE"
         with m.State("SCAN_NEXT"):
             with m.If(self.tile == Shape.BACKSLASH):
