@@ -166,6 +166,11 @@ class Control:
             self.group = Signal(3 if self.quad else 1)
             self.qrx = Signal(signed(L + 2))
             self.qry = Signal(signed(L + 2))
+        else:
+            # One port: the square whose word EVAL's scan reads (P, at px and py, stays the
+            # square whose last path end arrives with that word).
+            self.sx = Signal(L)
+            self.sy = Signal(L)
         # SEEK: the square whose word arrives (the one after P in scan order), and the
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
         self.nx = Signal(signed(L + 2))
@@ -1030,16 +1035,21 @@ class Control:
 
     def eval_address(self):
         """EVAL's scan: square (prx, pry) of the area and its ring addressed (its word
-        arrives next cycle, `step` 1, at px, py), and the scan moved on a square.  On more
+        arrives next cycle, `step` bit 0, at px, py; on one port at sx, sy, P's square
+        being still in use for a path end arriving beside the word), and the scan moved on
+        a square.  On more
         ports the squares after it in its row too (`group`: those in the ring), and the
         scan moves on as many; (`qrx`, `qry`) is the first of the group.  (On two or four
         ports `EVAL` reads whatever it decides, `eval_read`: the address does not wait for
         the words read.)"""
         m, prx, pry, w = self.m, self.prx, self.pry, self.eval_words()
-        if not self.dual:
+        x, y = self.wrap(self.minx + prx), self.wrap(self.miny + pry)
+        if self.dual:
+            m.d.sync += [self.px.eq(x), self.py.eq(y)]
+        else:
             self.eval_read()
-        m.d.sync += [self.px.eq(self.wrap(self.minx + prx)),
-                     self.py.eq(self.wrap(self.miny + pry)), self.step.eq(1)]
+            m.d.sync += [self.sx.eq(x), self.sy.eq(y)]
+        m.d.sync += self.step.eq(1)
         if self.dual:
             m.d.sync += [self.group.eq(Cat(*((prx + (k - 1) if k > 1 else prx) < self.width
                                              for k in range(1, w)))),
@@ -1060,17 +1070,31 @@ class Control:
             """The word arrived is of an empty square that a track enters; and the
             statements that make it P for EVAL_ENDS, its tracks to follow."""
             white_in, black_in = counts([word.inc[d] for d in DIRS])
-            return (step[0] & ~word.occ & ((white_in | black_in) != 0),
-                    lambda: [self.pcell.eq(word), self.pmask.eq(white_in), step.eq(0),
-                             self.todo.eq(Cat(*(word.inc[d] != Colour.NONE for d in DIRS)))])
+
+            def take():
+                out = [self.pcell.eq(word), self.pmask.eq(white_in), step.eq(0),
+                       self.todo.eq(Cat(*(word.inc[d] != Colour.NONE for d in DIRS)))]
+                if not self.dual:
+                    out += [self.px.eq(self.sx), self.py.eq(self.sy)]
+                return out
+            return step[0] & ~word.occ & ((white_in | black_in) != 0), take
+
+        weighed = self.ev.ends
+        m.d.comb += [weighed.payload.end.eq(self.finder.found.end),
+                     weighed.payload.black.eq(self.finder.found.black)]
         with m.State("EVAL"):
             # A square a cycle (`eval_words` on more ports): (prx, pry) addressed while the
-            # word of the one addressed the cycle before (`step` 1; at px, py) arrives.  An
+            # word of the one addressed the cycle before (`step` bit 0) arrives.  An
             # empty square that a track enters holds the scan while EVAL_ENDS follows its
-            # tracks; EVAL_ENDS's last cycle addresses the square after it.  Of a group, the
-            # first such square is followed, and the group's squares after it are read
-            # again after.
+            # tracks.  On one port the board store is free while the path-end stores follow
+            # them, so the cycle that addresses the last track's edge also addresses the
+            # square after P: its word arrives here with that path end (`step` bit 1).  On
+            # more ports EVAL_ENDS's last cycle addresses the square after it, and of a
+            # group the first such square is followed, and the group's squares after it
+            # are read again after.
             w = self.eval_words()
+            if not self.dual:
+                m.d.comb += weighed.valid.eq(step[1])
             if self.dual:
                 self.eval_read()
             words = [cells.rdata, *(getattr(cells, f"rdata{k + 1}") for k in range(1, w))]
@@ -1093,29 +1117,38 @@ class Control:
                 self.eval_address()
         with m.State("EVAL_ENDS"):
             # The edges a track enters P across (`todo`), lowest first, one a cycle; each
-            # path end arrives the cycle after its edge is addressed (`step` 1).
+            # path end arrives the cycle after its edge is addressed (`step` bit 0).
             todo = self.todo
-            m.d.sync += [step.eq(todo != 0), todo.eq(todo & (todo - 1))]
-            m.d.comb += [self.ndir.eq(one_hot_dir(todo)), cells.addr.eq(self.nb_addr)]
+            rest = todo & (todo - 1)
+            m.d.sync += [step.eq(todo != 0), todo.eq(rest)]
+            m.d.comb += self.ndir.eq(one_hot_dir(todo))
             for c in range(2):
                 m.d.comb += self.far[c].addr.eq(self.nb_addr)
-            ends = self.ev.ends
-            m.d.comb += [
-                ends.valid.eq(step[0] & self.occ),
-                ends.payload.end.eq(self.finder.found.end),
-                ends.payload.black.eq(self.finder.found.black),
-            ]
-            with m.If(todo == 0):
-                # The last edge's end arrives; the port is free for the scan's next square.
-                m.next = "EVAL"
-                if self.dual:
+            if self.dual:
+                m.d.comb += [cells.addr.eq(self.nb_addr), weighed.valid.eq(step[0] & self.occ)]
+                with m.If(todo == 0):
+                    # The last edge's end arrives; the ports are free for the scan's next
+                    # squares.
+                    m.next = "EVAL"
                     self.eval_read()
-                with m.If(pry <= self.height):
-                    self.eval_address()
+                    with m.If(pry <= self.height):
+                        self.eval_address()
+            else:
+                # (A tile lies across every edge a track enters P by: `finder`'s `occ` is 1.)
+                m.d.comb += weighed.valid.eq(step[0])
+                with m.If(rest == 0):
+                    # The last edge addressed: the board store reads the scan's next square.
+                    m.next = "EVAL"
+                    with m.If(pry <= self.height):
+                        self.eval_address()
+                        m.d.sync += step.eq(0b11)
+                    with m.Else():
+                        m.d.sync += step.eq(0b10)
         with m.State("EVAL_DRAIN"):
-            # The last path end's weight is still on its way to the sums.
+            # The last path end's weight is still on its way to the sums (on one port it
+            # may have arrived in EVAL's last cycle, one cycle later than on more).
             m.d.sync += step.eq(step + 1)
-            with m.If(step == 1):
+            with m.If(step == (1 if self.dual else 2)):
                 self.finish(Status.OK)
 
     def _place_states(self):
