@@ -69,8 +69,9 @@ class Control:
                 with m.If(self.res.ready):
                     m.next = "IDLE"
             ongoing = {name: fsm.ongoing(name) for name in fsm.encoding}
-        with m.If(self.at_area):
-            m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
+        if not self.dual:
+            with m.If(self.at_area):
+                m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
         if self.dual:
             self.first_reads(ongoing["UNTILE"] & (self.step == 0))
         m.d.comb += self.busy.eq(~self.cmd.ready)
@@ -190,10 +191,14 @@ class Control:
         return Cat(self.wrap(self.minx + rx), self.wrap(self.miny + ry))
 
     def address_area(self):
-        """The board store addresses square (prx, pry) of the area.  Set as a flag and
-        muxed last (`build`): the area's adder then drives the store's address through one
-        multiplexer instead of through the states' whole tree, the UP5K's longest path."""
-        self.m.d.comb += self.at_area.eq(1)
+        """The board store addresses square (prx, pry) of the area.  On one port, set as a
+        flag and muxed last (`build`): the area's adder then drives the store's address
+        through one multiplexer instead of through the states' whole tree, which was the
+        UP5K device's longest path (and cost 19 cells more)."""
+        if self.dual:
+            self.m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
+        else:
+            self.m.d.comb += self.at_area.eq(1)
 
     def _area_to(self, area):
         return [area.minx.eq(self.minx), area.miny.eq(self.miny),
@@ -1080,8 +1085,10 @@ class Control:
             return step[0] & ~word.occ & ((white_in | black_in) != 0), take
 
         weighed = self.ev.ends
-        m.d.comb += [weighed.payload.end.eq(self.finder.found.end),
-                     weighed.payload.black.eq(self.finder.found.black)]
+        weigh = [weighed.payload.end.eq(self.finder.found.end),
+                 weighed.payload.black.eq(self.finder.found.black)]
+        if not self.dual:
+            m.d.comb += weigh           # (a path end may arrive in EVAL: below)
         with m.State("EVAL"):
             # A square a cycle (`eval_words` on more ports): (prx, pry) addressed while the
             # word of the one addressed the cycle before (`step` bit 0) arrives.  An
@@ -1125,7 +1132,8 @@ class Control:
             for c in range(2):
                 m.d.comb += self.far[c].addr.eq(self.nb_addr)
             if self.dual:
-                m.d.comb += [cells.addr.eq(self.nb_addr), weighed.valid.eq(step[0] & self.occ)]
+                m.d.comb += [cells.addr.eq(self.nb_addr), weighed.valid.eq(step[0] & self.occ),
+                             *weigh]
                 with m.If(todo == 0):
                     # The last edge's end arrives; the ports are free for the scan's next
                     # squares.
