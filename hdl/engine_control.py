@@ -69,11 +69,11 @@ class Control:
                 with m.If(self.res.ready):
                     m.next = "IDLE"
             ongoing = {name: fsm.ongoing(name) for name in fsm.encoding}
-        if not self.dual:
-            with m.If(self.at_area):
-                m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
         if self.dual:
             self.first_reads(ongoing["UNTILE"] & (self.step == 0))
+        else:
+            with m.If(self.at_area):
+                m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
         m.d.comb += self.busy.eq(~self.cmd.ready)
         if self.engine.profile:
             self._show_state(fsm.encoding, ongoing)
