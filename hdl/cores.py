@@ -84,7 +84,7 @@ class Cores(wiring.Component):
     """
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
-                 dual=False, quad=False, tt=False, cap=TEST_CAP, profile=False):
+                 dual=False, quad=False, tt=False, cap=TEST_CAP, book=None, profile=False):
         check_cores(n)
         if profile and n != 1:
             raise ValueError("the engine's state is shown for one core only")
@@ -98,6 +98,7 @@ class Cores(wiring.Component):
         self.quad = quad
         self.tt = tt
         self.cap = cap
+        self.book = book
         self.profile = profile
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
@@ -120,7 +121,7 @@ class Cores(wiring.Component):
                             profile=self.profile)
             # (The command stage is the one-port device's: its clock needs it.)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram,
-                                staged=not self.quad, cap=self.cap)
+                                staged=not self.quad, cap=self.cap, book=self.book)
             if self.tt:
                 m.d.comb += sequencer.key.eq(engine.key)
             # one core keeps the names it had before there were many

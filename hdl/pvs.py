@@ -18,8 +18,8 @@ from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op as EngineOp, Result
 from .lfsr import lfsr_step
-from .pvs_isa import (ATT_PENALTY, FRAME_REGS, LEAF_CLAMP, LEAF_WIN, LEVELS, NOISE_MAX,
-                      WIN, WORD_BITS, Cond, Op, Rel)
+from .pvs_isa import (ATT_PENALTY, FRAME_REGS, KEY_WORDS, LEAF_CLAMP, LEAF_WIN, LEVELS,
+                      NOISE_MAX, WIN, WORD_BITS, Cond, Op, Rel)
 from .pvs_layout import Insn, MoveWord
 from .pvs_program import TEST_CAP, program
 from .request import SearchLimits, SearchReport, SearchRequest
@@ -37,7 +37,8 @@ class PVSCore(wiring.Component):
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it);
     with ``tt``, a transposition table for the threat search (:mod:`.ttable`, in an
     SPRAM with ``spram``), cleared as each search starts, and root moves' tests cut short
-    after ``cap`` AND nodes (:func:`~.pvs_program.program`).  With ``staged`` (the default)
+    after ``cap`` AND nodes, and with the table the opening book ``book``
+    (:func:`~.pvs_program.program`; None: the device's).  With ``staged`` (the default)
     its engine commands pass through a register stage, a cycle each.
 
     Attributes
@@ -58,13 +59,13 @@ class PVSCore(wiring.Component):
     """
 
     def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False, staged=True,
-                 cap=TEST_CAP):
+                 cap=TEST_CAP, book=None):
         check_core(core, cores)
         self.core, self.cores = core, cores
         self.staged = staged
         self.tt, self.spram = tt, spram
-        self.code = (program(cores=cores, tt=tt, cap=cap).assemble() if code is None
-                     else code)
+        self.code = (program(cores=cores, tt=tt, cap=cap, book=book).assemble()
+                     if code is None else code)
         super().__init__({
             "ctl":    In(SearchRequest),
             "limits": In(SearchLimits),
@@ -118,6 +119,8 @@ class PVSCore(wiring.Component):
                         m.d.comb += r.table.clear.eq(1)
                     m.next = "RUN"
             with m.State("RUN"):
+                if self.tt:
+                    self._query(m, r)
                 with m.If(~guard):
                     m.d.comb += r.advance.eq(1)
                 with m.Else():
@@ -192,6 +195,13 @@ class PVSCore(wiring.Component):
             Cond.OVER: r.over, Cond.EMPTY: r.empty, Cond.WON: r.won, Cond.LOST: r.lost,
             Cond.MINE: r.mine,
         }
+        if self.tt:
+            # The opening book's test: each key word compared with acc every cycle,
+            # registered (off the guard's path), so the test sees acc a cycle old.
+            keyed = Signal(KEY_WORDS)
+            m.d.sync += keyed.eq(Cat(r.acc.as_unsigned() == self.key.word_select(k, WORD_BITS)
+                                     for k in range(KEY_WORDS)))
+            conds[Cond.KEY] = keyed.bit_select(r.ins.a.reg[:(KEY_WORDS - 1).bit_length()], 1)
         held = Signal()
         with m.Switch(r.ins.cond):
             for c, v in conds.items():
@@ -301,6 +311,20 @@ class PVSCore(wiring.Component):
                 m.d.sync += report.engine_cycles.eq(report.engine_cycles + 1)
                 self._engine(m, r, leaf)
 
+    def _query(self, m, r):
+        """The table's query, offered from a TTGET's or TTPUT's second cycle.  Those are
+        never guarded (``pvs_isa.Asm.i``), so the guard stays off the table's paths (the
+        UP5K device's longest path ran from the guard through the query)."""
+        q = r.table.q
+        m.d.comb += [
+            q.valid.eq(((r.ins.op == Op.TTGET) | (r.ins.op == Op.TTPUT)) & r.phase),
+            q.payload.key.eq(self.key),
+            q.payload.kind.eq(r.ins.x[0]),
+            q.payload.depth.eq(r.fr.data[:DEPTH_BITS]),
+            q.payload.put.eq(r.ins.op == Op.TTPUT),
+            q.payload.win.eq(r.acc[0]),
+        ]
+
     def _table(self, m, r):
         """The transposition table's instructions: the depth read from the frame, then the
         query offered until the table takes it with its answer (TTGET's flags)."""
@@ -308,14 +332,6 @@ class PVSCore(wiring.Component):
         with m.If(~r.phase):
             m.d.sync += r.phase.eq(1)
         with m.Else():
-            m.d.comb += [
-                q.valid.eq(1),
-                q.payload.key.eq(self.key),
-                q.payload.kind.eq(r.ins.x[0]),
-                q.payload.depth.eq(r.fr.data[:DEPTH_BITS]),
-                q.payload.put.eq(r.ins.op == Op.TTPUT),
-                q.payload.win.eq(r.acc[0]),
-            ]
             with m.If(q.ready):
                 m.d.comb += r.advance.eq(1)
                 with m.If(r.ins.op == Op.TTGET):

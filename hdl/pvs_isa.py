@@ -17,11 +17,12 @@ import enum
 
 __all__ = ["Op", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
            "field_width", "field_offsets", "FRAME_REGS",
-           "LEVELS", "WORD_BITS", "MAX_CAPACITY", "MAX_CORES", "NODE_BITS", "MAX_NODE_LIMIT", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
+           "LEVELS", "WORD_BITS", "KEY_WORDS", "MAX_CAPACITY", "MAX_CORES", "NODE_BITS", "MAX_NODE_LIMIT", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
            "ATT_PENALTY", "NOISE_MAX", "noise", "pack_move", "unpack_move", "leaf_value",
            "term_value", "to_signed", "Asm"]
 
 WORD_BITS = 16          # acc and frame registers
+KEY_WORDS = 2           # the key's low words that KEY tests (the opening book's keys)
 FRAME_REGS = 16         # registers a level
 LEVELS = 16             # frames: level 0 (globals), the root at 1, children below
 
@@ -103,6 +104,9 @@ class Cond(enum.IntEnum):
     WON = 12        # the last PLACE was legal and won for its mover
     LOST = 13       # ... and lost for its mover (it completed only the opponent's)
     MINE = 14       # the last DEAL dealt the move to this core
+    KEY = 15        # acc as it was before the last instruction equals the position key's
+                    # word a.reg (0 .. KEY_WORDS - 1) (with the table's key: the opening
+                    # book's test; the hardware compares a registered acc)
 
 
 class Rel(enum.IntEnum):
@@ -215,6 +219,9 @@ class Asm:
         self.labels[name] = len(self.code)
 
     def i(self, op, a=(0, Rel.SELF), x=0, cond=Cond.ALWAYS, neg=False):
+        # The table's queries act regardless of the guard (a shorter path to the table).
+        assert op not in (Op.TTGET, Op.TTPUT) or (cond == Cond.ALWAYS and not neg), \
+            f"{op.name} must be unconditional"
         reg, rel = a if isinstance(a, tuple) else (a, Rel.SELF)
         self.code.append(dict(op=op, reg=reg, rel=rel, x=x, cond=cond, neg=neg))
 

@@ -4,11 +4,12 @@ a win-by-force search along threats for both sides, run by the hardware
 docs/player.md ("The search sequencer") describes it.
 """
 
-from .pvs_isa import INF, LEVELS, WIN, WORD_BITS, Asm, Cond, Op, Rel, pack_move
+from .opening_book import BOOK
+from .pvs_isa import INF, KEY_WORDS, LEVELS, WIN, WORD_BITS, Asm, Cond, Op, Rel, pack_move
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
-__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_DEFENCE", "MAX_ATTACK",
+__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_BOOK", "MAX_DEFENCE", "MAX_ATTACK",
            "TEST_CAP", "MAX_TEST_CAP", "F", "G"]
 
 #: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
@@ -18,6 +19,9 @@ OPENING = (-1, -1, "/")
 
 #: The last iteration (schedule(): a PVS of 7 plies, the threat search at MAX_DEFENCE).
 MAX_ITER = 13
+#: The opening book's room: 6 words an entry beside the one-port devices' program, within
+#: its ROM of 1024 words.
+MAX_BOOK = 64
 
 
 class F:
@@ -101,13 +105,15 @@ def _opening_word():
 
 
 def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
-            tt: bool = False, cap: int = TEST_CAP) -> Asm:
+            tt: bool = False, cap: int = TEST_CAP, book=None) -> Asm:
     """The program; ``max_iter`` is its deepest iteration (tests use shallow ones);
     ``threats`` False leaves out the threat search (a plain PVS, which tests compare with
     a minimax); with ``cores`` > 1 the root searches only the moves dealt to its core;
     ``tt``: the threat search asks and fills the transposition table (``TTGET``,
     ``TTPUT``), and with ``cap`` a root move's test gives up after that many AND nodes
-    (0: no cap)."""
+    (0: no cap); with ``tt`` the opening book's ``book`` entries (:mod:`.opening_book`'s
+    ``BOOK``: (key, move word, moves) each) are answered without a search (None: ``BOOK``;
+    the book's test reads the table's key)."""
     if not 1 <= max_iter <= LEVELS - 3:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     if cores < 1:
@@ -115,8 +121,11 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
     if not 0 <= cap <= MAX_TEST_CAP:
         raise ValueError(f"cap must be 0 .. {MAX_TEST_CAP}, not {cap}")
     cap = cap if tt and cap else None
+    book = (BOOK if book is None else book) if tt else ()
+    if len(book) > MAX_BOOK:
+        raise ValueError(f"the book holds at most {MAX_BOOK} entries, not {len(book)}")
     a = Asm()
-    _driver(a, max_iter, threats, tt, cap)
+    _driver(a, max_iter, threats, tt, cap, book)
     if threats:
         _exclude(a)
     _answer(a, threats, tt)
@@ -159,16 +168,36 @@ def _call_threat_test(a, back):
     J("or_node")
 
 
-def _driver(a, max_iter, threats, tt, cap):
-    """Iterative deepening at level 0: the game's state, the killers and the list
-    cleared, then each iteration (our own win by force, the last answer rechecked, the
-    PVS at the root) and the next one's depths."""
+def _book(a, book):
+    """The opening book: each entry's key compared with the position's, a word at a time
+    (``KEY`` tests acc as it was an instruction before: each word is loaded an instruction
+    ahead of its test); a miss costs three instructions, as the first word nearly always
+    differs; a hit answers the entry's move as the opening is answered."""
+    I, J = a.i, a.jmp
+    assert KEY_WORDS == 2
+    for n, (key, word, _) in enumerate(book):
+        miss = f"book{n + 1}"
+        lo, hi = (key >> WORD_BITS * k & (1 << WORD_BITS) - 1 for k in range(KEY_WORDS))
+        I(Op.LDI, x=lo)
+        I(Op.LDI, x=hi)
+        I(Op.JMP, (0, Rel.SELF), x=miss, cond=Cond.KEY, neg=True)     # lo, before hi
+        I(Op.JMP, (1, Rel.SELF), x=miss, cond=Cond.KEY, neg=True)     # hi, before the jump
+        I(Op.LDI, x=word)
+        J("booked")
+        a.label(miss)
+
+
+def _driver(a, max_iter, threats, tt, cap, book):
+    """Iterative deepening at level 0: the opening book, then the game's state, the
+    killers and the list cleared, then each iteration (our own win by force, the last
+    answer rechecked, the PVS at the root) and the next one's depths."""
     I, J = a.i, a.jmp
     # -- the driver: iterative deepening at level 0 ----------------------------------------
     a.label("start")
     I(Op.PROBE)
     J("finish", Cond.OVER)                  # no move: found stays low
     J("opening", Cond.EMPTY)
+    _book(a, book)
     I(Op.LDI, x=LEVELS - 2)                 # forget the killers of levels 1 .. LEVELS - 2
     I(Op.ST, Gl(G.CNT))
     a.label("clear")
@@ -342,6 +371,7 @@ def _answer(a, threats, tt):
     I, J = a.i, a.jmp
     a.label("opening")
     I(Op.LDI, x=_opening_word())
+    a.label("booked")                       # a book's move in acc
     I(Op.ST, Gl(G.BM))
     I(Op.LDI, x=0)
     I(Op.ST, Gl(G.DONE))

@@ -21,6 +21,7 @@ COMMANDS = {
     "compare":   ("traxfpga.host.cmd_compare", "check a device (simulated or on a port) against the reference engine"),
     "referee":   ("traxfpga.host.cmd_referee", "contest games between two players, every move checked"),
     "fit-eval":  ("traxfpga.host.cmd_fit_eval", "fit the player's evaluation weights to the recorded games"),
+    "book":      ("traxfpga.host.cmd_book", "make the board's opening book from its recorded games"),
     "build":     ("traxfpga.host.cmd_build", "synthesize, place and route the device for a board (YoWASP)"),
     "flash":     ("traxfpga.host.cmd_flash", "program a board with a built bitstream"),
     "web":       ("traxfpga.host.cmd_web", "play, watch and replay Trax in a browser"),

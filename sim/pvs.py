@@ -44,13 +44,13 @@ class PVSHarness(wiring.Component):
     """The search cores as in the device (one engine and sequencer, or ``cores`` of them),
     the host's commands going to the engines while the sequencers are idle.  With
     ``profile`` (one core), ``state_cycles[code]`` counts the cycles its engine has spent in the
-    state of that code since reset.  ``cap``: the program's cap on a root move's test
-    (:func:`~traxfpga.hdl.pvs_program.program`)."""
+    state of that code since reset.  ``cap``, ``book``: the program's cap on a root move's
+    test and its opening book (:func:`~traxfpga.hdl.pvs_program.program`)."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP):
+                 cap=TEST_CAP, book=None):
         self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
-        self.quad, self.cap = quad, cap
+        self.quad, self.cap, self.book = quad, cap, book
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -63,7 +63,8 @@ class PVSHarness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
-                                       tt=not self.dual, cap=self.cap, profile=self.profile)
+                                       tt=not self.dual, cap=self.cap, book=self.book,
+                                       profile=self.profile)
         if self.profile:
             for code in range(1 << STATE_BITS):
                 with m.If(s.state == code):
@@ -94,10 +95,11 @@ class PVSResult(NamedTuple):
 class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
     or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
-    with ``profile`` (one core), :meth:`state_cycles`; ``cap`` as :class:`PVSHarness`'s."""
+    with ``profile`` (one core), :meth:`state_cycles`; ``cap`` and ``book`` as
+    :class:`PVSHarness`'s."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP):
+                 cap=TEST_CAP, book=None):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
@@ -105,6 +107,8 @@ class PVSSim:
             args["quad"] = True
         if cap != TEST_CAP:             # (the default's cache entry unchanged)
             args["cap"] = cap
+        if book is not None:
+            args["book"] = tuple(map(tuple, book))
         self._names = engine_state_names(log2n=log2n, dual=dual, quad=quad) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).

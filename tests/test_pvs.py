@@ -112,6 +112,45 @@ def test_program_plays_a_win_at_once_and_the_opening():
     assert seen >= 5
 
 
+def _book_of(positions, pick):
+    """A book answering each of ``positions`` (move lists) with its legal move ``pick``
+    chooses, and the games."""
+    from traxfpga.hdl.tile_chars import TILE_CHARS
+    from traxfpga.host.book import KEY_MASK
+    from traxfpga.host.reference.ttable import game_key
+    book, games = [], []
+    for moves in positions:
+        game = Game()
+        for mv in moves:
+            game.play(mv)
+        mv = pick(game.legal_moves())
+        book.append((game_key(game) & KEY_MASK,
+                     pack_move(mv.col, mv.row, TILE_CHARS.index(mv.tile)),
+                     f"{' '.join(moves)}: {format_move(mv)}"))
+        games.append(game)
+    return book, games
+
+
+def test_program_answers_from_its_book_and_searches_elsewhere():
+    """A book's position is answered with its move, unsearched (the opening's depth 0);
+    a position one move on is searched as
+    without the book; the device's own book is the program's default."""
+    from traxfpga.hdl.opening_book import BOOK
+    from traxfpga.hdl.tile_chars import TILE_CHARS
+    positions = _positions(3, seed=SEED + 5, low=6, high=14)
+    book, games = _book_of(positions, lambda moves: moves[-1])
+    code = program(tt=True, book=book).words()
+    for (_, word, _), game in zip(book, games):
+        got = run(game, node_limit=2000, code=code)
+        col, row, tile = unpack_move(word)
+        assert (got.move, got.depth, got.nodes) == (Move(col, row, TILE_CHARS[tile]), 0, 0)
+        game.play(game.legal_moves()[0])
+        plain = run(game, node_limit=2000, code=program(tt=True, book=()).words())
+        assert run(game, node_limit=2000, code=code)[:4] == plain[:4]
+    assert program(tt=True).words() == program(tt=True, book=BOOK).words()
+    assert program(tt=False, book=book).words() == program(tt=False, book=()).words()
+
+
 def _threat_test_code(depth, tt=False):
     """A program that runs only the threat search: does the side to move win by force
     within ``depth`` of its moves?  VALUE is the verdict, ANSWER the move it found."""
@@ -320,6 +359,26 @@ def test_hardware_runs_the_program_as_the_twin(sim):
         # the position is as it was: the engine and the reference agree on a move
         _play_both(sim, game, format_move(want.move))
     assert 0 < hits < probes
+
+
+@needs_cxx
+def test_hardware_answers_from_its_book_as_the_twin():
+    """A book in the hardware's program: its positions answered with its moves, a position
+    not in it searched; move, depth, value, nodes and instructions as the twin's."""
+    from traxfpga.sim.pvs import PVSSim
+    positions = _positions(2, seed=SEED + 6, low=6, high=14)
+    book, _ = _book_of(positions, lambda moves: moves[len(moves) // 2])
+    code = program(tt=True, book=book).words()
+    other = _positions(1, seed=SEED + 7, low=6, high=14)
+    with PVSSim(log2n=7, book=book) as sim:
+        for moves in positions + other:
+            game = _setup(sim, moves)
+            sim.limits(nodes=1500)
+            got = sim.search()
+            want = run(game, node_limit=1500, code=code)
+            assert (got.move, got.depth, got.value, got.nodes, got.insns) == (
+                format_move(want.move), want.depth, want.value, want.nodes, want.insns)
+            assert (want.nodes == 0) == (moves not in other)
 
 
 CAP = 256

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...hdl.pvs_isa import (FRAME_REGS, LEVELS, WORD_BITS, Cond, Op, Rel, leaf_value,
-                            pack_move, term_value, to_signed, unpack_move)
+from ...hdl.pvs_isa import (FRAME_REGS, KEY_WORDS, LEVELS, WORD_BITS, Cond, Op, Rel,
+                            leaf_value, pack_move, term_value, to_signed, unpack_move)
 from ...hdl.lfsr import LFSR_SEED, lfsr_next
 from ...hdl.pvs_program import MAX_ITER, program
 from ...hdl.tile_chars import TILE_CHARS
 from ...hdl.tt_spec import DEPTH_BITS
 from .evaluate import evaluate
 from .trax import Game, Illegal, Move
-from .ttable import Table
+from .ttable import Table, game_key
 
 __all__ = ["PVSChoice", "run", "run_cores", "seek", "hunt"]
 
@@ -119,6 +119,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
     pc, lv, acc = 0, 0, 0
+    acc_before = 0                  # acc before the last instruction (KEY's)
     col = row = tile = 0
     gt = eq = lt = False
     ok = ended = square = won = lost = over = empty = past = mine = False
@@ -146,7 +147,12 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
                 Cond.ENDED: ended, Cond.DONE: past, Cond.ROOT: lv == 1,
                 Cond.OUT: armed and node_limit and nodes >= node_limit,
                 Cond.ZERO: acc == 0, Cond.OVER: over, Cond.EMPTY: empty,
-                Cond.WON: ok and won, Cond.LOST: ok and lost, Cond.MINE: mine}[c]
+                Cond.WON: ok and won, Cond.LOST: ok and lost, Cond.MINE: mine,
+                Cond.KEY: False}[c]
+        if c == Cond.KEY and tt:        # the opening book's test (the key only when asked)
+            word = f["reg"] & KEY_WORDS - 1
+            held = acc_before & _MASK == game_key(g, log2n) >> WORD_BITS * word & _MASK
+        acc_before = acc                # KEY's acc, for the next instruction
         pc += 1
         if bool(held) == bool(f["neg"]):
             continue

@@ -1,0 +1,115 @@
+"""The opening book's making (``trax-fpga book``): the positions the board met most often
+early in its recorded games, each answered by the board's own search without the book
+(the sequencer and engine in compiled simulation, :class:`~traxfpga.sim.pvs.PVSSim`) at a
+budget of several seconds of its clock, written as :mod:`traxfpga.hdl.opening_book`.
+
+The same records, settings and source give the same book: the positions are taken in a
+fixed order, and the simulated search is cycle-exact for its seed and budget.
+"""
+
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+
+from ..hdl.pvs_isa import KEY_WORDS, WORD_BITS, pack_move
+from ..hdl.pvs_program import MAX_BOOK
+from ..hdl.tile_chars import TILE_CHARS
+from .positions import record_files
+from .reference.movetext import UnusableInput
+from .reference.trax import Game, parse_move
+from .reference.ttable import game_key
+from .web.recorded import read_recorded
+
+__all__ = ["book_positions", "answer", "make_book", "render", "KEY_MASK"]
+
+#: The bits of the key the book compares.
+KEY_MASK = (1 << WORD_BITS * KEY_WORDS) - 1
+
+
+def book_positions(paths, player, plies):
+    """``{moves: games}``: the positions before each of ``player``'s moves after its first
+    (the opening is fixed) and before ply ``plies``, in the records ``paths`` (``player``
+    is a part of the record's ``# white:`` or ``# black:`` name), with the number of
+    games that reached each.  Raises ValueError with one sentence for an unreadable
+    record or a path with none."""
+    try:
+        files = record_files(paths)
+    except UnusableInput as e:
+        raise ValueError(str(e)) from None
+    seen = Counter()
+    for f in files:
+        try:
+            rec = read_recorded(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"cannot read {f}: {getattr(e, 'strerror', None) or e}") from None
+        except ValueError as e:
+            raise ValueError(f"{f}: {e}") from None
+        sides = [ply for ply, name in enumerate((rec.white, rec.black)) if player in name]
+        for ply in range(1, min(plies, len(rec.moves))):
+            if ply % 2 in sides:
+                seen[tuple(rec.moves[:ply])] += 1
+    return seen
+
+
+def answer(positions, cycles, seed):
+    """``[(key, frame word, text)]``: the board's search (without the book) of the position
+    after each move list of ``positions``, to a budget of ``cycles``, its noise from
+    ``seed``."""
+    from ..sim.pvs import PVSSim
+    out = []
+    with PVSSim(log2n=7, book=()) as sim:
+        for moves in positions:
+            sim.reset("trax")
+            game = Game()
+            for mv in moves:
+                sim.play(mv)
+                game.play(mv)
+            sim.limits(cycles=cycles)
+            sim.set_seed(seed)
+            got = sim.search()
+            move = parse_move(got.move)
+            word = pack_move(move.col, move.row, TILE_CHARS.index(move.tile))
+            text = f"{' '.join(moves)}: {got.move} (iteration {got.depth})"
+            out.append((game_key(game) & KEY_MASK, word, text))
+    return out
+
+
+def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0,
+              clock_mhz=24, seed=1, jobs=1, progress=lambda text: None):
+    """The book's entries: the ``entries`` positions reached in the most games (then the
+    earliest, then in notation order) of :func:`book_positions`, answered by
+    :func:`answer` with ``seconds`` of a ``clock_mhz`` clock, in that order, ``jobs``
+    simulations at once.  Positions whose keys' compared words meet another's are left out
+    (the device could not tell them apart)."""
+    if not 1 <= entries <= MAX_BOOK:
+        raise ValueError(f"entries must be 1 .. {MAX_BOOK}, not {entries}")
+    seen = book_positions(paths, player, plies)
+    chosen = sorted(seen, key=lambda ms: (-seen[ms], len(ms), ms))[:entries]
+    cycles = int(seconds * clock_mhz * 1e6)
+    progress(f"{len(seen)} positions, {len(chosen)} chosen; searching {cycles:,} cycles each")
+    shares = [chosen[k::jobs] for k in range(jobs)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        answered = list(pool.map(answer, shares, [cycles] * jobs, [seed] * jobs))
+    done = [None] * len(chosen)
+    for k, share in enumerate(answered):
+        done[k::jobs] = share
+    keys = Counter(key for key, _, _ in done)
+    for ms, (key, _, text) in zip(chosen, done):
+        progress(f"{seen[ms]} games: {text}" + ("  (key met twice: left out)"
+                                               if keys[key] > 1 else ""))
+    return [e for e in done if keys[e[0]] == 1]
+
+
+def render(book, source):
+    """The text of ``hdl/opening_book.py`` holding ``book``, made by ``source``."""
+    from pathlib import Path
+
+    from ..hdl import opening_book
+    text = Path(opening_book.__file__).read_text(encoding="utf-8")
+    head = text[:text.index("#: How the book was made")]
+    lines = [f"    ({key:#010x}, {word:#06x}, {text!r})," for key, word, text in book]
+    body = "\n".join(lines)
+    out = (head + "#: How the book was made (the command and its inputs).\n"
+           f"BOOK_SOURCE = {source!r}\n\n"
+           "#: (key, the answer's frame word, \"the position's moves: the answer\") entries.\n"
+           + (f"BOOK = (\n{body}\n)\n" if book else "BOOK = ()\n"))
+    return out

@@ -1,0 +1,100 @@
+"""The opening book (``trax-fpga book``, ``hdl/opening_book.py``): the positions the board
+met most often in its records, answered by its own long search, and the book the device
+holds made that way."""
+
+import shutil
+
+from traxfpga.hdl import opening_book
+from traxfpga.hdl.pvs_isa import pack_move
+from traxfpga.hdl.pvs_program import MAX_BOOK
+from traxfpga.hdl.tile_chars import TILE_CHARS
+from traxfpga.host.book import KEY_MASK, book_positions, make_book, render
+from traxfpga.host.cli import main
+from traxfpga.host.reference.trax import Game, parse_move
+from traxfpga.host.reference.ttable import game_key
+
+from player_harness import needs_cxx
+
+GAMES = [
+    ("sim (trax-fpga)", "cmd (other)", "1-0", "@0/ @1/ C1/ B2+ C0/ B0+ @3/ @4\\"),
+    ("sim (trax-fpga)", "cmd (other)", "0-1", "@0/ @1/ C1/ B2+ D2/ D3/"),
+    ("cmd (other)", "sim (trax-fpga)", "0-1", "@0/ @1/ @1/ A0/"),
+]
+
+
+def _records(folder):
+    folder.mkdir()
+    for i, (white, black, result, moves) in enumerate(GAMES):
+        text = (f"# white: {white}\n# black: {black}\n# result: {result}  a game\n"
+                + "\n".join(moves.split()) + "\n")
+        (folder / f"game-{i + 1:03d}.txt").write_text(text)
+    return folder
+
+
+def _check_entry(key, word, text):
+    """An entry's key and move are those of the position and answer its text names."""
+    moves, rest = text.split(": ")
+    game = Game()
+    for mv in moves.split():
+        game.play(mv)
+    answer = parse_move(rest.split()[0])
+    assert answer in game.legal_moves(), text
+    assert key == game_key(game) & KEY_MASK, text
+    assert word == pack_move(answer.col, answer.row, TILE_CHARS.index(answer.tile)), text
+
+
+def test_the_devices_book_is_its_positions_answered():
+    book = opening_book.BOOK
+    assert 0 < len(book) <= MAX_BOOK
+    assert len({key for key, _, _ in book}) == len(book)
+    assert opening_book.BOOK_SOURCE.startswith("trax-fpga book ")
+    for entry in book:
+        _check_entry(*entry)
+
+
+def test_positions_are_the_boards_turns_after_its_first(tmp_path):
+    seen = book_positions([_records(tmp_path / "rec")], "trax-fpga", plies=12)
+    assert seen[("@0/", "@1/")] == 2                    # White's second move, twice
+    assert seen[("@0/", "@1/", "C1/", "B2+", "C0/", "B0+")] == 1
+    assert seen[("@0/",)] == 1                          # Black's first move
+    assert seen[("@0/", "@1/", "@1/")] == 1
+    assert () not in seen and ("@0/", "@1/", "C1/") not in seen     # not its turn
+    short = book_positions([tmp_path / "rec"], "trax-fpga", plies=3)
+    assert max(map(len, short)) == 2
+
+
+@needs_cxx
+def test_make_book_and_render(tmp_path):
+    folder = _records(tmp_path / "rec")
+    book = make_book([folder], entries=3, seconds=0.005, jobs=2)
+    assert len(book) == 3
+    assert book[0][2].startswith("@0/ @1/: ")           # the position met most
+    for entry in book:
+        _check_entry(*entry)
+    scope = {}
+    exec(render(book, "trax-fpga book --test"), scope)
+    assert scope["BOOK"] == tuple(book) and scope["BOOK_SOURCE"] == "trax-fpga book --test"
+    exec(render([], "none"), scope)
+    assert scope["BOOK"] == ()
+
+
+@needs_cxx
+def test_cli_writes_the_book_and_refuses_bad_settings(tmp_path, capsys, monkeypatch):
+    folder = _records(tmp_path / "rec")
+    copy = tmp_path / "opening_book.py"
+    shutil.copy(opening_book.__file__, copy)
+    monkeypatch.setattr(opening_book, "__file__", str(copy))
+    assert main(["book", "--records", str(folder), "--entries", "2", "--seconds", "0.005",
+                 "--write"]) == 0
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == 2 and "2 entries written" in out.err
+    scope = {}
+    exec(copy.read_text(), scope)
+    assert len(scope["BOOK"]) == 2 and "--seconds 0.005" in scope["BOOK_SOURCE"]
+    for argv, message in ((["--seconds", "0"], "--seconds must be more than 0"),
+                          (["--entries", "65"], "entries must be 1 .. 64"),
+                          (["--records", str(tmp_path / "none")], "cannot read"),
+                          (["--seed", "0"], "--seed must be 1 .. 65535")):
+        assert main(["book", "--records", str(folder), *argv]) == 1
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err, err
