@@ -13,11 +13,9 @@ from concurrent.futures import ProcessPoolExecutor
 from ..hdl.pvs_isa import KEY_WORDS, WORD_BITS, pack_move
 from ..hdl.pvs_program import MAX_BOOK
 from ..hdl.tile_chars import TILE_CHARS
-from .positions import record_files
-from .reference.movetext import UnusableInput
+from .positions import recorded_games
 from .reference.trax import Game, parse_move
 from .reference.ttable import game_key
-from .web.recorded import read_recorded
 
 __all__ = ["book_positions", "answer", "make_book", "render", "KEY_MASK"]
 
@@ -31,18 +29,8 @@ def book_positions(paths, player, plies):
     is a part of the record's ``# white:`` or ``# black:`` name), with the number of
     games that reached each.  Raises ValueError with one sentence for an unreadable
     record or a path with none."""
-    try:
-        files = record_files(paths)
-    except UnusableInput as e:
-        raise ValueError(str(e)) from None
     seen = Counter()
-    for f in files:
-        try:
-            rec = read_recorded(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"cannot read {f}: {getattr(e, 'strerror', None) or e}") from None
-        except ValueError as e:
-            raise ValueError(f"{f}: {e}") from None
+    for _, rec in recorded_games(paths):
         sides = [ply for ply, name in enumerate((rec.white, rec.black)) if player in name]
         for ply in range(1, min(plies, len(rec.moves))):
             if ply % 2 in sides:

@@ -23,21 +23,9 @@ def strong_games(paths):
     with a winner, as the corpus's records (``moves``, ``expect.winner``).  Raises
     ValueError with one sentence for a path that holds no record, or a file that is not
     one."""
-    from .positions import WINNERS, record_files
-    from .reference.movetext import UnusableInput
-    from .web.recorded import read_recorded
-    try:
-        files = record_files(paths)
-    except UnusableInput as e:
-        raise ValueError(str(e)) from None
+    from .positions import WINNERS, recorded_games
     games = []
-    for f in files:
-        try:
-            rec = read_recorded(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as e:
-            raise ValueError(f"cannot read {f}: {getattr(e, 'strerror', None) or e}") from None
-        except ValueError as e:
-            raise ValueError(f"{f}: {e}") from None
+    for f, rec in recorded_games(paths):
         if rec.note:
             raise ValueError(f"{f}: {rec.note}")
         code = rec.result.split()[0] if rec.result else ""

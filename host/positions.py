@@ -23,7 +23,7 @@ from .reference.forcing import refuted
 from .reference.movetext import UnusableInput, read_moves
 from .reference.trax import Game, Illegal, format_move
 
-__all__ = ["Case", "WINNERS", "losing_move", "record_files", "cases_in", "avoids",
+__all__ = ["Case", "WINNERS", "losing_move", "record_files", "recorded_games", "cases_in", "avoids",
            "sampled", "holding_moves", "to_dict", "save_suite", "load_suite"]
 
 #: A record's result code -> the winner (a draw has none).
@@ -95,6 +95,25 @@ def record_files(paths):
     if not files:
         raise UnusableInput(f"no game records in {', '.join(map(str, paths))}")
     return files
+
+
+def recorded_games(paths):
+    """``(file, Recorded)`` for each record of :func:`record_files` (``paths``).  Raises
+    ValueError with one sentence for a path that holds no record, or a file that cannot be
+    read as one."""
+    from .web.recorded import read_recorded
+    try:
+        files = record_files(paths)
+    except UnusableInput as e:
+        raise ValueError(str(e)) from None
+    for f in files:
+        try:
+            rec = read_recorded(f.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as e:
+            raise ValueError(f"cannot read {f}: {getattr(e, 'strerror', None) or e}") from None
+        except ValueError as e:
+            raise ValueError(f"{f}: {e}") from None
+        yield f, rec
 
 
 def cases_in(paths, depth, progress=lambda text: None):
