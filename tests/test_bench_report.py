@@ -134,10 +134,10 @@ def test_the_model_is_the_sequencers_twin_and_reports_its_search():
     from traxfpga.host.reference.trax import Game, format_move
     with open_player("model,nodes=400", seed=7) as player:
         player.start("black")
-        answer = player.reply("@0/")
+        answer = player.reply("@0+")            # (not a position of the opening book)
     seed = random.Random(7).randrange(1, 1 << 16)
     game = Game()
-    game.play("@0/")
+    game.play("@0+")
     want = run(game, 400, seed=seed)
     assert answer == format_move(want.move)
     assert player.last_search == {"depth": want.depth, "nodes": want.nodes,

@@ -12,8 +12,8 @@ def test_the_simulated_board_reports_its_search_and_status():
         spec = "sim,nodes=300"
         assert pool.start(spec, "black", 1, 10.0).line is None
         game = Game()
-        game.play("@0/")
-        got = pool.reply(spec, "@0/", 10.0)
+        game.play("@0+")                # (not a position of the board's opening book)
+        got = pool.reply(spec, "@0+", 10.0)
         assert isinstance(got, Answer), got
         game.play(got.line)
         assert got.search["depth"] >= 1 and got.search["nodes"] >= 300
@@ -32,7 +32,7 @@ def test_other_players_report_what_they_have():
     pool = PlayerPool()
     try:
         pool.start("model,nodes=200", "black", 3, 10.0)
-        got = pool.reply("model,nodes=200", "@0/", 10.0)
+        got = pool.reply("model,nodes=200", "@0+", 10.0)     # (not in the opening book)
         assert got.search["depth"] >= 1 and got.status is None
         pool.start("ref", "black", 3, 10.0)
         got = pool.reply("ref", "@0/", 10.0)
