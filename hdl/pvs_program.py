@@ -175,11 +175,11 @@ def _book(a, book):
     differs; a hit answers the entry's move as the opening is answered."""
     I, J = a.i, a.jmp
     assert KEY_WORDS == 2
+    mask = (1 << WORD_BITS) - 1
     for n, (key, word, _) in enumerate(book):
         miss = f"book{n + 1}"
-        lo, hi = (key >> WORD_BITS * k & (1 << WORD_BITS) - 1 for k in range(KEY_WORDS))
-        I(Op.LDI, x=lo)
-        I(Op.LDI, x=hi)
+        I(Op.LDI, x=key & mask)
+        I(Op.LDI, x=key >> WORD_BITS & mask)
         I(Op.JMP, (0, Rel.SELF), x=miss, cond=Cond.KEY, neg=True)     # lo, before hi
         I(Op.JMP, (1, Rel.SELF), x=miss, cond=Cond.KEY, neg=True)     # hi, before the jump
         I(Op.LDI, x=word)

@@ -14,10 +14,10 @@ from ..hdl.pvs_isa import KEY_WORDS, WORD_BITS, pack_move
 from ..hdl.pvs_program import MAX_BOOK
 from ..hdl.tile_chars import TILE_CHARS
 from .positions import recorded_games
-from .reference.trax import Game, parse_move
+from .reference.trax import Game, format_move, parse_move
 from .reference.ttable import game_key
 
-__all__ = ["book_positions", "answer", "make_book", "render", "KEY_MASK"]
+__all__ = ["book_positions", "entry", "answer", "make_book", "render", "KEY_MASK"]
 
 #: The bits of the key the book compares.
 KEY_MASK = (1 << WORD_BITS * KEY_WORDS) - 1
@@ -38,6 +38,14 @@ def book_positions(paths, player, plies):
     return seen
 
 
+def entry(game, move, note=""):
+    """The book's entry answering ``game``'s position with ``move``: (key, frame word,
+    "the position's moves: the answer" and ``note`` in brackets)."""
+    text = f"{' '.join(game.moves)}: {format_move(move)}" + (f" ({note})" if note else "")
+    return (game_key(game) & KEY_MASK,
+            pack_move(move.col, move.row, TILE_CHARS.index(move.tile)), text)
+
+
 def answer(positions, cycles, seed):
     """``[(key, frame word, text)]``: the board's search (without the book) of the position
     after each move list of ``positions``, to a budget of ``cycles``, its noise from
@@ -54,10 +62,7 @@ def answer(positions, cycles, seed):
             sim.limits(cycles=cycles)
             sim.set_seed(seed)
             got = sim.search()
-            move = parse_move(got.move)
-            word = pack_move(move.col, move.row, TILE_CHARS.index(move.tile))
-            text = f"{' '.join(moves)}: {got.move} (iteration {got.depth})"
-            out.append((game_key(game) & KEY_MASK, word, text))
+            out.append(entry(game, parse_move(got.move), f"iteration {got.depth}"))
     return out
 
 

@@ -115,18 +115,13 @@ def test_program_plays_a_win_at_once_and_the_opening():
 def _book_of(positions, pick):
     """A book answering each of ``positions`` (move lists) with its legal move ``pick``
     chooses, and the games."""
-    from traxfpga.hdl.tile_chars import TILE_CHARS
-    from traxfpga.host.book import KEY_MASK
-    from traxfpga.host.reference.ttable import game_key
+    from traxfpga.host.book import entry
     book, games = [], []
     for moves in positions:
         game = Game()
         for mv in moves:
             game.play(mv)
-        mv = pick(game.legal_moves())
-        book.append((game_key(game) & KEY_MASK,
-                     pack_move(mv.col, mv.row, TILE_CHARS.index(mv.tile)),
-                     f"{' '.join(moves)}: {format_move(mv)}"))
+        book.append(entry(game, pick(game.legal_moves())))
         games.append(game)
     return book, games
 
