@@ -129,8 +129,10 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
     if threats:
         _exclude(a)
     _answer(a, threats, tt)
-    _node(a, threats, cores)
+    _node(a, threats, cores, frontier=tt)
     _ret(a, threats, cores, tt, cap)
+    if tt:
+        _frontier(a)
     if threats:
         threat_search(a, tt, capped=cap is not None)
     return a
@@ -419,14 +421,20 @@ def _answer(a, threats, tt):
         J("answer")
 
 
-def _node(a, threats, cores):
+def _node(a, threats, cores, frontier):
     """A PVS node at level lv (ALPHA, BETA, DEPTH set by its parent): the killer first,
-    then the scan, each legal placement searched a level down."""
+    then the scan, each legal placement searched a level down; with ``frontier`` (the
+    program with the table, which has the room) a node one ply above its leaves is
+    :func:`_frontier`'s."""
     I, J = a.i, a.jmp
     a.label("node")
     J("abort", Cond.OUT)
     I(Op.LD, S(F.DEPTH))
     J("leaf", Cond.ZERO)
+    if frontier:
+        I(Op.CMPI, x=1)
+        J("frontier", Cond.EQ)
+        a.label("node_body")
     I(Op.LDI, x=-INF)
     I(Op.ST, S(F.BEST))
     I(Op.LDI, x=FULL)
@@ -589,6 +597,76 @@ def _ret(a, threats, cores, tt, cap):
         J("ret", Cond.ROOT)                 # no move of this core's share: -INF
     I(Op.LDI, x=0)
     J("ret")
+
+
+def _frontier(a):
+    """A PVS node one ply above its leaves, other than the root: each child is placed,
+    valued by EVAL (or TERM) and taken back here, without a level of its own.  A leaf's
+    value is exact, so its null window and re-search would buy nothing, and the child's
+    frame, window and return cost about thirty instructions a leaf.  The killer first,
+    then the scan (USEEK: the take-back and the next placement in one command); a value at
+    or above beta cuts."""
+    I, J = a.i, a.jmp
+    a.label("frontier")
+    J("node_body", Cond.ROOT)               # (the root's moves have their own bookkeeping)
+    I(Op.LDI, x=-INF)
+    I(Op.ST, S(F.BEST))
+    I(Op.LDI, x=0)
+    I(Op.ST, S(F.KSKIP))
+    I(Op.LD, S(F.KVALID))
+    J("f_scan", Cond.ZERO)
+    I(Op.REST, S(F.KILLER))
+    I(Op.PLACE)
+    J("f_scan", Cond.OK, neg=True)
+    I(Op.LDI, x=1)
+    I(Op.ST, S(F.KSKIP))
+    J("f_killer_term", Cond.ENDED)
+    I(Op.EVAL)
+    I(Op.NEG)
+    J("f_killer_scored")
+    a.label("f_killer_term")
+    I(Op.TERM)
+    a.label("f_killer_scored")              # the killer's value: the first, so the best
+    I(Op.ST, S(F.BEST))
+    I(Op.SAVE, S(F.BMOVE))
+    I(Op.UNDO)
+    I(Op.CMP, S(F.BETA))
+    J("done", Cond.LT, neg=True)
+    a.label("f_scan")
+    I(Op.SCAN0)
+    a.label("f_loop")
+    I(Op.SEEK)
+    a.label("f_sought")
+    J("f_next", Cond.OK, neg=True)
+    I(Op.LD, S(F.KSKIP))                    # the scan skips the killer valued first
+    J("f_visit", Cond.ZERO)
+    I(Op.SAVE, S(F.VAL))
+    I(Op.LD, S(F.VAL))
+    I(Op.CMP, S(F.KILLER))
+    J("f_on", Cond.EQ)
+    a.label("f_visit")
+    J("f_term", Cond.ENDED)
+    I(Op.EVAL)
+    I(Op.NEG)
+    J("f_scored")
+    a.label("f_term")
+    I(Op.TERM)
+    a.label("f_scored")                     # acc = the move's value; the scan is at it
+    I(Op.CMP, S(F.BEST))
+    J("f_on", Cond.GT, neg=True)
+    I(Op.ST, S(F.BEST))
+    I(Op.SAVE, S(F.BMOVE))
+    I(Op.CMP, S(F.BETA))
+    J("f_on", Cond.LT)
+    I(Op.UNDO)                              # a cut-off
+    J("done")
+    a.label("f_on")
+    I(Op.USEEK)
+    J("f_sought")
+    a.label("f_next")
+    I(Op.NEXT)
+    J("f_loop", Cond.DONE, neg=True)
+    J("done")
 
 
 def _pretest(a, cap):

@@ -271,12 +271,14 @@ def test_a_refuted_answer_gives_way_to_the_move_under_test():
     last = run(game, max_iter=2)
     complete = run(game, max_iter=3)
     assert complete.depth == 3 and complete.move != last.move
-    for limit in (12_000, 16_000):
+    for limit in (10_000, 14_000):
         got = run(game, node_limit=limit)
         assert got.depth == 2 and got.move == complete.move, (limit, got)
-    # Without the table's program (the block-RAM boards', no room for these words) the
-    # refuted answer stays.
-    assert run(game, node_limit=12_000, tt=False).move == last.move
+    # Without the table's program (the block-RAM boards', no room for these words) its own
+    # iteration 2's answer, refuted, stays.
+    plain = run(game, max_iter=2, tt=False)
+    assert refuted(game, plain.move, schedule(3)[1])
+    assert run(game, node_limit=12_000, tt=False).move == plain.move
 
 
 def test_a_move_cut_short_answers_only_if_it_held_one_move_less_deep():
