@@ -23,15 +23,17 @@ __all__ = ["book_positions", "entry", "answer", "make_book", "render", "KEY_MASK
 KEY_MASK = (1 << WORD_BITS * KEY_WORDS) - 1
 
 
-def book_positions(paths, player, plies):
+def book_positions(paths, player, plies, colours=("white", "black")):
     """``{moves: games}``: the positions before each of ``player``'s moves after its first
-    (the opening is fixed) and before ply ``plies``, in the records ``paths`` (``player``
-    is a part of the record's ``# white:`` or ``# black:`` name), with the number of
-    games that reached each.  Raises ValueError with one sentence for an unreadable
-    record or a path with none."""
+    (the opening is fixed) and before ply ``plies``, as one of ``colours``, in the records
+    ``paths`` (``player`` is a part of the record's ``# white:`` or ``# black:`` name),
+    with the number of games that reached each.  Raises ValueError with one sentence for
+    an unreadable record or a path with none."""
     seen = Counter()
     for _, rec in recorded_games(paths):
-        sides = [ply for ply, name in enumerate((rec.white, rec.black)) if player in name]
+        sides = [ply for ply, (colour, name) in enumerate(
+            (("white", rec.white), ("black", rec.black)))
+            if player in name and colour in colours]
         for ply in range(1, min(plies, len(rec.moves))):
             if ply % 2 in sides:
                 seen[tuple(rec.moves[:ply])] += 1
@@ -67,15 +69,15 @@ def answer(positions, cycles, seed):
 
 
 def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0,
-              clock_mhz=24, seed=1, jobs=1, progress=lambda text: None):
+              clock_mhz=24, seed=1, jobs=1, colours=("white", "black"),
+              progress=lambda text: None):
     """The book's entries: the ``entries`` positions reached in the most games (then the
-    earliest, then in notation order) of :func:`book_positions`, answered by
-    :func:`answer` with ``seconds`` of a ``clock_mhz`` clock, in that order, ``jobs``
-    simulations at once.  Positions whose keys' compared words meet another's are left out
-    (the device could not tell them apart)."""
+    earliest, then in notation order) of :func:`book_positions` (the board playing
+    ``colours``), answered by :func:`answer` with ``seconds`` of a ``clock_mhz`` clock, in
+    that order, ``jobs`` simulations at once; then :func:`_live`'s."""
     if not 1 <= entries <= MAX_BOOK:
         raise ValueError(f"entries must be 1 .. {MAX_BOOK}, not {entries}")
-    seen = book_positions(paths, player, plies)
+    seen = book_positions(paths, player, plies, colours)
     chosen = sorted(seen, key=lambda ms: (-seen[ms], len(ms), ms))[:entries]
     cycles = int(seconds * clock_mhz * 1e6)
     progress(f"{len(seen)} positions, {len(chosen)} chosen; searching {cycles:,} cycles each")
@@ -85,11 +87,51 @@ def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0
     done = [None] * len(chosen)
     for k, share in enumerate(answered):
         done[k::jobs] = share
-    keys = Counter(key for key, _, _ in done)
-    for ms, (key, _, text) in zip(chosen, done):
-        progress(f"{seen[ms]} games: {text}" + ("  (key met twice: left out)"
-                                               if keys[key] > 1 else ""))
-    return [e for e in done if keys[e[0]] == 1]
+    kept, why = _live(chosen, done)
+    for ms, (_, _, text) in zip(chosen, done):
+        progress(f"{seen[ms]} games: {text}" + (f"  (left out: {why[ms]})" if ms in why else ""))
+    return kept
+
+
+def _live(chosen, done):
+    """``(entries, {moves: why left out})`` of the positions ``chosen`` (move lists, most
+    games first) and their entries ``done``: a position the book's own answer earlier in
+    its line replaces is left out (the device never reaches it); of positions whose keys'
+    compared words are equal, the first is kept where they are one position (two move
+    orders), and all are left out where they differ (the device could not tell them
+    apart)."""
+    answers = {ms: parse_move(text.split(": ")[1].split()[0])
+               for ms, (_, _, text) in zip(chosen, done)}
+    why = {}
+    for ms in chosen:
+        for ply in range(len(ms) - 2, 0, -2):           # the board's earlier moves
+            book_move = answers.get(ms[:ply])
+            if book_move is not None and book_move != parse_move(ms[ply]):
+                why[ms] = (f"the book plays {format_move(book_move)} after "
+                           f"{' '.join(ms[:ply])}")
+                break
+    positions = {}                              # compared words -> the full keys met
+    for ms, (key, _, _) in zip(chosen, done):
+        if ms not in why:
+            positions.setdefault(key, set()).add(game_key(_replay(ms)))
+    first = {}
+    for ms, (key, _, _) in zip(chosen, done):
+        if ms in why:
+            continue
+        if len(positions[key]) > 1:
+            why[ms] = "another position's key words are equal"
+        elif key in first:
+            why[ms] = f"the position of {' '.join(first[key])}"
+        else:
+            first[key] = ms
+    return [e for ms, e in zip(chosen, done) if ms not in why], why
+
+
+def _replay(moves):
+    game = Game()
+    for mv in moves:
+        game.play(mv)
+    return game
 
 
 def render(book, source):

@@ -15,6 +15,8 @@ def add_arguments(parser):
     parser.add_argument("--player", default="trax-fpga", metavar="NAME",
                         help="the board's name in the records' '# white:' and '# black:' "
                              "lines (default trax-fpga)")
+    parser.add_argument("--colour", choices=("white", "black", "both"), default="both",
+                        help="the board's positions as this colour only (default both)")
     parser.add_argument("--plies", type=int, default=12, metavar="N",
                         help="positions before ply N only (default 12)")
     parser.add_argument("--entries", type=int, default=MAX_BOOK, metavar="N",
@@ -56,11 +58,12 @@ def run(args):
         print(f"trax-fpga book: {problem}", file=sys.stderr)
         return 1
     source = (f"trax-fpga book --records {' '.join(args.records)} --player {args.player} "
-              f"--plies {args.plies} --entries {args.entries} --seconds {args.seconds:g} "
-              f"--seed {args.seed}")
+              f"--colour {args.colour} --plies {args.plies} --entries {args.entries} "
+              f"--seconds {args.seconds:g} --seed {args.seed}")
+    colours = ("white", "black") if args.colour == "both" else (args.colour,)
     try:
         book = make_book(args.records, args.player, args.plies, args.entries,
-                         seconds=args.seconds, seed=args.seed, jobs=args.jobs,
+                         seconds=args.seconds, seed=args.seed, jobs=args.jobs, colours=colours,
                          progress=lambda text: print(text, file=sys.stderr, flush=True))
     except (ValueError, RuntimeError) as e:        # RuntimeError: no C++ compiler
         print(f"trax-fpga book: {e}", file=sys.stderr)
