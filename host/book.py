@@ -10,11 +10,11 @@ fixed order, and the simulated search is cycle-exact for its seed and budget.
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
-from ..hdl.pvs_isa import KEY_WORDS, WORD_BITS, pack_move
+from ..hdl.pvs_isa import KEY_WORDS, WORD_BITS, pack_move, unpack_move
 from ..hdl.pvs_program import MAX_BOOK
 from ..hdl.tile_chars import TILE_CHARS
 from .positions import recorded_games
-from .reference.trax import Game, format_move, parse_move
+from .reference.trax import Game, Move, format_move, parse_move
 from .reference.ttable import game_key
 
 __all__ = ["book_positions", "entry", "answer", "make_book", "render", "KEY_MASK"]
@@ -44,8 +44,12 @@ def entry(game, move, note=""):
     """The book's entry answering ``game``'s position with ``move``: (key, frame word,
     "the position's moves: the answer" and ``note`` in brackets)."""
     text = f"{' '.join(game.moves)}: {format_move(move)}" + (f" ({note})" if note else "")
-    return (game_key(game) & KEY_MASK,
-            pack_move(move.col, move.row, TILE_CHARS.index(move.tile)), text)
+    return game_key(game) & KEY_MASK, _word(move), text
+
+
+def _word(move):
+    """A move as a frame word (the book's answers, compared as the device holds them)."""
+    return pack_move(move.col, move.row, TILE_CHARS.index(move.tile))
 
 
 def answer(positions, cycles, seed):
@@ -57,10 +61,9 @@ def answer(positions, cycles, seed):
     with PVSSim(log2n=7, book=()) as sim:
         for moves in positions:
             sim.reset("trax")
-            game = Game()
             for mv in moves:
                 sim.play(mv)
-                game.play(mv)
+            game = _replay(moves)
             sim.limits(cycles=cycles)
             sim.set_seed(seed)
             got = sim.search()
@@ -100,15 +103,15 @@ def _live(chosen, done):
     compared words are equal, the first is kept where they are one position (two move
     orders), and all are left out where they differ (the device could not tell them
     apart)."""
-    answers = {ms: parse_move(text.split(": ")[1].split()[0])
-               for ms, (_, _, text) in zip(chosen, done)}
+    answers = {ms: word for ms, (_, word, _) in zip(chosen, done)}
     why = {}
     for ms in chosen:
         for ply in range(len(ms) - 2, 0, -2):           # the board's earlier moves
-            book_move = answers.get(ms[:ply])
-            if book_move is not None and book_move != parse_move(ms[ply]):
-                why[ms] = (f"the book plays {format_move(book_move)} after "
-                           f"{' '.join(ms[:ply])}")
+            book_word = answers.get(ms[:ply])
+            if book_word is not None and book_word != _word(parse_move(ms[ply])):
+                col, row, tile = unpack_move(book_word)
+                why[ms] = (f"the book plays {format_move(Move(col, row, TILE_CHARS[tile]))} "
+                           f"after {' '.join(ms[:ply])}")
                 break
     positions = {}                              # compared words -> the full keys met
     for ms, (key, _, _) in zip(chosen, done):
