@@ -63,7 +63,7 @@ def answer(positions, cycles, seed):
             sim.reset("trax")
             for mv in moves:
                 sim.play(mv)
-            game = _replay(moves)
+            game = Game.after(moves)
             sim.limits(cycles=cycles)
             sim.set_seed(seed)
             got = sim.search()
@@ -116,7 +116,7 @@ def _live(chosen, done):
     positions = {}                              # compared words -> the full keys met
     for ms, (key, _, _) in zip(chosen, done):
         if ms not in why:
-            positions.setdefault(key, set()).add(game_key(_replay(ms)))
+            positions.setdefault(key, set()).add(game_key(Game.after(ms)))
     first = {}
     for ms, (key, _, _) in zip(chosen, done):
         if ms in why:
@@ -128,13 +128,6 @@ def _live(chosen, done):
         else:
             first[key] = ms
     return [e for ms, e in zip(chosen, done) if ms not in why], why
-
-
-def _replay(moves):
-    game = Game()
-    for mv in moves:
-        game.play(mv)
-    return game
 
 
 def render(book, source):

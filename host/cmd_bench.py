@@ -213,9 +213,7 @@ def bench_work(args):
     code = program(args.depth, tt=tt).words()
     rows = []
     for k, moves in enumerate(search_positions(args.positions, args.seed)):
-        game = Game()
-        for mv in moves:
-            game.play(mv)
+        game = Game.after(moves)
         # A fixed noise seed, so that a program's count is reproducible.
         got = run(game, seed=1, code=code, tt=tt, log2n=args.log2n)
         rows.append(got)

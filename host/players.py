@@ -689,9 +689,7 @@ class EnginePlayer(Player):
 
     def answer_position(self, moves, *, limit=None):
         from .reference.trax import Game
-        self.game = Game()
-        for mv in moves:
-            self.game.play(mv)
+        self.game = Game.after(moves)
         return self._move()
 
 

@@ -43,10 +43,7 @@ class Case:
 
     def position(self):
         """The reference's game before the losing move."""
-        game = Game()
-        for mv in self.moves:
-            game.play(mv)
-        return game
+        return Game.after(self.moves)
 
 
 def _loser(text, source):

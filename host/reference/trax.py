@@ -389,6 +389,14 @@ class Game:
             rows.append(" ".join(cells))
         return rows
 
+    @classmethod
+    def after(cls, moves, variant: str = "trax") -> "Game":
+        """A new game with ``moves`` played in order (an :class:`Illegal` move raises)."""
+        game = cls(variant)
+        for mv in moves:
+            game.play(mv)
+        return game
+
     def copy(self) -> "Game":
         """An independent copy (including the undo history)."""
         g = Game.__new__(Game)
