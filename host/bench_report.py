@@ -153,6 +153,21 @@ def _cases_part(figures):
     return [table(heads, rows, right=(1, 3))]
 
 
+def _positions_part(figures):
+    """``bench pvs``'s positions, a row each."""
+    each = figures.pop("by_position", None)
+    if not each:
+        return []
+    heads = ["position", "ply", "iteration", "nodes", "cycles a node"]
+    rows = [[str(k + 1), str(p["ply"]), str(p["depth"]), f"{p['nodes']:,}",
+             f"{p['cycles_per_node']:.1f}"] for k, p in enumerate(each)]
+    if "eval_cycles_per_node" in each[0]:
+        heads.append("of which EVAL")
+        for row, p in zip(rows, each):
+            row.append(f"{p['eval_cycles_per_node']:.1f}")
+    return [table(heads, rows, right=tuple(range(len(heads))))]
+
+
 def report(figures):
     """The figures of one ``bench`` run as text."""
     figures = dict(figures)
@@ -162,6 +177,7 @@ def report(figures):
     parts += _sim_part(figures)
     parts += _player_part(figures)
     parts += _cases_part(figures)
+    parts += _positions_part(figures)
     for key, value in figures.items():
         rows += [[NAMES.get(key, key.replace("_", " ")) + name[len(key):], v]
                  for name, v in _flat(key, value)]

@@ -215,8 +215,8 @@ def search_positions(count, seed):
 def _search_each(sim, positions, progress, describe, states=None):
     """Set up each of ``positions`` (moves) on ``sim`` and search it once; the results, in
     order.  ``describe(result)`` is the end of each position's progress line.  With a
-    Counter ``states``, the engine's cycles in each state during the searches are added
-    to it (``sim`` made with ``profile``)."""
+    list ``states``, a Counter of the engine's cycles in each state during each search is
+    appended to it (``sim`` made with ``profile``)."""
     rows = []
     for k, moves in enumerate(positions):
         sim.reset("trax")
@@ -225,8 +225,8 @@ def _search_each(sim, positions, progress, describe, states=None):
         before = sim.state_cycles() if states is not None else None
         got = sim.search()
         if states is not None:
-            for name, n in sim.state_cycles().items():
-                states[name] += n - before[name]
+            states.append(Counter({name: n - before[name]
+                                   for name, n in sim.state_cycles().items()}))
         rows.append(got)
         progress(f"position {k + 1}/{len(positions)} (ply {len(moves)}): {got.move}, "
                  f"{describe(got)}")
@@ -252,12 +252,13 @@ def bench_pvs(args, progress=None):
              "engine (cached after the first run) ...")
     cores = getattr(args, "cores", 1)
     profile = getattr(args, "profile", False)       # one core (Cores refuses more)
-    states = Counter() if profile else None
+    each = [] if profile else None
     with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
                 profile=profile) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
-            f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), states)
+            f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), each)
+    states = sum(each, Counter()) if profile else None
     cycles = sum(r.cycles for r in rows)
     busy = sum(r.busy for r in rows)          # the cores' own cycles (one core: cycles)
     nodes = sum(r.nodes for r in rows)
@@ -284,4 +285,26 @@ def bench_pvs(args, progress=None):
         **({"cycles_per_node_in": {name: round(n / max(nodes, 1), 2)
                                    for name, n in states.most_common() if n}}
            if profile else {}),
+        "by_position": _by_position(positions, rows, each),
     }
+
+
+#: The engine's states of EVAL (docs/engine.md), whose share of a position's cycles
+#: :func:`_by_position` reports.
+EVAL_STATES = ("EVAL", "EVAL_ENDS", "EVAL_DRAIN")
+
+
+def _by_position(positions, rows, each):
+    """Each position's ply, iteration completed, nodes and cycles a node (a core's own
+    cycles, as the totals), and with the profile ``each`` the cycles a node in `EVAL`:
+    the budget is cycles, so a position whose nodes are dear holds few of the nodes a
+    second's total."""
+    out = []
+    for k, (moves, r) in enumerate(zip(positions, rows)):
+        row = {"ply": len(moves), "depth": r.depth, "nodes": r.nodes,
+               "cycles_per_node": round(r.busy / max(r.nodes, 1), 1)}
+        if each is not None:
+            row["eval_cycles_per_node"] = round(
+                sum(each[k][s] for s in EVAL_STATES) / max(r.nodes, 1), 1)
+        out.append(row)
+    return out

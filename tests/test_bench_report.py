@@ -56,6 +56,25 @@ def test_engine_and_sim_reports_have_no_raw_dicts():
     assert "cycles per move max" in report(engine) and "914,121" in report(sim)
 
 
+def test_pvs_report_has_a_row_for_each_position():
+    pvs = {"target": "pvs", "nodes": 900, "cycles_per_node": 40.0,
+           "cycles_per_node_in": {"TILE": 8.0, "EVAL": 3.0},
+           "by_position": [
+               {"ply": 14, "depth": 9, "nodes": 100, "cycles_per_node": 104.0,
+                "eval_cycles_per_node": 62.0},
+               {"ply": 30, "depth": 6, "nodes": 800, "cycles_per_node": 28.0,
+                "eval_cycles_per_node": 0.5}]}
+    text = report(pvs)
+    assert "{" not in text and "[" not in text, text
+    assert re.search(r"^ +1 +14 +9 +100 +104.0 +62.0$", text, re.M), text
+    assert re.search(r"^ +2 +30 +6 +800 +28.0 +0.5$", text, re.M), text
+    plain = [dict(p) for p in pvs["by_position"]]
+    for p in plain:
+        del p["eval_cycles_per_node"]       # without --profile: no EVAL column
+    text = report(dict(pvs, by_position=plain))
+    assert "of which EVAL" not in text and re.search(r"^ +2 +30 +6 +800 +28.0$", text, re.M)
+
+
 def test_bench_player_progress_table_and_json(capsys):
     argv = ["bench", "player", "--player", "random", "--opponents", "random", "--games", "2"]
     assert cli.main(argv) == 0
