@@ -278,7 +278,7 @@ def bench_pvs(args, progress=None):
         "program_cycles_per_node": round(own / max(nodes, 1), 1),
         "program_pct": round(100 * own / busy, 1),
         "instructions_per_node": round(sum(r.insns for r in rows) / max(nodes, 1), 1),
-        "depth_reached": dict(sorted(depths.items())),
+        "depth_reached": dict(sorted(depths.items(), key=lambda kv: int(kv[0]))),
         "at_budget": sum(r.cycles >= budget for r in rows),
         **table_figures(probes, hits),          # (one-port engines only)
         # where a node's cycles go: the engine's state (IDLE: the sequencer's own work)
