@@ -34,9 +34,7 @@ def _records(folder):
 def _check_entry(key, word, text):
     """An entry's key and move are those of the position and answer its text names."""
     moves, rest = text.split(": ")
-    game = Game()
-    for mv in moves.split():
-        game.play(mv)
+    game = Game.after(moves.split())
     answer = parse_move(rest.split()[0])
     assert answer in game.legal_moves(), text
     assert key == game_key(game) & KEY_MASK, text
@@ -68,12 +66,7 @@ def test_positions_are_the_boards_turns_after_its_first(tmp_path):
 def _answered(lines):
     """Move lists and their entries, from (moves, answer) pairs."""
     chosen = [tuple(moves.split()) for moves, _ in lines]
-    done = []
-    for ms, (_, move) in zip(chosen, lines):
-        game = Game()
-        for mv in ms:
-            game.play(mv)
-        done.append(entry(game, parse_move(move)))
+    done = [entry(Game.after(ms), parse_move(move)) for ms, (_, move) in zip(chosen, lines)]
     return chosen, done
 
 
