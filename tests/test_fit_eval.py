@@ -93,3 +93,29 @@ def test_cli_records_of_strong_play(tmp_path, capsys):
         assert main(["fit-eval", "--steps", "1", "--records", *paths]) == 1
         out, err = capsys.readouterr()
         assert out == "" and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_extra_features_follow_the_engines_and_are_studied(capsys):
+    """``--features``: the extra features follow the engine's in each sample (the mover's
+    less the opponent's); the study fits real-valued weights with and without them and
+    judges both; an unknown name, or ``--write`` beside it, is one line of error."""
+    from traxfpga.host.reference.fit_eval import EXTRA_FEATURES, fit_corpus
+    records = [r for r in load_corpus() if r.get("variant", "trax") == "trax"][:8]
+    base = samples(records)
+    more = samples(records, list(EXTRA_FEATURES))
+    assert [x[:len(END_CLASSES) + 6] for x, _ in more] == [x for x, _ in base]
+    assert all(len(x) == len(END_CLASSES) + 6 + 4 for x, _ in more)   # threats 2, ends, reach
+    # the open path ends: the mover's less the opponent's, two a path
+    assert all(x[-2] % 2 == 0 for x, _ in more) and any(x[-2] for x, _ in more)
+    figures = fit_corpus(records, extra=["reach"], steps=5)
+    study = figures["study"]
+    assert study["features"] == ["reach"]
+    assert len(study["engine"]["weights"]) == len(END_CLASSES) + 6
+    assert len(study["extended"]["weights"]) == len(END_CLASSES) + 7
+    for name in ("engine", "extended"):
+        assert 0.0 <= study[name]["accuracy"] <= 1.0
+    for argv, words in ((["--features", "nope"], "unknown feature nope"),
+                        (["--features", "ends", "--write"], "--write")):
+        assert main(["fit-eval", "--steps", "1", *argv]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and words in err and len(err.strip().splitlines()) == 1

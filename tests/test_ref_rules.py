@@ -364,3 +364,35 @@ def test_play_accepts_move_objects():
     g = Game()
     step = g.play(Move(-1, -1, "/"))
     assert step.move == "@0/" and g.moves == ["@0/"]
+
+
+# ------------------------------------------------------------------ threats by kind
+
+def test_threats_count_the_winning_placements_by_kind():
+    """``Game.threats``: the side to move's placements that complete a loop are exactly
+    the legal moves that, played, win it the game by a loop; those that complete a line
+    are at least the ones that win by a line alone; the other colour's are its threats."""
+    from traxfpga.host.reference.corpus import load_corpus
+    seen = [0, 0]
+    for record in [r for r in load_corpus() if r.get("variant", "trax") == "trax"][:12]:
+        g = Game()
+        for text in record["moves"]:
+            try:
+                g.play(text)
+            except Illegal:
+                break
+            if g.over:
+                break
+            loops, lines = g.threats()
+            by = {"loop": 0, "line": 0}
+            for mv in g.legal_moves():
+                step = g.copy().play(mv)
+                if step.winner == g.to_move:
+                    by[step.reason] += 1
+            assert loops == by["loop"] and lines >= by["line"]
+            assert len(g.winning_moves()) <= loops + lines
+            other = "white" if g.to_move == "black" else "black"
+            assert sum(g.threats(other)) >= len(g.winning_moves(other))
+            seen[0] += loops
+            seen[1] += lines
+    assert seen[0] > 0 and seen[1] >= 0

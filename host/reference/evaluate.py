@@ -9,7 +9,8 @@ from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
 from .ai import _paths
 from .trax import _SHIFT, _XMASK, Game
 
-__all__ = ["END_CLASSES", "ATT_MAX", "end_class", "line_class", "end_classes", "evaluate"]
+__all__ = ["END_CLASSES", "ATT_MAX", "end_class", "shortfall", "line_class", "end_classes",
+           "evaluate"]
 
 #: The attack counts saturate here (the engine's 8-bit sums).
 ATT_MAX = 255
@@ -27,14 +28,19 @@ def end_class(dx: int, dy: int) -> int | None:
     return {2: 2, 3: 3, 4: 4}.get(d)
 
 
+def shortfall(dx: int, dy: int, width: int, height: int) -> int:
+    """How many squares the span between a path's two end squares (``dx``, ``dy`` apart:
+    the larger distance less one) falls short of the area's width or height along it,
+    taken as at least 8."""
+    dx, dy = abs(dx), abs(dy)
+    return max(8, width if dx > dy else height) - (max(dx, dy) - 1)
+
+
 def line_class(dx: int, dy: int, width: int, height: int) -> int | None:
     """How many squares the span of a path end falls short of the area (an index in
     :data:`EVAL_LINE`), or None (too short a span, or too far short)."""
-    dx, dy = abs(dx), abs(dy)
-    span = max(dx, dy) - 1
-    full = max(8, width if dx > dy else height)
-    short = full - span
-    return short if span >= 3 and 0 <= short < len(EVAL_LINE) else None
+    short = shortfall(dx, dy, width, height)
+    return short if max(abs(dx), abs(dy)) - 1 >= 3 and 0 <= short < len(EVAL_LINE) else None
 
 
 def end_classes(game: Game, c: int):

@@ -12,6 +12,11 @@ class, 5 for a line class) and rounded, negative weights becoming 0.  Games with
 index are fitted, the others judge: the share of their positions whose winner the sign of
 the evaluation difference foretells (ties count half), for the fitted and the current
 weights.
+
+Features the engine does not have can be tried beside its own (:data:`EXTRA_FEATURES`):
+:func:`fit_corpus` then fits real-valued weights to the engine's features alone and to
+them with the extra ones, and judges both the same way, so that a feature is worth
+building into the hardware only where it foretells more winners.
 """
 
 from __future__ import annotations
@@ -19,10 +24,41 @@ from __future__ import annotations
 import math
 
 from ...hdl.eval_weights import END_CLASSES, END_MAX, EVAL_LINE, EVAL_WEIGHTS, LINE_MAX
-from .evaluate import end_classes
-from .trax import Game, Illegal
+from .ai import _paths
+from .evaluate import end_classes, shortfall
+from .trax import _SHIFT, _XMASK, Game, Illegal
 
-__all__ = ["samples", "fit", "to_registers", "accuracy", "fit_corpus", "write_weights"]
+__all__ = ["EXTRA_FEATURES", "samples", "fit", "to_registers", "accuracy", "foretold",
+           "fit_corpus", "write_weights"]
+
+_COLOURS = ("white", "black")
+
+
+def _threats(game, c):
+    """The colour's placements that would complete a loop, and those a line."""
+    return list(game.threats(_COLOURS[c]))
+
+
+def _ends(game, c):
+    """The colour's open path ends (two a path)."""
+    return [2 * len(_paths(game, c))]
+
+
+def _reach(game, c):
+    """How near the colour's longest path comes to a line: 8 less how many squares its
+    span falls short of the area along it (taken as at least 8), at least 0."""
+    if game._loops_only:
+        return [0]
+    best = 0
+    for a, b, _ in _paths(game, c):
+        dx, dy = (a & _XMASK) - (b & _XMASK), (a >> _SHIFT) - (b >> _SHIFT)
+        best = max(best, 8 - shortfall(dx, dy, game.width, game.height))
+    return [best]
+
+
+#: Features to try beside the engine's, by name: each gives a colour's counts, and a
+#: sample holds the mover's less the opponent's, as for the engine's own.
+EXTRA_FEATURES = {"threats": _threats, "ends": _ends, "reach": _reach}
 
 
 def _winner(record):
@@ -34,9 +70,10 @@ def _winner(record):
     return None
 
 
-def samples(records):
+def samples(records, extra=()):
     """``(features, label)`` for every position after a move of the games with a known
-    winner (see the module docstring)."""
+    winner (see the module docstring); the features of ``extra`` (names in
+    :data:`EXTRA_FEATURES`) follow the engine's."""
     out = []
     for record in records:
         winner = _winner(record)
@@ -55,6 +92,9 @@ def samples(records):
             mine = end_classes(game, mover)
             theirs = end_classes(game, 1 - mover)
             x = [a - b for a, b in zip(mine[0] + mine[1], theirs[0] + theirs[1])]
+            for name in extra:
+                feature = EXTRA_FEATURES[name]
+                x += [a - b for a, b in zip(feature(game, mover), feature(game, 1 - mover))]
             out.append((x, 1.0 if ("white", "black")[mover] == winner else 0.0))
     return out
 
@@ -90,9 +130,13 @@ def to_registers(w):
 
 
 def accuracy(data, weights, line):
-    """The share of positions whose winner the sign of the weighted difference foretells
+    """:func:`foretold` with the engine's weights (registers)."""
+    return foretold(data, [weights[k] for k in END_CLASSES] + list(line))
+
+
+def foretold(data, w):
+    """The share of positions whose winner the sign of ``w``'s weighted sum foretells
     (ties count half)."""
-    w = [weights[k] for k in END_CLASSES] + list(line)
     hits = 0.0
     for x, y in data:
         z = sum(a * b for a, b in zip(w, x))
@@ -100,15 +144,44 @@ def accuracy(data, weights, line):
     return hits / len(data)
 
 
-def fit_corpus(records, strong=(), **kw):
+def fit_corpus(records, strong=(), extra=(), **kw):
     """Fit on the even-indexed games, judge on the others; returns a dict of figures.
     ``strong``: more games (of strong play, in the same form), split the same way and
-    judged apart, so that the recorded games' figure stays comparable."""
-    train = samples(records[0::2]) + samples(strong[0::2])
-    tests = {"accuracy": samples(records[1::2])}
+    judged apart, so that the recorded games' figure stays comparable.  ``extra``: names
+    of :data:`EXTRA_FEATURES` to try (the figures' ``study``)."""
+    train = samples(records[0::2], extra) + samples(strong[0::2], extra)
+    tests = {"accuracy": samples(records[1::2], extra)}
     if strong:
-        tests["accuracy_strong"] = samples(strong[1::2])
-    weights, line = to_registers(fit(train, **kw))
+        tests["accuracy_strong"] = samples(strong[1::2], extra)
+    w = fit(_engine_features(train), **kw)
+    out = _fit_registers(w, train, tests, strong)
+    if extra:
+        out["study"] = _study(w, train, tests, extra, **kw)
+    return out
+
+
+def _engine_features(data):
+    n = len(END_CLASSES) + len(EVAL_LINE)
+    return [(x[:n], y) for x, y in data]
+
+
+def _study(w_engine, train, tests, extra, **kw):
+    """Real-valued weights fitted to the engine's features alone (``w_engine``) and with
+    ``extra``, each judged on the held-out games."""
+    out = {"features": list(extra)}
+    for name, cut in (("engine", _engine_features), ("extended", lambda d: d)):
+        w = w_engine if name == "engine" else fit(train, **kw)
+        out[name] = {"weights": [round(v, 4) for v in w]}
+        for key, data in tests.items():
+            out[name][key] = round(foretold(cut(data), w), 4) if data else None
+    return out
+
+
+def _fit_registers(w, train, tests, strong):
+    """The engine's weights fitted (``w``) and rounded to its registers, and the current
+    ones, judged."""
+    train, tests = _engine_features(train), {k: _engine_features(v) for k, v in tests.items()}
+    weights, line = to_registers(w)
     out = {"positions": {"fit": len(train), "judge": len(tests["accuracy"])}}
     if strong:
         out["positions"]["judge_strong"] = len(tests["accuracy_strong"])

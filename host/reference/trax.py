@@ -785,10 +785,11 @@ class Game:
                         del b[r]
                 yield q, t, m
 
-    def _outcomes(self):
+    def _outcomes(self, kinds=False):
         """Yield ``(p, shape, mask, wins)`` for every legal placement, where
         ``wins[c]`` tells whether the placement completes a loop or line of
-        colour ``c`` (0 white, 1 black).
+        colour ``c`` (0 white, 1 black); with ``kinds``, ``wins`` is
+        ``(loop, line)`` instead, each indexed by colour.
 
         A placement that forces no tile cannot close a loop (its space is
         entered by at most one track of each colour) and can complete a line
@@ -797,12 +798,13 @@ class Game:
         """
         b = self._b
         loops_only = self._loops_only
+        nothing = ((False, False), (False, False)) if kinds else (False, False)
         for q, t, m in self._candidates():
             x = q & _XMASK
             y = q >> _SHIFT
             old = (self._minx, self._maxx, self._miny, self._maxy)
             if not b:
-                yield q, t, m, (False, False)
+                yield q, t, m, nothing
                 continue
             minx, maxx, miny, maxy = old
             if x < minx:
@@ -825,7 +827,7 @@ class Game:
                     break
             if not forced:
                 if loops_only:
-                    yield q, t, m, (False, False)
+                    yield q, t, m, nothing
                     continue
                 wide = maxx - minx >= 7
                 tall = maxy - miny >= 7
@@ -836,7 +838,7 @@ class Game:
                             or (tall and ((y == miny and free & 1) or (y == maxy and free & 4)))):
                         hit[c] = True
                 if not (hit[0] or hit[1]):
-                    yield q, t, m, (False, False)
+                    yield q, t, m, nothing
                     continue
                 b[q] = m
                 placed = [q]
@@ -847,7 +849,10 @@ class Game:
             self._minx, self._maxx, self._miny, self._maxy = old
             for r in placed:
                 del b[r]
-            yield q, t, m, (loop[0] or line[0], loop[1] or line[1])
+            if kinds:
+                yield q, t, m, (tuple(loop), tuple(line))
+            else:
+                yield q, t, m, (loop[0] or line[0], loop[1] or line[1])
 
     def winning_moves(self, colour: str | None = None) -> list:
         """The legal moves that would complete a loop or line of ``colour``.
@@ -869,6 +874,18 @@ class Game:
                 out.append(Move(col, row, t))
         out.sort(key=lambda mv: (mv.row, mv.col, _TILE_ORDER[mv.tile]))
         return out
+
+    def threats(self, colour: str | None = None) -> tuple:
+        """``(loops, lines)``: how many legal placements would complete a loop of
+        ``colour`` (default: the side to move), and how many a line; a
+        placement that completes both counts in each.  For the side not to
+        move these are its threats, as in :meth:`winning_moves`."""
+        c = _COLOUR_INDEX[colour or self.to_move]
+        loops = lines = 0
+        for _, _, _, (loop, line) in self._outcomes(kinds=True):
+            loops += loop[c]
+            lines += line[c]
+        return loops, lines
 
     def has_winning_move(self, colour: str | None = None) -> bool:
         """``bool(self.winning_moves(colour))``, stopping at the first one."""
