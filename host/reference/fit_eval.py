@@ -154,7 +154,7 @@ def fit_corpus(records, strong=(), extra=(), **kw):
     if strong:
         tests["accuracy_strong"] = samples(strong[1::2], extra)
     w = fit(_engine_features(train), **kw)
-    out = _fit_registers(w, train, tests, strong)
+    out = _fit_registers(w, len(train), tests, strong)
     if extra:
         out["study"] = _study(w, train, tests, extra, **kw)
     return out
@@ -169,20 +169,20 @@ def _study(w_engine, train, tests, extra, **kw):
     """Real-valued weights fitted to the engine's features alone (``w_engine``) and with
     ``extra``, each judged on the held-out games."""
     out = {"features": list(extra)}
-    for name, cut in (("engine", _engine_features), ("extended", lambda d: d)):
-        w = w_engine if name == "engine" else fit(train, **kw)
+    for name, cut, w in (("engine", _engine_features, w_engine),
+                         ("extended", list, fit(train, **kw))):
         out[name] = {"weights": [round(v, 4) for v in w]}
         for key, data in tests.items():
             out[name][key] = round(foretold(cut(data), w), 4) if data else None
     return out
 
 
-def _fit_registers(w, train, tests, strong):
-    """The engine's weights fitted (``w``) and rounded to its registers, and the current
-    ones, judged."""
-    train, tests = _engine_features(train), {k: _engine_features(v) for k, v in tests.items()}
+def _fit_registers(w, fitted, tests, strong):
+    """The engine's weights fitted (``w``, to ``fitted`` positions) and rounded to its
+    registers, and the current ones, judged."""
+    tests = {k: _engine_features(v) for k, v in tests.items()}
     weights, line = to_registers(w)
-    out = {"positions": {"fit": len(train), "judge": len(tests["accuracy"])}}
+    out = {"positions": {"fit": fitted, "judge": len(tests["accuracy"])}}
     if strong:
         out["positions"]["judge_strong"] = len(tests["accuracy_strong"])
     for name, (w, ln) in (("fitted", (weights, line)), ("current", (EVAL_WEIGHTS, EVAL_LINE))):
