@@ -1,7 +1,9 @@
 """The opening book's making (``trax-fpga book``): the positions the board met most often
 early in its recorded games, each answered by the board's own search without the book
 (the sequencer and engine in compiled simulation, :class:`~traxfpga.sim.pvs.PVSSim`) at a
-budget of several seconds of its clock, written as :mod:`traxfpga.hdl.opening_book`.
+budget of several seconds of its clock, unless the records show that another of the
+board's moves there did clearly better than that answer (:func:`by_results`), written as
+:mod:`traxfpga.hdl.opening_book`.
 
 The same records, settings and source give the same book: the positions are taken in a
 fixed order, and the simulated search is cycle-exact for its seed and budget.
@@ -13,31 +15,56 @@ from concurrent.futures import ProcessPoolExecutor
 from ..hdl.pvs_isa import KEY_WORDS, WORD_BITS, pack_move, unpack_move
 from ..hdl.pvs_program import MAX_BOOK
 from ..hdl.tile_chars import TILE_CHARS
-from .positions import recorded_games
+from .positions import WINNERS, recorded_games
 from .reference.trax import Game, Move, format_move, parse_move
 from .reference.ttable import game_key
 
-__all__ = ["book_positions", "entry", "answer", "make_book", "render", "KEY_MASK"]
+__all__ = ["book_positions", "book_results", "by_results", "entry", "answer", "make_book",
+           "render", "KEY_MASK", "RESULTS_MARGIN"]
 
 #: The bits of the key the book compares.
 KEY_MASK = (1 << WORD_BITS * KEY_WORDS) - 1
 
+#: A move the board played in a position replaces the search's answer there when its games
+#: there won at least this many more than they lost, and this many more (won less lost)
+#: than the answer's own games there (none: 0).  One game is within the noise of the
+#: board's own answers; two are a pattern of the opponent's.
+RESULTS_MARGIN = 2
+
+
+def _board_moves(paths, player, plies, colours):
+    """``(moves, move, outcome)`` for each of ``player``'s moves after its first (the
+    opening is fixed) and before ply ``plies``, as one of ``colours``, in the records
+    ``paths``: the position's moves, the move played, and the game's outcome for the
+    board (1 won, -1 lost, 0 drawn)."""
+    for _, rec in recorded_games(paths):
+        winner = WINNERS.get(rec.result.split()[0] if rec.result else "")
+        for side, (colour, name) in enumerate((("white", rec.white), ("black", rec.black))):
+            if player not in name or colour not in colours:
+                continue
+            outcome = 0 if winner is None else 1 if winner == colour else -1
+            for ply in range(side or 2, min(plies, len(rec.moves)), 2):
+                yield tuple(rec.moves[:ply]), rec.moves[ply], outcome
+
 
 def book_positions(paths, player, plies, colours=("white", "black")):
     """``{moves: games}``: the positions before each of ``player``'s moves after its first
-    (the opening is fixed) and before ply ``plies``, as one of ``colours``, in the records
-    ``paths`` (``player`` is a part of the record's ``# white:`` or ``# black:`` name),
-    with the number of games that reached each.  Raises ValueError with one sentence for
-    an unreadable record or a path with none."""
-    seen = Counter()
-    for _, rec in recorded_games(paths):
-        sides = [ply for ply, (colour, name) in enumerate(
-            (("white", rec.white), ("black", rec.black)))
-            if player in name and colour in colours]
-        for ply in range(1, min(plies, len(rec.moves))):
-            if ply % 2 in sides:
-                seen[tuple(rec.moves[:ply])] += 1
-    return seen
+    and before ply ``plies``, as one of ``colours``, in the records ``paths`` (``player``
+    is a part of the record's ``# white:`` or ``# black:`` name), with the number of games
+    that reached each.  Raises ValueError with one sentence for an unreadable record or a
+    path with none."""
+    return Counter(ms for ms, _, _ in _board_moves(paths, player, plies, colours))
+
+
+def book_results(paths, player, plies, colours=("white", "black")):
+    """``{moves: {move: [won, lost]}}``: in those positions, each move the board played and
+    how its games ended."""
+    out = {}
+    for ms, move, outcome in _board_moves(paths, player, plies, colours):
+        tally = out.setdefault(ms, {}).setdefault(move, [0, 0])
+        if outcome:
+            tally[0 if outcome > 0 else 1] += 1
+    return out
 
 
 def entry(game, move, note=""):
@@ -71,13 +98,42 @@ def answer(positions, cycles, seed):
     return out
 
 
+def by_results(chosen, done, results, margin=RESULTS_MARGIN):
+    """``done`` (the search's entries for the positions ``chosen``) with each answer
+    replaced by the move of :func:`book_results`' ``results`` whose games there won the
+    most more than they lost, where that is at least ``margin``, and at least ``margin``
+    more than the answer's own games there (a search several times the board's budget can
+    still prefer a move that lost where the board's one-second move kept winning)."""
+    out = []
+    for ms, (key, word, text) in zip(chosen, done):
+        tally = results.get(ms, {})
+        searched = format_move(_move(word))
+        won, lost = tally.get(searched, (0, 0))
+        best = max(sorted(tally), key=lambda mv: tally[mv][0] - tally[mv][1], default=None)
+        if best is None or tally[best][0] - tally[best][1] < max(won - lost, 0) + margin:
+            out.append((key, word, text))
+            continue
+        bw, bl = tally[best]
+        note = text.split(" (", 1)[1][:-1] if " (" in text else ""
+        out.append(entry(Game.after(ms), parse_move(best),
+                         f"won {bw}, lost {bl} in the records; the search's {searched}"
+                         + (f", {note}" if note else "")))
+    return out
+
+
+def _move(word):
+    col, row, tile = unpack_move(word)
+    return Move(col, row, TILE_CHARS[tile])
+
+
 def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0,
-              clock_mhz=24, seed=1, jobs=1, colours=("white", "black"),
+              clock_mhz=24, seed=1, jobs=1, colours=("white", "black"), results=True,
               progress=lambda text: None):
     """The book's entries: the ``entries`` positions reached in the most games (then the
     earliest, then in notation order) of :func:`book_positions` (the board playing
     ``colours``), answered by :func:`answer` with ``seconds`` of a ``clock_mhz`` clock, in
-    that order, ``jobs`` simulations at once; then :func:`_live`'s."""
+    that order, ``jobs`` simulations at once, and with ``results`` by :func:`by_results`
+    where the records say so; then :func:`_live`'s."""
     if not 1 <= entries <= MAX_BOOK:
         raise ValueError(f"entries must be 1 .. {MAX_BOOK}, not {entries}")
     seen = book_positions(paths, player, plies, colours)
@@ -90,6 +146,8 @@ def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0
     done = [None] * len(chosen)
     for k, share in enumerate(answered):
         done[k::jobs] = share
+    if results:
+        done = by_results(chosen, done, book_results(paths, player, plies, colours))
     kept, why = _live(chosen, done)
     for ms, (_, _, text) in zip(chosen, done):
         progress(f"{seen[ms]} games: {text}" + (f"  (left out: {why[ms]})" if ms in why else ""))
@@ -109,8 +167,7 @@ def _live(chosen, done):
         for ply in range(len(ms) - 2, 0, -2):           # the board's earlier moves
             book_word = answers.get(ms[:ply])
             if book_word is not None and book_word != _word(parse_move(ms[ply])):
-                col, row, tile = unpack_move(book_word)
-                why[ms] = (f"the book plays {format_move(Move(col, row, TILE_CHARS[tile]))} "
+                why[ms] = (f"the book plays {format_move(_move(book_word))} "
                            f"after {' '.join(ms[:ply])}")
                 break
     positions = {}                              # compared words -> the full keys met

@@ -29,6 +29,10 @@ def add_arguments(parser):
                         help="the searches' noise seed, 1 .. 65535 (default 1)")
     parser.add_argument("--jobs", type=int, default=1, metavar="N",
                         help="searches at once (default 1)")
+    parser.add_argument("--search-only", action="store_true",
+                        help="answer every position by the search, even where the records "
+                             "show another of the board's moves there winning clearly more "
+                             "often (default: that move)")
     parser.add_argument("--write", action="store_true",
                         help="write the book into hdl/opening_book.py")
 
@@ -59,11 +63,13 @@ def run(args):
         return 1
     source = (f"trax-fpga book --records {' '.join(args.records)} --player {args.player} "
               f"--colour {args.colour} --plies {args.plies} --entries {args.entries} "
-              f"--seconds {args.seconds:g} --seed {args.seed}")
+              f"--seconds {args.seconds:g} --seed {args.seed}"
+              + (" --search-only" if args.search_only else ""))
     colours = ("white", "black") if args.colour == "both" else (args.colour,)
     try:
         book = make_book(args.records, args.player, args.plies, args.entries,
                          seconds=args.seconds, seed=args.seed, jobs=args.jobs, colours=colours,
+                         results=not args.search_only,
                          progress=lambda text: print(text, file=sys.stderr, flush=True))
     except (ValueError, RuntimeError) as e:        # RuntimeError: no C++ compiler
         print(f"trax-fpga book: {e}", file=sys.stderr)

@@ -1,5 +1,6 @@
 """The opening book (``trax-fpga book``, ``hdl/opening_book.py``): the positions the board
-met most often in its records, answered by its own long search, and the book the device
+met most often in its records, answered by its own long search or, where the records show
+another of its moves winning clearly more often, by that move, and the book the device
 holds made that way."""
 
 import shutil
@@ -8,7 +9,8 @@ from traxfpga.hdl import opening_book
 from traxfpga.hdl.pvs_isa import pack_move
 from traxfpga.hdl.pvs_program import MAX_BOOK
 from traxfpga.hdl.tile_chars import TILE_CHARS
-from traxfpga.host.book import KEY_MASK, _live, book_positions, entry, make_book, render
+from traxfpga.host.book import (KEY_MASK, RESULTS_MARGIN, _live, book_positions, book_results,
+                                by_results, entry, make_book, render)
 from traxfpga.host.cli import main
 from traxfpga.host.reference.trax import Game, parse_move
 from traxfpga.host.reference.ttable import game_key
@@ -61,6 +63,44 @@ def test_positions_are_the_boards_turns_after_its_first(tmp_path):
     assert max(map(len, short)) == 2
     white = book_positions([tmp_path / "rec"], "trax-fpga", plies=12, colours=("white",))
     assert all(len(ms) % 2 == 0 for ms in white) and white[("@0/", "@1/")] == 2
+
+
+def _games(folder, games):
+    """Records of ``games`` ((result, moves) with the board White) in ``folder``."""
+    folder.mkdir()
+    for i, (result, moves) in enumerate(games):
+        (folder / f"game-{i + 1:03d}.txt").write_text(
+            f"# white: sim (trax-fpga)\n# black: cmd (other)\n# result: {result}  a game\n"
+            + "\n".join(moves.split()) + "\n")
+    return folder
+
+
+def test_results_replace_an_answer_only_where_the_records_say_so(tmp_path):
+    here = ("@0/", "@1/", "@1/", "A0/")
+    kept_on, left = "@0/ @1/ @1/ A0/ A0/ @2+", "@0/ @1/ @1/ A0/ @1/ @1/"
+    for wins, replaced in ((RESULTS_MARGIN + 1, True), (RESULTS_MARGIN, True),
+                           (RESULTS_MARGIN - 1, False)):
+        folder = _games(tmp_path / f"w{wins}", [("1-0", kept_on)] * wins + [("0-1", left)])
+        results = book_results([folder], "trax-fpga", plies=12)
+        assert results[here] == {"A0/": [wins, 0], "@1/": [0, 1]}
+        assert results[("@0/", "@1/")] == {"@1/": [wins, 1]}
+        # The search answered @1/, which lost there: A0/ replaces it once it won enough.
+        chosen = [here]
+        done = [entry(Game.after(here), parse_move("@1/"), "iteration 5")]
+        got = by_results(chosen, done, results)
+        if replaced:
+            _check_entry(*got[0])
+            assert got[0][2] == (f"@0/ @1/ @1/ A0/: A0/ (won {wins}, lost 0 in the records; "
+                                 "the search's @1/, iteration 5)")
+        else:
+            assert got == done
+        # An answer whose own games did as well stays.
+        chosen, done = _answered([(" ".join(here), "A0/")])
+        assert by_results(chosen, done, results) == done
+    # A move that lost more than it won never replaces an answer, even one that lost more.
+    folder = _games(tmp_path / "losses", [("0-1", kept_on)] + [("0-1", left)] * 4)
+    chosen, done = _answered([(" ".join(here), "@1/")])
+    assert by_results(chosen, done, book_results([folder], "trax-fpga", 12)) == done
 
 
 def _answered(lines):
@@ -116,14 +156,14 @@ def test_cli_writes_the_book_and_refuses_bad_settings(tmp_path, capsys, monkeypa
     shutil.copy(opening_book.__file__, copy)
     monkeypatch.setattr(opening_book, "__file__", str(copy))
     assert main(["book", "--records", str(folder), "--entries", "2", "--seconds", "0.005",
-                 "--colour", "white", "--write"]) == 0
+                 "--colour", "white", "--search-only", "--write"]) == 0
     out = capsys.readouterr()
     kept = len(out.out.splitlines())
     assert 1 <= kept <= 2 and f"{kept} entries written" in out.err
     scope = {}
     exec(copy.read_text(), scope)
     assert len(scope["BOOK"]) == kept and "--seconds 0.005" in scope["BOOK_SOURCE"]
-    assert "--colour white" in scope["BOOK_SOURCE"]
+    assert "--colour white" in scope["BOOK_SOURCE"] and "--search-only" in scope["BOOK_SOURCE"]
     assert all(len(text.split(":")[0].split()) % 2 == 0 for _, _, text in scope["BOOK"])
     for argv, message in ((["--seconds", "0"], "--seconds must be more than 0"),
                           (["--entries", "65"], "entries must be 1 .. 64"),
