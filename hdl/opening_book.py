@@ -20,6 +20,9 @@ BOOK = (
     (0x748e9d4b, 0x0201, '@0/ @1/ @1/ A0/: A0/ (iteration 8)'),
     (0xba9ef482, 0x0201, '@0/ @1/ @1/ A0/ A0/ @2+: A0/ (iteration 10)'),
     (0x6610fc13, 0x0008, '@0/ @1/ @1/ A0/ A0/ @2+ A0/ A0/: @2+ (iteration 9)'),
+    (0x7c255e05, 0x041a, "@0/ @1/ @1/ A0/ A0/ @2+ A0/ A0/ @2+ C2+: B6\\ (won 46, lost 0 in the records; the search's A5\\, iteration 8)"),
+    (0x79c175e8, 0x0808, '@0/ @1/ @1/ A0/ A0/ @2+ A0/ @2+: D2+ (iteration 8)'),
+    (0xe22e3621, 0x0800, '@0/ @1/ @1/ A0/ A0/ @2+ A0/ @2+ D2+ D1/: D0+ (iteration 8)'),
     (0x6f4b5b75, 0x0201, '@0/ A0/: A0/ (iteration 8)'),
     (0x94d3c280, 0x0004, '@0/ A0/ A0/ @2/: @1+ (iteration 12)'),
 )
