@@ -59,8 +59,13 @@ def book_positions(paths, player, plies, colours=("white", "black")):
 def book_results(paths, player, plies, colours=("white", "black")):
     """``{moves: {move: [won, lost]}}``: in those positions, each move the board played and
     how its games ended."""
+    return _results(_board_moves(paths, player, plies, colours))
+
+
+def _results(walked):
+    """:func:`book_results` of the ``(moves, move, outcome)`` of :func:`_board_moves`."""
     out = {}
-    for ms, move, outcome in _board_moves(paths, player, plies, colours):
+    for ms, move, outcome in walked:
         tally = out.setdefault(ms, {}).setdefault(move, [0, 0])
         if outcome:
             tally[0 if outcome > 0 else 1] += 1
@@ -136,7 +141,8 @@ def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0
     where the records say so; then :func:`_live`'s."""
     if not 1 <= entries <= MAX_BOOK:
         raise ValueError(f"entries must be 1 .. {MAX_BOOK}, not {entries}")
-    seen = book_positions(paths, player, plies, colours)
+    walked = list(_board_moves(paths, player, plies, colours))     # the records read once
+    seen = Counter(ms for ms, _, _ in walked)
     chosen = sorted(seen, key=lambda ms: (-seen[ms], len(ms), ms))[:entries]
     cycles = int(seconds * clock_mhz * 1e6)
     progress(f"{len(seen)} positions, {len(chosen)} chosen; searching {cycles:,} cycles each")
@@ -147,7 +153,7 @@ def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0
     for k, share in enumerate(answered):
         done[k::jobs] = share
     if results:
-        done = by_results(chosen, done, book_results(paths, player, plies, colours))
+        done = by_results(chosen, done, _results(walked))
     kept, why = _live(chosen, done)
     for ms, (_, _, text) in zip(chosen, done):
         progress(f"{seen[ms]} games: {text}" + (f"  (left out: {why[ms]})" if ms in why else ""))

@@ -24,9 +24,10 @@ GAMES = [
 ]
 
 
-def _records(folder):
+def _records(folder, games=GAMES):
+    """Records of ``games`` ((white, black, result, moves) each) in ``folder``."""
     folder.mkdir()
-    for i, (white, black, result, moves) in enumerate(GAMES):
+    for i, (white, black, result, moves) in enumerate(games):
         text = (f"# white: {white}\n# black: {black}\n# result: {result}  a game\n"
                 + "\n".join(moves.split()) + "\n")
         (folder / f"game-{i + 1:03d}.txt").write_text(text)
@@ -66,13 +67,9 @@ def test_positions_are_the_boards_turns_after_its_first(tmp_path):
 
 
 def _games(folder, games):
-    """Records of ``games`` ((result, moves) with the board White) in ``folder``."""
-    folder.mkdir()
-    for i, (result, moves) in enumerate(games):
-        (folder / f"game-{i + 1:03d}.txt").write_text(
-            f"# white: sim (trax-fpga)\n# black: cmd (other)\n# result: {result}  a game\n"
-            + "\n".join(moves.split()) + "\n")
-    return folder
+    """Records of ``games`` ((result, moves) each) with the board White, in ``folder``."""
+    return _records(folder, [("sim (trax-fpga)", "cmd (other)", result, moves)
+                             for result, moves in games])
 
 
 def test_results_replace_an_answer_only_where_the_records_say_so(tmp_path):
