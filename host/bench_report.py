@@ -121,10 +121,17 @@ def _player_part(figures):
         depths = v.get("depth_reached")
         if depths:
             total = sum(depths.values())
+            cut = v.get("depth_reached_at_budget")
             rows = [[depth_name(d), f"{n:,}", f"{100 * n / total:.0f}%"]
+                    + ([f"{cut.get(d, 0):,}"] if cut is not None else [])
                     for d, n in sorted(depths.items(), key=lambda kv: -int(kv[0]))]
+            heads = ["search", "answers", "share"] + (["of them cut by the budget"]
+                                                      if cut is not None else [])
             out.append(f"depth reached against {name} ({total:,} answers):\n" +
-                       table(["search", "answers", "share"], rows, right=(1, 2)))
+                       table(heads, rows, right=tuple(range(1, len(heads)))))
+            if cut is not None:
+                out.append(f"answers the budget cut against {name}: the threat search at 5 "
+                           f"moves or more in {v['threats_5_at_budget']}")
         else:
             out.append(f"depth reached against {name}: not reported (only the simulated "
                        f"board and the model report their searches)")

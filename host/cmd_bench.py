@@ -242,7 +242,7 @@ def bench_player(args):
 
     from .players import split_specs
     from .referee import record_folder, run_match, save_record
-    from ..sim.bench import table_figures
+    from ..sim.bench import depth_histogram, table_figures
 
     from ..hdl.pvs_program import MAX_DEFENCE, MAX_ITER, schedule
     figures = {"target": "player", "player": args.player, "seed": args.seed,
@@ -268,7 +268,7 @@ def bench_player(args):
             except ValueError as e:
                 raise SystemExit(f"trax-fpga bench player: {e}") from None
     for opponent in specs:
-        depths, nodes, probes, hits = Counter(), [], 0, 0
+        depths, cut_depths, nodes, probes, hits = Counter(), Counter(), [], 0, 0
         done = []
 
         def on_game(i, rec, opponent=opponent, done=done):
@@ -307,6 +307,8 @@ def bench_player(args):
         for _, s in mine:
             if s is not None:       # the searches of the simulated board (or the model)
                 depths[s["depth"]] += 1
+                if s.get("budget_cut"):
+                    cut_depths[s["depth"]] += 1
                 if s.get("nodes") is not None:
                     nodes.append(s["nodes"])
                 probes += s.get("tt_probes", 0)
@@ -326,7 +328,15 @@ def bench_player(args):
         fig.update(table_figures(probes, hits))
         if depths:
             # the last iteration completed (schedule()); 0 the opening
-            fig["depth_reached"] = {str(d): n for d, n in sorted(depths.items())}
+            fig["depth_reached"] = depth_histogram(depths.elements())
+            # The answers the budget cut short: the positions where the search needed more
+            # time (the others ended by themselves, a game decided or the last iteration),
+            # and how many of them tested the opponent's wins by force to 5 moves or more:
+            # where the depth of a mid-game answer is judged.
+            fig["depth_reached_at_budget"] = depth_histogram(cut_depths.elements())
+            fig["threats_5_at_budget"] = (
+                f"{sum(n for d, n in cut_depths.items() if schedule(d)[1] >= 5)} of "
+                f"{sum(cut_depths.values())}")
         figures[f"vs_{opponent}"] = fig
     return figures
 

@@ -229,6 +229,7 @@ class SimTransport(LineTransport):
         self._rx = bytearray()
         self._lines = collections.deque()     # (text, arrival cycle)
         self._start = self.sim.cycles
+        self._answered_in = 0         # cycles from the last line sent to its answer
 
     def _run(self, *, stop, limit):
         """Send what is queued and run; complete lines go to ``_lines``.  Returns True when
@@ -272,6 +273,7 @@ class SimTransport(LineTransport):
                 if self.sim.cycles < deadline:
                     raise Fault("timeout", "no answer: the device fell quiet")
         text, at = self._lines.popleft()
+        self._answered_in = at - self._start
         if not self._lines:
             # Let the device finish (it should be quiet right after its answer); anything
             # more it says is kept for pending().
@@ -306,11 +308,16 @@ class SimTransport(LineTransport):
         return self.sim.cycles
 
     def last_search(self):
-        """The simulated board's last search: ``{"depth", "nodes", "tt_probes", "tt_hits"}``."""
+        """The simulated board's last search: ``{"depth", "nodes", "tt_probes", "tt_hits",
+        "budget_cut"}``; ``budget_cut``: the player's budget was spent, its cycles (the
+        answer came that long after the line was sent) or its node limit: the search did
+        not end by itself (a decided game, or its last iteration)."""
         s = self.sim
         probes, hits = s.search_tt
+        cut = (self._answered_in >= s.device.budget
+               or 0 < s.node_limit <= s.search_nodes)
         return {"depth": s.search_depth, "nodes": s.search_nodes, "tt_probes": probes,
-                "tt_hits": hits}
+                "tt_hits": hits, "budget_cut": cut}
 
     def close(self):
         self.sim.close()
@@ -655,7 +662,8 @@ class EnginePlayer(Player):
                            seed=self.rng.randrange(1, 1 << 16))
         # as the simulated board reports its searches
         self.last_search = {"depth": choice.depth, "nodes": choice.nodes,
-                            "tt_probes": choice.tt_probes, "tt_hits": choice.tt_hits}
+                            "tt_probes": choice.tt_probes, "tt_hits": choice.tt_hits,
+                            "budget_cut": bool(self.nodes) and choice.nodes >= self.nodes}
         return choice.move
 
     def _move(self):

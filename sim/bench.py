@@ -263,9 +263,6 @@ def bench_pvs(args, progress=None):
     busy = sum(r.busy for r in rows)          # the cores' own cycles (one core: cycles)
     nodes = sum(r.nodes for r in rows)
     own = busy - sum(r.engine_cycles for r in rows)
-    depths = {}
-    for r in rows:
-        depths[str(r.depth)] = depths.get(str(r.depth), 0) + 1
     probes, hits = sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows)
     return {
         "target": "pvs", "clock_mhz": clock, "budget_cycles": budget,
@@ -278,8 +275,10 @@ def bench_pvs(args, progress=None):
         "program_cycles_per_node": round(own / max(nodes, 1), 1),
         "program_pct": round(100 * own / busy, 1),
         "instructions_per_node": round(sum(r.insns for r in rows) / max(nodes, 1), 1),
-        "depth_reached": dict(sorted(depths.items(), key=lambda kv: int(kv[0]))),
+        "depth_reached": depth_histogram(r.depth for r in rows),
         "at_budget": sum(r.cycles >= budget for r in rows),
+        # the positions the budget cut short (the others' searches ended by themselves)
+        "depth_reached_at_budget": depth_histogram(r.depth for r in rows if r.cycles >= budget),
         **table_figures(probes, hits),          # (one-port engines only)
         # where a node's cycles go: the engine's state (IDLE: the sequencer's own work)
         **({"cycles_per_node_in": {name: round(n / max(nodes, 1), 2)
@@ -287,6 +286,12 @@ def bench_pvs(args, progress=None):
            if profile else {}),
         "by_position": _by_position(positions, rows, each),
     }
+
+
+def depth_histogram(depths):
+    """How many of ``depths`` are each depth, in order of depth (JSON keys)."""
+    counts = Counter(depths)
+    return {str(d): counts[d] for d in sorted(counts)}
 
 
 #: The engine's states of EVAL (docs/engine.md), whose share of a position's cycles

@@ -39,6 +39,14 @@ def test_player_report_is_a_table_with_the_depth_reached():
     # wins because the opponent answered late are told apart
     late = dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], wins_on_time=3))
     assert "44 / 50 (88%, 3 on its time)" in report(late)
+    # the answers the budget cut, apart: the depth the bar is judged by
+    cut = dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], depth_reached_at_budget={"9": 12},
+                                   threats_5_at_budget="12 of 12"))
+    text = report(cut)
+    assert re.search(r"^iteration 9: PVS 3 plies, threat search 7 moves +20 +57% +12$", text,
+                     re.M), text
+    assert re.search(r"^iteration 1: PVS 1 ply +10 +29% +0$", text, re.M), text
+    assert "the threat search at 5 moves or more in 12 of 12" in text
 
 
 def test_engine_and_sim_reports_have_no_raw_dicts():
@@ -159,8 +167,10 @@ def test_the_model_is_the_sequencers_twin_and_reports_its_search():
     game.play("@0+")
     want = run(game, 400, seed=seed)
     assert answer == format_move(want.move)
+    # (400 nodes do not finish a search of the position: the budget cut it)
     assert player.last_search == {"depth": want.depth, "nodes": want.nodes,
-                                  "tt_probes": want.tt_probes, "tt_hits": want.tt_hits}
+                                  "tt_probes": want.tt_probes, "tt_hits": want.tt_hits,
+                                  "budget_cut": True}
     assert want.depth >= 1 and want.nodes >= 400 and want.tt_probes > 0
 
 

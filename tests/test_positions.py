@@ -68,9 +68,28 @@ def test_the_simulated_board_answers_in_the_position(records):
     with open_player("sim,nodes=300") as board:
         answer, _, seconds = avoids(case, board)
         assert 0 < seconds < 1 and board.last_search["nodes"] >= 300
+        assert board.last_search["budget_cut"]          # by the node limit, not the clock
         case.position().play(answer)                    # legal
         # and it still plays contest games afterwards
         assert board.start("white") == "@0/"
+        assert not board.last_search["budget_cut"]      # the opening: no search
+
+
+@needs_cxx
+def test_the_simulated_board_tells_the_searches_its_clock_cut():
+    """A search the cycle budget ends is told apart from one that ends by itself
+    (``bench player``'s depth at the budget)."""
+    from traxfpga.sim.bench import search_positions
+    long_one = search_positions(3, 1)[2]        # bench pvs's third: cut at iteration 6
+    with open_player("sim") as board:
+        board.answer_position(long_one)
+        assert board.last_search["budget_cut"] and board.last_time >= 0.8
+        # a win at once (a game against peryaudo's client, docs/games): found by the
+        # first iteration, which ends the search
+        before_win = ("@0/ @1/ @1/ A0/ A0/ @2+ A0/ A0/ @2+ C2+ B6\\ D3\\ A5/ @4/ B0\\ A1+ "
+                      "A2+ @2+ @2\\ A1\\ B5/ I5\\").split()
+        assert board.answer_position(before_win) == "B6\\"
+        assert not board.last_search["budget_cut"] and board.last_time < 0.1
 
 
 def test_players_that_cannot_take_a_position(tmp_path):
