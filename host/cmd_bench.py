@@ -237,7 +237,6 @@ def bench_player(args):
     """Strength of the board's player: seeded matches against ``random`` and ``ref`` through
     the contest referee, with the simulated board's cycles per answer and the depth each
     search completed."""
-    from collections import Counter
     from pathlib import Path
 
     from .players import split_specs
@@ -268,7 +267,7 @@ def bench_player(args):
             except ValueError as e:
                 raise SystemExit(f"trax-fpga bench player: {e}") from None
     for opponent in specs:
-        depths, cut_depths, nodes, probes, hits = Counter(), Counter(), [], 0, 0
+        depths, cut_depths, nodes, probes, hits = [], [], [], 0, 0
         done = []
 
         def on_game(i, rec, opponent=opponent, done=done):
@@ -306,9 +305,9 @@ def bench_player(args):
                 if (rec.white if i % 2 == 0 else rec.black) == match.labels[0]]
         for _, s in mine:
             if s is not None:       # the searches of the simulated board (or the model)
-                depths[s["depth"]] += 1
+                depths.append(s["depth"])
                 if s.get("budget_cut"):
-                    cut_depths[s["depth"]] += 1
+                    cut_depths.append(s["depth"])
                 if s.get("nodes") is not None:
                     nodes.append(s["nodes"])
                 probes += s.get("tt_probes", 0)
@@ -328,15 +327,14 @@ def bench_player(args):
         fig.update(table_figures(probes, hits))
         if depths:
             # the last iteration completed (schedule()); 0 the opening
-            fig["depth_reached"] = depth_histogram(depths.elements())
+            fig["depth_reached"] = depth_histogram(depths)
             # The answers the budget cut short: the positions where the search needed more
             # time (the others ended by themselves, a game decided or the last iteration),
             # and how many of them tested the opponent's wins by force to 5 moves or more:
             # where the depth of a mid-game answer is judged.
-            fig["depth_reached_at_budget"] = depth_histogram(cut_depths.elements())
+            fig["depth_reached_at_budget"] = depth_histogram(cut_depths)
             fig["threats_5_at_budget"] = (
-                f"{sum(n for d, n in cut_depths.items() if schedule(d)[1] >= 5)} of "
-                f"{sum(cut_depths.values())}")
+                f"{sum(schedule(d)[1] >= 5 for d in cut_depths)} of {len(cut_depths)}")
         figures[f"vs_{opponent}"] = fig
     return figures
 
