@@ -260,3 +260,18 @@ def test_bench_player_counts_the_different_games(capsys):
     assert fig["games"] == 4 and fig["different_games"] == 2
     text = report(dict(PLAYER, vs_ref=dict(PLAYER["vs_ref"], different_games=7)))
     assert re.search(r"^ref +1 / 5 s +44 / 50 \(88%\) +7 ", text, re.M), text
+
+
+def test_bench_player_counts_the_answers_the_budget_cut_apart(capsys):
+    """The model's searches at a small node limit: those the limit cut are counted again
+    apart, each at its depth, with how many reached the threat search at 5 moves."""
+    from traxfpga.hdl.pvs_program import schedule
+    argv = ["bench", "player", "--player", "model,nodes=2000", "--opponents", "random",
+            "--games", "2", "--seed", "1", "--json"]
+    assert cli.main(argv) == 0
+    fig = json.loads(capsys.readouterr().out)["vs_random"]
+    every, cut = fig["depth_reached"], fig["depth_reached_at_budget"]
+    assert cut and all(0 < n <= every[d] for d, n in cut.items())
+    assert sum(cut.values()) < sum(every.values())      # the opening is never cut
+    deep = sum(n for d, n in cut.items() if schedule(int(d))[1] >= 5)
+    assert fig["threats_5_at_budget"] == f"{deep} of {sum(cut.values())}"
