@@ -64,6 +64,11 @@ NAMES = {
     "answer": "the device's answer", "ulx3s_clock_mhz": "the ULX3S's clock (MHz)",
     "leaves_per_second_at_ulx3s_clock": "leaves per second at the ULX3S's clock",
     "tt": "transposition table",
+    "cut_by_the_budget": "positions the budget cut",
+    "reached": "of them, those where it completes the iteration",
+    "multiples_needed": "the twin's nodes to complete it, times the device's",
+    "beyond_max_multiple": "positions needing more than the twin's stop (max multiple)",
+    "max_multiple": "the twin's stop, times the device's nodes",
 }
 
 
@@ -175,6 +180,20 @@ def _positions_part(figures):
     return [table(heads, rows, right=tuple(range(len(heads))))]
 
 
+def _short_part(figures):
+    """``bench reach``'s positions short of the iteration, a row each."""
+    short = figures.pop("short", None)
+    if not short:
+        return []
+    more = f"more than {figures.get('max_multiple', '?')}x"
+    rows = [[s["source"], str(s["ply"]), str(s["iteration"]), f"{s['nodes']:,}",
+             "-" if s["twin_nodes"] is None else f"{s['twin_nodes']:,}",
+             more if s["multiple"] is None else f"{s['multiple']:.1f}x"] for s in short]
+    heads = ["record", "ply", "iteration completed", "the device's nodes",
+             f"the twin's to iteration {figures.get('iteration', '?')}", "multiple"]
+    return [table(heads, rows, right=(1, 2, 3, 4, 5))]
+
+
 def report(figures):
     """The figures of one ``bench`` run as text."""
     figures = dict(figures)
@@ -185,6 +204,7 @@ def report(figures):
     parts += _player_part(figures)
     parts += _cases_part(figures)
     parts += _positions_part(figures)
+    parts += _short_part(figures)
     for key, value in figures.items():
         rows += [[NAMES.get(key, key.replace("_", " ")) + name[len(key):], v]
                  for name, v in _flat(key, value)]

@@ -233,6 +233,33 @@ register_target("work", bench_work,
                 "iteration (--depth) on the pvs positions")
 
 
+def bench_reach(args):
+    """How far the board's budget falls short of iteration ``--depth`` on its budget-cut
+    answers in ``--records`` (see :mod:`traxfpga.sim.bench_reach`)."""
+    from ..sim.bench_reach import bench_reach as run_bench
+
+    if not args.records:
+        raise SystemExit("trax-fpga bench reach: --records names the games (files or folders "
+                         "of referee --record or bench player --record games)")
+    if args.positions < 1:
+        raise SystemExit("trax-fpga bench reach: --positions must be at least 1")
+    from ..hdl.pvs_program import MAX_ITER
+    if not 2 <= args.depth <= MAX_ITER:
+        raise SystemExit(f"trax-fpga bench reach: --depth (the iteration) must be 2 .. {MAX_ITER}")
+    board = _board(args, "reach")
+    if not board.store_in_spram(1 << args.log2n):
+        raise SystemExit("trax-fpga bench reach: the twin's count is of the one-port devices' "
+                         "program (the iCEBreaker's, with the table): leave out --board")
+    args.clock_mhz = board.clock_mhz
+    return run_bench(args, progress=lambda text: note("trax-fpga bench reach", text))
+
+
+register_target("reach", bench_reach,
+                "how far the budget falls short of an iteration (--depth) on the board's "
+                "budget-cut answers in game records (--records, --positions): the twin's "
+                "placements to complete it, as a multiple of the device's")
+
+
 def bench_player(args):
     """Strength of the board's player: seeded matches against ``random`` and ``ref`` through
     the contest referee, with the simulated board's cycles per answer and the depth each
@@ -472,7 +499,7 @@ def add_arguments(parser):
     parser.add_argument("--player", default="sim",
                         help="player: the spec measured (default sim, the simulated board; "
                              "model is the player's software twin)")
-    parser.add_argument("--seed", type=int, default=1, help="player: match seed; pvs: positions' seed (default 1)")
+    parser.add_argument("--seed", type=int, default=1, help="player: match seed; pvs, work, reach: positions' seed (default 1)")
     parser.add_argument("--time", type=float, default=1.0,
                         help="player: seconds per answer (default 1.0, the contest's; the "
                              "twin 'model' is timed by the wall clock, so give it more)")
@@ -508,13 +535,15 @@ def add_arguments(parser):
                         help="pvs: also the cycles a node in each of the engine's states "
                              "(one core)")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
-                        help="pvs, work: mid-game positions searched (default 20)")
+                        help="pvs, work: mid-game positions searched; reach: budget-cut "
+                             "answers drawn from the records (default 20)")
     parser.add_argument("--depth", type=int, default=5,
                         help="perft: the depth counted from the start (default 5; 6 takes "
-                             "minutes); work: the iteration completed (default 5)")
+                             "minutes); work: the iteration completed; reach: the iteration "
+                             "measured (default 5)")
     parser.add_argument("--records", nargs="+", metavar="PATH",
-                        help="held-back: game records (files or folders of referee --record "
-                             "games)")
+                        help="held-back, reach: game records (files or folders of referee "
+                             "--record or bench player --record games)")
     parser.add_argument("--force-depth", type=int, default=3, metavar="D",
                         help="held-back: a losing move lets the winner win by force within D "
                              "of its moves (default 3)")

@@ -15,6 +15,7 @@ them without the records or the slow search for the losing move.
 """
 
 import json
+import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -24,7 +25,7 @@ from .reference.movetext import UnusableInput, read_moves
 from .reference.trax import Game, Illegal, format_move
 
 __all__ = ["Case", "WINNERS", "losing_move", "record_files", "recorded_games", "cases_in", "avoids",
-           "sampled", "holding_moves", "to_dict", "save_suite", "load_suite"]
+           "sampled", "holding_moves", "to_dict", "save_suite", "load_suite", "long_answers"]
 
 #: A record's result code -> the winner (a draw has none).
 WINNERS = {"1-0": "white", "0-1": "black"}
@@ -111,6 +112,37 @@ def recorded_games(paths):
         except ValueError as e:
             raise ValueError(f"{f}: {e}") from None
         yield f, rec
+
+
+#: A move line of a record: the move, then ``# N. colour SECONDS s`` (``Match.notation``).
+_TIMED = re.compile(r"^(\S+)\s+#\s*\d+\.\s+(white|black)\s+([0-9.]+) s\s*$")
+
+
+def long_answers(paths, seconds):
+    """The positions of the records ``paths`` in which a player on the simulated clock (the
+    simulated board) took ``seconds`` or more to answer: its searches that the budget cut
+    (the time is from the line sent, so it includes the line's own transfer).  The game
+    before each such answer, as ``(file name, moves)``, in the order the files list them.
+    Raises UnusableInput for a path with no records or a file that cannot be read."""
+    out = []
+    for f in record_files(paths):
+        try:
+            text = f.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise UnusableInput(f"cannot read {f}: {getattr(e, 'strerror', None) or e}") from None
+        simulated = {colour for colour in ("white", "black")
+                     if any(line.startswith(f"# {colour}:") and line.endswith("simulated clock")
+                            for line in text.splitlines())}
+        moves = []
+        for line in text.splitlines():
+            m = _TIMED.match(line)
+            if not m:
+                continue
+            move, colour, took = m.groups()
+            if colour in simulated and float(took) >= seconds:
+                out.append((f.name, list(moves)))
+            moves.append(move)
+    return out
 
 
 def cases_in(paths, depth, progress=lambda text: None):

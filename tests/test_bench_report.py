@@ -83,6 +83,20 @@ def test_pvs_report_has_a_row_for_each_position():
     assert "of which EVAL" not in text and re.search(r"^ +2 +30 +6 +800 +28.0$", text, re.M)
 
 
+def test_reach_report_has_a_row_for_each_position_short_of_the_iteration():
+    reach = {"target": "reach", "iteration": 6, "cut_by_the_budget": 2, "reached": "0 of 2",
+             "multiples_needed": [1.4], "max_multiple": 8, "beyond_max_multiple": 1,
+             "short": [{"source": "game-009.txt", "ply": 28, "iteration": 4, "nodes": 697915,
+                        "twin_nodes": None, "multiple": None},
+                       {"source": "game-003.txt", "ply": 20, "iteration": 5, "nodes": 707500,
+                        "twin_nodes": 1022938, "multiple": 1.4}]}
+    text = report(reach)
+    assert "{" not in text and "[" not in text, text
+    assert re.search(r"^game-009.txt +28 +4 +697,915 +- +more than 8x$", text, re.M), text
+    assert re.search(r"^game-003.txt +20 +5 +707,500 +1,022,938 +1.4x$", text, re.M), text
+    assert "the twin's to iteration 6" in text
+
+
 def test_bench_player_progress_table_and_json(capsys):
     argv = ["bench", "player", "--player", "random", "--opponents", "random", "--games", "2"]
     assert cli.main(argv) == 0

@@ -1,0 +1,98 @@
+"""How far the board's budget falls short of an iteration, on positions of its own games
+(``trax-fpga bench reach``).
+
+``bench pvs`` measures the search on positions cut from recorded human games.  The
+positions that matter for strength are the ones where the board ran out of time in a
+match: its answers that the budget cut.  This bench samples such answers from game
+records, searches each once on the simulated device with its budget (the iteration it
+completes and its nodes), and for those that stop short of iteration ``--depth`` counts
+with the software twin the placements needed to complete it.  Twin and device run the
+same program with the same noise seed, so the twin's count is the device's count without
+a budget: its ratio to the device's nodes is how many times more nodes a second (or how
+many times less work) the board would need to reach that iteration there.
+"""
+
+import random
+
+from ..hdl.lfsr import LFSR_SEED
+from ..host.positions import long_answers
+from ..host.reference.movetext import UnusableInput
+from ..host.reference.trax import Game
+from .bench import _search_each, depth_histogram
+
+__all__ = ["bench_reach", "MAX_MULTIPLE"]
+
+#: The twin stops at this many times the device's nodes (a few minutes a position): a
+#: position that needs more is reported as needing more than this.
+MAX_MULTIPLE = 8
+
+
+def sample_positions(paths, count, seed, seconds):
+    """``count`` distinct positions of the budget-cut answers of the records ``paths``
+    (:func:`~traxfpga.host.positions.long_answers`), drawn with ``seed``; the positions
+    and how many budget-cut answers the records hold."""
+    answers = long_answers(paths, seconds)
+    random.Random(seed).shuffle(answers)
+    out, seen = [], set()
+    for source, moves in answers:
+        game = Game.after(moves)
+        key = (game.ply, tuple(game.board_rows()))     # one position by two move orders
+        if key not in seen:
+            seen.add(key)
+            out.append((source, moves))
+        if len(out) == count:
+            break
+    return out, len(answers)
+
+
+def bench_reach(args, progress=None, sim=None):
+    """``args.positions`` budget-cut answers of ``args.records`` (``args.seed``): the
+    iteration the device completes in its budget of 0.8 s at ``args.clock_mhz``, and for
+    those short of iteration ``args.depth`` the twin's placements to complete it.  ``sim``:
+    the :class:`~traxfpga.sim.pvs.PVSSim` to search on (the iCEBreaker's device, book
+    included, by default)."""
+    from contextlib import nullcontext
+
+    from ..hdl.pvs_program import program
+    from ..host.reference.pvs import run
+    from .pvs import PVSSim
+
+    progress = progress or (lambda text: None)
+    budget = int(0.8 * args.clock_mhz * 1e6)
+    picked, answers = sample_positions(args.records, args.positions, args.seed, 0.8)
+    if not picked:
+        raise UnusableInput(f"no answer of a simulated board took its whole budget in "
+                            f"{', '.join(map(str, args.records))}")
+    progress(f"{len(picked)} positions of {answers} budget-cut answers; the device's "
+             f"budget {budget:,} cycles ...")
+    with nullcontext(sim) if sim else PVSSim() as device:
+        device.set_seed(LFSR_SEED)              # the twin's noise
+        device.limits(cycles=budget)
+        rows = _search_each(device, [moves for _, moves in picked], progress, lambda got: (
+            f"iteration {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"))
+    # the device's program (the iCEBreaker's: with the table) up to --depth
+    code = program(args.depth, tt=True).words()
+    short = []
+    for (source, moves), got in zip(picked, rows):
+        if got.depth >= args.depth or got.cycles < budget:
+            continue            # reached, or the search ended by itself (a decided game)
+        twin = run(Game.after(moves), MAX_MULTIPLE * got.nodes, code=code)
+        done = twin.depth >= args.depth
+        short.append({"source": source, "ply": len(moves), "iteration": got.depth,
+                      "nodes": got.nodes, "twin_nodes": twin.nodes if done else None,
+                      "multiple": round(twin.nodes / got.nodes, 1) if done else None})
+        progress(f"{source}, ply {len(moves)}: iteration {args.depth} needs "
+                 + (f"{twin.nodes:,} nodes, {twin.nodes / got.nodes:.1f} times the device's"
+                    if done else f"more than {MAX_MULTIPLE} times the device's nodes"))
+    cut = sum(r.cycles >= budget for r in rows)
+    return {"target": "reach", "clock_mhz": args.clock_mhz, "budget_cycles": budget,
+            "iteration": args.depth, "budget_cut_answers": answers,
+            "positions": len(rows), "seed": args.seed,
+            "depth_reached": depth_histogram(r.depth for r in rows),
+            "cut_by_the_budget": cut,
+            "reached": f"{cut - len(short)} of {cut}",
+            # the twin's nodes to complete the iteration over the device's, where it did
+            "multiples_needed": sorted(s["multiple"] for s in short if s["multiple"]),
+            "max_multiple": MAX_MULTIPLE,
+            "beyond_max_multiple": sum(s["multiple"] is None for s in short),
+            "short": short}

@@ -1,0 +1,95 @@
+"""``bench reach``: the board's budget-cut answers in game records as positions, and the
+twin's nodes to complete an iteration the device's budget stops short of."""
+
+import argparse
+
+import pytest
+
+from traxfpga.hdl.pvs_program import program
+from traxfpga.host.positions import long_answers
+from traxfpga.host.reference.movetext import UnusableInput
+from traxfpga.host.reference.pvs import run
+from traxfpga.host.reference.trax import Game
+
+from player_harness import needs_cxx
+
+MOVES = ["@0/", "@1/", "@1/", "A0/", "A0/", "@2+", "A0/", "A0/", "C6+", "E5/", "C3\\", "D3+",
+         "D2/", "B7\\"]
+
+
+def _record(folder, times, white="sim (trax-fpga), simulated clock",
+            black="ref (reference AI), wall clock"):
+    """A record of MOVES as the referee writes it, move ``i`` taking ``times.get(i)``."""
+    folder.mkdir(exist_ok=True)
+    lines = ["# trax-fpga referee", f"# white: {white}", f"# black: {black}",
+             "# time limit: 1 s, move cap: 400",
+             "# result: 1-0  White (sim) wins by loop after 14 moves"]
+    lines += [f"{mv:<8} # {i + 1:3}. {('white', 'black')[i % 2]:<5} {times.get(i, 0.01):.6f} s"
+              for i, mv in enumerate(MOVES)]
+    (folder / "game-001.txt").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def test_the_long_answers_are_the_simulated_boards_alone(tmp_path):
+    # White (the board) used its budget at move 13 and 0.79 s at move 3; Black (on the
+    # wall clock) took 0.9 s at move 12, which is not the board's budget.
+    rec = _record(tmp_path / "r", {12: 0.800088, 2: 0.79, 11: 0.9})
+    assert long_answers([rec], 0.8) == [("game-001.txt", MOVES[:12])]
+    both = _record(tmp_path / "b", {11: 0.9, 12: 0.8}, black="sim (trax-fpga), simulated clock")
+    assert long_answers([both], 0.8) == [("game-001.txt", MOVES[:11]),
+                                         ("game-001.txt", MOVES[:12])]
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UnusableInput, match="no game records"):
+        long_answers([tmp_path / "empty"], 0.8)
+    with pytest.raises(UnusableInput, match="cannot read"):
+        long_answers([tmp_path / "missing.txt"], 0.8)
+
+
+def _args(records, depth, clock_mhz):
+    return argparse.Namespace(records=[records], positions=5, seed=1, depth=depth,
+                              clock_mhz=clock_mhz)
+
+
+@pytest.fixture(scope="module")
+def sim():
+    needs_cxx()
+    from traxfpga.sim.pvs import PVSSim
+    with PVSSim(log2n=7, profile=True) as s:
+        yield s
+
+
+def test_bench_reach_counts_the_twins_nodes_past_the_budget(sim, tmp_path):
+    """A budget of 160,000 cycles (0.8 s at 0.2 MHz) completes iteration 2 at move 13; the
+    twin, running the same program with the same noise, stops where the device stopped
+    when given the device's nodes, and completes iteration 3 with more."""
+    from traxfpga.sim.bench_reach import bench_reach
+    rec = _record(tmp_path / "r", {12: 0.8, 11: 0.9})
+    got = bench_reach(_args(rec, 3, 0.2), sim=sim)
+    assert (got["budget_cut_answers"], got["positions"], got["cut_by_the_budget"]) == (1, 1, 1)
+    [short] = got["short"]
+    assert (short["ply"], short["iteration"]) == (12, 2)
+    assert short["twin_nodes"] > short["nodes"] and got["multiples_needed"] == [
+        round(short["twin_nodes"] / short["nodes"], 1)]
+    code = program(3, tt=True).words()
+    assert run(Game.after(MOVES[:12]), short["nodes"], code=code).depth == 2
+    assert run(Game.after(MOVES[:12]), short["twin_nodes"], code=code).depth == 3
+    # 0.8 s at 0.5 MHz completes iteration 3 there: nothing short of it
+    got = bench_reach(_args(rec, 3, 0.5), sim=sim)
+    assert got["reached"] == "1 of 1" and got["short"] == []
+
+
+def test_bench_reach_says_what_it_cannot_measure(tmp_path):
+    from traxfpga.host.cmd_bench import bench_reach
+    from traxfpga.sim.bench_reach import bench_reach as measure
+    args = argparse.Namespace(records=None, positions=5, seed=1, depth=6, board="icebreaker",
+                              log2n=7)
+    with pytest.raises(SystemExit, match="--records"):
+        bench_reach(args)
+    args.records = [tmp_path]
+    for change, says in (({"depth": 1}, "--depth"), ({"positions": 0}, "--positions"),
+                         ({"board": "ulx3s-85f"}, "one-port")):
+        with pytest.raises(SystemExit, match=says):
+            bench_reach(argparse.Namespace(**{**vars(args), **change}))
+    wall = _record(tmp_path / "w", {12: 0.9}, white="cmd:x, wall clock")
+    with pytest.raises(UnusableInput, match="took its whole budget"):
+        measure(_args(wall, 6, 24))
