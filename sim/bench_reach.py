@@ -17,7 +17,7 @@ import random
 from ..hdl.lfsr import LFSR_SEED
 from ..host.positions import long_answers
 from ..host.reference.movetext import UnusableInput
-from ..host.reference.trax import Game
+from ..host.reference.trax import Game, Illegal
 from .bench import _search_each, depth_histogram
 
 __all__ = ["bench_reach", "MAX_MULTIPLE"]
@@ -35,7 +35,11 @@ def sample_positions(paths, count, seed, seconds):
     random.Random(seed).shuffle(answers)
     out, seen = [], set()
     for source, moves in answers:
-        game = Game.after(moves)
+        try:
+            game = Game.after(moves)
+        except Illegal as e:
+            raise UnusableInput(f"{source}: move {len(moves)} of the game is illegal: {e}") \
+                from None
         key = (game.ply, tuple(game.board_rows()))     # one position by two move orders
         if key not in seen:
             seen.add(key)

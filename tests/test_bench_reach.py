@@ -90,6 +90,11 @@ def test_bench_reach_says_what_it_cannot_measure(tmp_path):
                          ({"board": "ulx3s-85f"}, "one-port")):
         with pytest.raises(SystemExit, match=says):
             bench_reach(argparse.Namespace(**{**vars(args), **change}))
+    bad = _record(tmp_path / "bad", {12: 0.9})
+    text = (bad / "game-001.txt").read_text().replace("C6+ ", "Z9+ ")
+    (bad / "game-001.txt").write_text(text)
+    with pytest.raises(UnusableInput, match="illegal"):
+        measure(_args(bad, 6, 24))
     wall = _record(tmp_path / "w", {12: 0.9}, white="cmd:x, wall clock")
     with pytest.raises(UnusableInput, match="took its whole budget"):
         measure(_args(wall, 6, 24))
