@@ -12,6 +12,9 @@ avoids.
 A *suite* (:func:`save_suite`, :func:`load_suite`) keeps the cases with the moves that hold
 in each and a strong player's answer, so that a test can check the board's answer against
 them without the records or the slow search for the losing move.
+
+The simulated board's answers that took its whole budget (:func:`long_answers`) are the
+positions of ``trax-fpga bench reach`` (:mod:`traxfpga.sim.bench_reach`).
 """
 
 import json
