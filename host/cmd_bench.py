@@ -236,7 +236,8 @@ register_target("work", bench_work,
 def bench_reach(args):
     """How far the board's budget falls short of iteration ``--depth`` on its budget-cut
     answers in ``--records`` (see :mod:`traxfpga.sim.bench_reach`)."""
-    from ..sim.bench_reach import bench_reach as run_bench
+    from ..sim.bench_reach import BUDGET_SECONDS, bench_reach as run_bench
+    from .positions import sample_long_answers
 
     if not args.records:
         raise SystemExit("trax-fpga bench reach: --records names the games (files or folders "
@@ -251,7 +252,12 @@ def bench_reach(args):
         raise SystemExit("trax-fpga bench reach: the twin's count is of the one-port devices' "
                          "program (the iCEBreaker's, with the table): leave out --board")
     args.clock_mhz = board.clock_mhz
-    return run_bench(args, progress=lambda text: note("trax-fpga bench reach", text))
+    picked, answers = sample_long_answers(args.records, args.positions, args.seed,
+                                          BUDGET_SECONDS)
+    note("trax-fpga bench reach", f"{len(picked)} positions drawn from {answers} answers "
+                                  f"that took the device's whole budget")
+    figures = run_bench(args, picked, progress=lambda text: note("trax-fpga bench reach", text))
+    return {**figures, "budget_cut_answers": answers}
 
 
 register_target("reach", bench_reach,

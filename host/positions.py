@@ -18,6 +18,7 @@ positions of ``trax-fpga bench reach`` (:mod:`traxfpga.sim.bench_reach`).
 """
 
 import json
+import random
 import re
 import time
 from dataclasses import asdict, dataclass
@@ -28,7 +29,8 @@ from .reference.movetext import UnusableInput, read_moves
 from .reference.trax import Game, Illegal, format_move
 
 __all__ = ["Case", "WINNERS", "losing_move", "record_files", "recorded_games", "cases_in", "avoids",
-           "sampled", "holding_moves", "to_dict", "save_suite", "load_suite", "long_answers"]
+           "sampled", "holding_moves", "to_dict", "save_suite", "load_suite", "long_answers",
+           "sample_long_answers"]
 
 #: A record's result code -> the winner (a draw has none).
 WINNERS = {"1-0": "white", "0-1": "black"}
@@ -146,6 +148,32 @@ def long_answers(paths, seconds):
                 out.append((f.name, list(moves)))
             moves.append(move)
     return out
+
+
+def sample_long_answers(paths, count, seed, seconds):
+    """``count`` distinct positions of the answers of :func:`long_answers` (``paths``,
+    ``seconds``), drawn with ``seed``: ``(file name, moves)`` each; and how many such
+    answers the records hold.  Raises UnusableInput for a record with an illegal move, or
+    records with no such answer."""
+    answers = long_answers(paths, seconds)
+    random.Random(seed).shuffle(answers)
+    out, seen = [], set()
+    for source, moves in answers:
+        try:
+            game = Game.after(moves)
+        except Illegal as e:
+            raise UnusableInput(f"{source}: move {len(moves)} of the game is illegal: {e}") \
+                from None
+        key = (game.ply, tuple(game.board_rows()))     # one position by two move orders
+        if key not in seen:
+            seen.add(key)
+            out.append((source, moves))
+        if len(out) == count:
+            break
+    if not out:
+        raise UnusableInput(f"no answer of a simulated board took {seconds:g} s or more in "
+                            f"{', '.join(map(str, paths))}")
+    return out, len(answers)
 
 
 def cases_in(paths, depth, progress=lambda text: None):

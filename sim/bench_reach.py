@@ -12,47 +12,25 @@ a budget: its ratio to the device's nodes is how many times more nodes a second 
 many times less work) the board would need to reach that iteration there.
 """
 
-import random
-
 from ..hdl.lfsr import LFSR_SEED
-from ..host.positions import long_answers
-from ..host.reference.movetext import UnusableInput
-from ..host.reference.trax import Game, Illegal
+from ..host.reference.trax import Game
 from .bench import _search_each, depth_histogram
 
-__all__ = ["bench_reach", "MAX_MULTIPLE"]
+__all__ = ["bench_reach", "MAX_MULTIPLE", "BUDGET_SECONDS"]
 
 #: The twin stops at this many times the device's nodes (a few minutes a position): a
 #: position that needs more is reported as needing more than this.
 MAX_MULTIPLE = 8
 
-
-def sample_positions(paths, count, seed, seconds):
-    """``count`` distinct positions of the budget-cut answers of the records ``paths``
-    (:func:`~traxfpga.host.positions.long_answers`), drawn with ``seed``; the positions
-    and how many budget-cut answers the records hold."""
-    answers = long_answers(paths, seconds)
-    random.Random(seed).shuffle(answers)
-    out, seen = [], set()
-    for source, moves in answers:
-        try:
-            game = Game.after(moves)
-        except Illegal as e:
-            raise UnusableInput(f"{source}: move {len(moves)} of the game is illegal: {e}") \
-                from None
-        key = (game.ply, tuple(game.board_rows()))     # one position by two move orders
-        if key not in seen:
-            seen.add(key)
-            out.append((source, moves))
-        if len(out) == count:
-            break
-    return out, len(answers)
+#: The device's budget (``think_time`` of :class:`~traxfpga.firmware.top.Top`'s devices).
+BUDGET_SECONDS = 0.8
 
 
-def bench_reach(args, progress=None, sim=None):
-    """``args.positions`` budget-cut answers of ``args.records`` (``args.seed``): the
-    iteration the device completes in its budget of 0.8 s at ``args.clock_mhz``, and for
-    those short of iteration ``args.depth`` the twin's placements to complete it.  ``sim``:
+def bench_reach(args, picked, progress=None, sim=None):
+    """The positions ``picked`` (``(source, moves)`` each, drawn from ``args.records`` by
+    :func:`~traxfpga.host.positions.sample_long_answers`): the iteration the device
+    completes in its budget of 0.8 s at ``args.clock_mhz``, and for those short of
+    iteration ``args.depth`` the twin's placements to complete it.  ``sim``:
     the :class:`~traxfpga.sim.pvs.PVSSim` to search on (the iCEBreaker's device, book
     included, by default)."""
     from contextlib import nullcontext
@@ -62,13 +40,8 @@ def bench_reach(args, progress=None, sim=None):
     from .pvs import PVSSim
 
     progress = progress or (lambda text: None)
-    budget = int(0.8 * args.clock_mhz * 1e6)
-    picked, answers = sample_positions(args.records, args.positions, args.seed, 0.8)
-    if not picked:
-        raise UnusableInput(f"no answer of a simulated board took its whole budget in "
-                            f"{', '.join(map(str, args.records))}")
-    progress(f"{len(picked)} positions of {answers} budget-cut answers; the device's "
-             f"budget {budget:,} cycles ...")
+    budget = int(BUDGET_SECONDS * args.clock_mhz * 1e6)
+    progress(f"{len(picked)} positions; the device's budget {budget:,} cycles ...")
     with nullcontext(sim) if sim else PVSSim() as device:
         device.set_seed(LFSR_SEED)              # the twin's noise
         device.limits(cycles=budget)
@@ -90,8 +63,7 @@ def bench_reach(args, progress=None, sim=None):
                     if done else f"more than {MAX_MULTIPLE} times the device's nodes"))
     cut = sum(r.cycles >= budget for r in rows)
     return {"target": "reach", "clock_mhz": args.clock_mhz, "budget_cycles": budget,
-            "iteration": args.depth, "budget_cut_answers": answers,
-            "positions": len(rows), "seed": args.seed,
+            "iteration": args.depth, "positions": len(rows), "seed": args.seed,
             "depth_reached": depth_histogram(r.depth for r in rows),
             "cut_by_the_budget": cut,
             "reached": f"{cut - len(short)} of {cut}",

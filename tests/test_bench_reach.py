@@ -50,6 +50,14 @@ def _args(records, depth, clock_mhz):
                               clock_mhz=clock_mhz)
 
 
+def _measure(records, depth, clock_mhz, sim):
+    from traxfpga.host.positions import sample_long_answers
+    from traxfpga.sim.bench_reach import bench_reach
+    picked, answers = sample_long_answers([records], 5, 1, 0.8)
+    assert answers == len(picked) == 1
+    return bench_reach(_args(records, depth, clock_mhz), picked, sim=sim)
+
+
 @pytest.fixture(scope="module")
 def sim():
     needs_cxx()
@@ -62,10 +70,9 @@ def test_bench_reach_counts_the_twins_nodes_past_the_budget(sim, tmp_path):
     """A budget of 160,000 cycles (0.8 s at 0.2 MHz) completes iteration 2 at move 13; the
     twin, running the same program with the same noise, stops where the device stopped
     when given the device's nodes, and completes iteration 3 with more."""
-    from traxfpga.sim.bench_reach import bench_reach
     rec = _record(tmp_path / "r", {12: 0.8, 11: 0.9})
-    got = bench_reach(_args(rec, 3, 0.2), sim=sim)
-    assert (got["budget_cut_answers"], got["positions"], got["cut_by_the_budget"]) == (1, 1, 1)
+    got = _measure(rec, 3, 0.2, sim)
+    assert (got["positions"], got["cut_by_the_budget"]) == (1, 1)
     [short] = got["short"]
     assert (short["ply"], short["iteration"]) == (12, 2)
     assert short["twin_nodes"] > short["nodes"] and got["multiples_needed"] == [
@@ -74,13 +81,13 @@ def test_bench_reach_counts_the_twins_nodes_past_the_budget(sim, tmp_path):
     assert run(Game.after(MOVES[:12]), short["nodes"], code=code).depth == 2
     assert run(Game.after(MOVES[:12]), short["twin_nodes"], code=code).depth == 3
     # 0.8 s at 0.5 MHz completes iteration 3 there: nothing short of it
-    got = bench_reach(_args(rec, 3, 0.5), sim=sim)
+    got = _measure(rec, 3, 0.5, sim)
     assert got["reached"] == "1 of 1" and got["short"] == []
 
 
 def test_bench_reach_says_what_it_cannot_measure(tmp_path):
     from traxfpga.host.cmd_bench import bench_reach
-    from traxfpga.sim.bench_reach import bench_reach as measure
+    from traxfpga.host.positions import sample_long_answers
     args = argparse.Namespace(records=None, positions=5, seed=1, depth=6, board="icebreaker",
                               log2n=7)
     with pytest.raises(SystemExit, match="--records"):
@@ -94,7 +101,9 @@ def test_bench_reach_says_what_it_cannot_measure(tmp_path):
     text = (bad / "game-001.txt").read_text().replace("C6+ ", "Z9+ ")
     (bad / "game-001.txt").write_text(text)
     with pytest.raises(UnusableInput, match="illegal"):
-        measure(_args(bad, 6, 24))
+        sample_long_answers([bad], 5, 1, 0.8)
     wall = _record(tmp_path / "w", {12: 0.9}, white="cmd:x, wall clock")
-    with pytest.raises(UnusableInput, match="took its whole budget"):
-        measure(_args(wall, 6, 24))
+    with pytest.raises(UnusableInput, match="no answer of a simulated board"):
+        sample_long_answers([wall], 5, 1, 0.8)
+    with pytest.raises(UnusableInput, match="no answer of a simulated board"):
+        bench_reach(argparse.Namespace(**{**vars(args), "records": [wall]}))
