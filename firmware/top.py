@@ -25,7 +25,11 @@ from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
 from .text import LINE_MAX
 
-__all__ = ["Device", "LED_READY", "LED_THINKING", "LED_ERROR"]
+__all__ = ["Device", "THINK_TIME", "LED_READY", "LED_THINKING", "LED_ERROR"]
+
+#: The player's budget, in seconds of the clock: the contest allows one second an answer,
+#: the serial line included, so the answer is always in time.
+THINK_TIME = 0.8
 
 
 class Device(wiring.Component):
@@ -87,7 +91,7 @@ class Device(wiring.Component):
     """
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
-                 quad=False, player_id="trax-fpga", think_time=0.8, perft=True, cores=1,
+                 quad=False, player_id="trax-fpga", think_time=THINK_TIME, perft=True, cores=1,
                  cap=TEST_CAP):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")

@@ -236,7 +236,8 @@ register_target("work", bench_work,
 def bench_reach(args):
     """How far the board's budget falls short of iteration ``--depth`` on its budget-cut
     answers in ``--records`` (see :mod:`traxfpga.sim.bench_reach`)."""
-    from ..sim.bench_reach import BUDGET_SECONDS, bench_reach as run_bench
+    from ..firmware.top import THINK_TIME
+    from ..sim.bench_reach import bench_reach as run_bench
     from .positions import sample_long_answers
 
     if not args.records:
@@ -253,7 +254,7 @@ def bench_reach(args):
                          "program (the iCEBreaker's, with the table): leave out --board")
     args.clock_mhz = board.clock_mhz
     picked, answers = sample_long_answers(args.records, args.positions, args.seed,
-                                          BUDGET_SECONDS)
+                                          THINK_TIME)
     note("trax-fpga bench reach", f"{len(picked)} positions drawn from {answers} answers "
                                   f"that took the device's whole budget")
     figures = run_bench(args, picked, progress=lambda text: note("trax-fpga bench reach", text))

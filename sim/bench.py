@@ -8,6 +8,7 @@ Progress goes to a ``progress(text)`` callback."""
 import time
 from collections import Counter
 
+from ..firmware.top import THINK_TIME
 from ..hdl.tiles import Status
 
 __all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_pvs",
@@ -246,7 +247,7 @@ def bench_pvs(args, progress=None):
 
     progress = progress or (lambda text: None)
     clock = args.clock_mhz
-    budget = int(0.8 * clock * 1e6)
+    budget = int(THINK_TIME * clock * 1e6)
     positions = search_positions(args.positions, args.seed)
     progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
              "engine (cached after the first run) ...")

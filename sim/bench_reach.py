@@ -12,24 +12,22 @@ a budget: its ratio to the device's nodes is how many times more nodes a second 
 many times less work) the board would need to reach that iteration there.
 """
 
+from ..firmware.top import THINK_TIME
 from ..hdl.lfsr import LFSR_SEED
 from ..host.reference.trax import Game
 from .bench import _search_each, depth_histogram
 
-__all__ = ["bench_reach", "MAX_MULTIPLE", "BUDGET_SECONDS"]
+__all__ = ["bench_reach", "MAX_MULTIPLE"]
 
 #: The twin stops at this many times the device's nodes (a few minutes a position): a
 #: position that needs more is reported as needing more than this.
 MAX_MULTIPLE = 8
 
-#: The device's budget (``think_time`` of :class:`~traxfpga.firmware.top.Top`'s devices).
-BUDGET_SECONDS = 0.8
-
 
 def bench_reach(args, picked, progress=None, sim=None):
     """The positions ``picked`` (``(source, moves)`` each, drawn from ``args.records`` by
     :func:`~traxfpga.host.positions.sample_long_answers`): the iteration the device
-    completes in its budget of 0.8 s at ``args.clock_mhz``, and for those short of
+    completes in its budget (``THINK_TIME``) at ``args.clock_mhz``, and for those short of
     iteration ``args.depth`` the twin's placements to complete it.  ``sim``:
     the :class:`~traxfpga.sim.pvs.PVSSim` to search on (the iCEBreaker's device, book
     included, by default)."""
@@ -40,7 +38,7 @@ def bench_reach(args, picked, progress=None, sim=None):
     from .pvs import PVSSim
 
     progress = progress or (lambda text: None)
-    budget = int(BUDGET_SECONDS * args.clock_mhz * 1e6)
+    budget = int(THINK_TIME * args.clock_mhz * 1e6)
     progress(f"{len(picked)} positions; the device's budget {budget:,} cycles ...")
     with nullcontext(sim) if sim else PVSSim() as device:
         device.set_seed(LFSR_SEED)              # the twin's noise

@@ -19,7 +19,7 @@ from amaranth.hdl import Module
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..firmware.top import LED_READY, Device
+from ..firmware.top import LED_READY, THINK_TIME, Device
 from ..hdl.perft import COUNT_BITS
 from ..hdl.pvs_isa import MAX_NODE_LIMIT, NODE_BITS
 from ..hdl.pvs_program import TEST_CAP
@@ -210,7 +210,7 @@ class DeviceSim:
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
-                 vcd=None, player_id="trax-fpga", think_time=0.8, perft=True, cores=1,
+                 vcd=None, player_id="trax-fpga", think_time=THINK_TIME, perft=True, cores=1,
                  dual=False, quad=False, node_limit=0, cap=TEST_CAP):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
