@@ -19,7 +19,6 @@ positions of ``trax-fpga bench reach`` (:mod:`traxfpga.sim.bench_reach`).
 
 import json
 import random
-import re
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -119,51 +118,36 @@ def recorded_games(paths):
         yield f, rec
 
 
-#: A move line of a record: the move, then ``# N. colour SECONDS s`` (``Match.notation``).
-_TIMED = re.compile(r"^(\S+)\s+#\s*\d+\.\s+(white|black)\s+([0-9.]+) s\s*$")
-
-
 def long_answers(paths, seconds):
     """The positions of the records ``paths`` in which a player on the simulated clock (the
     simulated board) took ``seconds`` or more to answer: its searches that the budget cut
     (the time is from the line sent, so it includes the line's own transfer).  The game
     before each such answer, as ``(file name, moves)``, in the order the files list them.
-    Raises UnusableInput for a path with no records or a file that cannot be read."""
+    Raises UnusableInput for a path with no records, or a file that cannot be read or
+    holds an illegal move."""
     out = []
-    for f in record_files(paths):
-        try:
-            text = f.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise UnusableInput(f"cannot read {f}: {getattr(e, 'strerror', None) or e}") from None
-        simulated = {colour for colour in ("white", "black")
-                     if any(line.startswith(f"# {colour}:") and line.endswith("simulated clock")
-                            for line in text.splitlines())}
-        moves = []
-        for line in text.splitlines():
-            m = _TIMED.match(line)
-            if not m:
-                continue
-            move, colour, took = m.groups()
-            if colour in simulated and float(took) >= seconds:
-                out.append((f.name, list(moves)))
-            moves.append(move)
+    try:
+        for f, rec in recorded_games(paths):
+            if rec.note:
+                raise UnusableInput(f"{f}: {rec.note}")
+            simulated = [who.endswith("simulated clock") for who in (rec.white, rec.black)]
+            out += [(f.name, rec.moves[:i]) for i, took in enumerate(rec.times or ())
+                    if simulated[i % 2] and took >= seconds]
+    except ValueError as e:             # recorded_games's one sentence
+        raise UnusableInput(str(e)) from None
     return out
 
 
 def sample_long_answers(paths, count, seed, seconds):
     """``count`` distinct positions of the answers of :func:`long_answers` (``paths``,
     ``seconds``), drawn with ``seed``: ``(file name, moves)`` each; and how many such
-    answers the records hold.  Raises UnusableInput for a record with an illegal move, or
+    answers the records hold.  Raises UnusableInput as :func:`long_answers` does, or for
     records with no such answer."""
     answers = long_answers(paths, seconds)
     random.Random(seed).shuffle(answers)
     out, seen = [], set()
     for source, moves in answers:
-        try:
-            game = Game.after(moves)
-        except Illegal as e:
-            raise UnusableInput(f"{source}: move {len(moves)} of the game is illegal: {e}") \
-                from None
+        game = Game.after(moves)
         key = (game.ply, tuple(game.board_rows()))     # one position by two move orders
         if key not in seen:
             seen.add(key)

@@ -8,6 +8,8 @@ A file holds moves in notation (whitespace-separated, ``#`` comments:
 
 from __future__ import annotations
 
+import re
+
 from ..reference.movetext import split_moves
 from ..reference.trax import Illegal, parse_move
 from .position import replayed
@@ -18,17 +20,29 @@ __all__ = ["Recorded", "read_recorded", "MAX_MOVES_READ"]
 MAX_MOVES_READ = 10_000
 
 
+#: A move line of a record (``Match.notation``): the move, then ``# N. colour SECONDS s``.
+_TIMED = re.compile(r"^\S+\s+#\s*\d+\.\s+(?:white|black)\s+([0-9.]+) s$")
+
+
 class Recorded:
     """A game to replay: ``moves`` (the legal ones), ``white``/``black``/``result`` from
     the header (empty when absent), ``note``: why the replay stops before the file's end,
-    or ``""``."""
+    or ``""``; ``times``: the seconds each of ``moves`` took, from the referee's comments,
+    or None when the file does not give them for every move."""
 
-    def __init__(self, moves, white="", black="", result="", note=""):
+    def __init__(self, moves, white="", black="", result="", note="", times=None):
         self.moves = moves
         self.white = white
         self.black = black
         self.result = result
         self.note = note
+        self.times = times
+
+
+def _times(text, count):
+    times = [float(m.group(1)) for line in text.splitlines()
+             if (m := _TIMED.match(line.strip()))]
+    return times[:count] if len(times) >= count else None
 
 
 def _header(text):
@@ -67,4 +81,4 @@ def read_recorded(text):
         moves = moves[:game.ply]
     head = _header(text)
     return Recorded(moves, head.get("white", ""), head.get("black", ""),
-                    head.get("result", ""), note)
+                    head.get("result", ""), note, _times(text, len(moves)))
