@@ -237,6 +237,7 @@ def bench_reach(args):
     """How far the board's budget falls short of iteration ``--depth`` on its budget-cut
     answers in ``--records`` (see :mod:`traxfpga.sim.bench_reach`)."""
     from ..firmware.top import THINK_TIME
+    from ..hdl.pvs_program import MAX_ITER
     from ..sim.bench_reach import bench_reach as run_bench
     from .positions import sample_long_answers
 
@@ -245,7 +246,6 @@ def bench_reach(args):
                          "of referee --record or bench player --record games)")
     if args.positions < 1:
         raise SystemExit("trax-fpga bench reach: --positions must be at least 1")
-    from ..hdl.pvs_program import MAX_ITER
     if not 2 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench reach: --depth (the iteration) must be 2 .. {MAX_ITER}")
     board = _board(args, "reach")
