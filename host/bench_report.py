@@ -63,7 +63,7 @@ NAMES = {
     "leaves_per_second": "leaves per second at the simulated clock",
     "answer": "the device's answer", "ulx3s_clock_mhz": "the ULX3S's clock (MHz)",
     "leaves_per_second_at_ulx3s_clock": "leaves per second at the ULX3S's clock",
-    "tt": "transposition table",
+    "tt": "transposition table", "think_time_s": "the player's seconds an answer",
     "cut_by_the_budget": "positions the budget cut",
     "reached": "of them, those where it completes the iteration",
     "multiples_needed": "the twin's nodes to complete it, times the device's",

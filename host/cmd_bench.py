@@ -150,6 +150,17 @@ def _board(args, target):
     return board
 
 
+def _check_think_time(args, target):
+    """``--think-time`` (the devices' budget by default) at the board's clock."""
+    from ..firmware.top import THINK_TIME, check_think_time
+    if getattr(args, "think_time", None) is None:
+        args.think_time = THINK_TIME
+    try:
+        check_think_time(args.think_time, args.clock_mhz * 1e6)
+    except ValueError as e:
+        raise SystemExit(f"trax-fpga bench {target}: --think-time: {e}") from None
+
+
 def bench_pvs(args):
     """The board's player, the search sequencer: node rate on seeded mid-game positions
     (see :mod:`traxfpga.sim.bench`), then its size and Fmax alone on the iCE40UP5K, unless
@@ -173,6 +184,7 @@ def bench_pvs(args):
                          f"most {MAX_CAPACITY})")
     board = _board(args, "pvs")
     args.clock_mhz = board.clock_mhz
+    _check_think_time(args, "pvs")
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
@@ -253,6 +265,8 @@ def bench_reach(args):
         raise SystemExit("trax-fpga bench reach: the twin's count is of the one-port devices' "
                          "program (the iCEBreaker's, with the table): leave out --board")
     args.clock_mhz = board.clock_mhz
+    _check_think_time(args, "reach")
+    # the answers that took the devices' budget: the records are of the devices' games
     picked, answers = sample_long_answers(args.records, args.positions, args.seed,
                                           THINK_TIME)
     note("trax-fpga bench reach", f"{len(picked)} positions drawn from {answers} answers "
@@ -541,6 +555,11 @@ def add_arguments(parser):
     parser.add_argument("--profile", action="store_true",
                         help="pvs: also the cycles a node in each of the engine's states "
                              "(one core)")
+    parser.add_argument("--think-time", type=float, default=None, metavar="SECONDS",
+                        help="pvs, reach: the player's budget, in seconds of the board's clock "
+                             "(default 0.8, the devices'; reach draws its positions from the "
+                             "answers that took 0.8 s or more all the same); player: give it "
+                             "as --player sim,think=SECONDS")
     parser.add_argument("--positions", type=int, default=20, metavar="N",
                         help="pvs, work: mid-game positions searched; reach: budget-cut "
                              "answers drawn from the records (default 20)")

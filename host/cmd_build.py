@@ -45,6 +45,9 @@ def add_arguments(parser):
                         help="device: search cores, each an engine and its search sequencer "
                              "(and perft unit) sharing every answer (default: the board's, as "
                              "many as fit: 1 on the iCE40 boards, 12 on the 85F)")
+    parser.add_argument("--think-time", type=_positive_float, default=None, metavar="SECONDS",
+                        help="device: the player's budget an answer, in seconds of the clock "
+                             "(default 0.8: the contest's second, the serial line included)")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="build directory (default: build/<board>)")
     parser.add_argument("--json", action="store_true",
@@ -60,7 +63,7 @@ def run(args):
     try:
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
                        clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
-                       perft=args.perft, cores=args.cores)
+                       perft=args.perft, cores=args.cores, think_time=args.think_time)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

@@ -13,7 +13,7 @@ A player is opened from a *spec* string (:func:`open_player`):
     iCEBreaker's board searches about 225,000 in its 0.8 s) instead of cycles, on ``cores``
     search cores (default 1), for quick studies;
 ``sim`` (``sim:cxxrtl``, ``sim:pysim``; ``sim,board=NAME``, ``sim,cores=N``,
-``sim,nodes=N``, ``sim,cap=N``)
+``sim,nodes=N``, ``sim,cap=N``, ``sim,think=S``)
     the simulated board (:class:`~traxfpga.sim.device.DeviceSim`) over its simulated serial
     line; its answers are timed in *simulated* time (clock cycles / clock frequency);
     ``board=NAME`` simulates that board's device (e.g. ``sim,board=ulx3s-25f``: 50 MHz,
@@ -21,7 +21,10 @@ A player is opened from a *spec* string (:func:`open_player`):
     core); ``cores=N`` sets the number of search cores; ``nodes=N`` stops each search
     after N legal placements too (a quicker, weaker board: the twin ``model,nodes=N``
     plays the same moves); ``cap=N`` cuts a root move's threat test short after N AND
-    nodes (the devices have no cap: 0), to match the device against itself;
+    nodes (the devices have no cap: 0), to match the device against itself; ``think=S``
+    gives its player S seconds of its clock an answer instead of the devices' 0.8
+    (``THINK_TIME``), for self-play at long budgets or a board given the time its opponent
+    has (the referee's time limit must allow it: ``--time-white``, ``--time-black``);
 ``serial:PORT`` (``serial:PORT@BAUD``)
     a real board over pyserial: any pyserial URL (``/dev/ttyUSB1``,
     ``socket://127.0.0.1:7000``), 115200 baud unless ``@BAUD`` is given;
@@ -86,7 +89,7 @@ __all__ = ["PLAYER_KINDS", "MODEL_NODES", "open_player", "split_specs", "Player"
 
 #: Spec names, for messages and ``--help``.
 PLAYER_KINDS = ("ref", "random", "model[,nodes=N][,cores=N]",
-                "sim[,board=NAME][,cores=N][,nodes=N][,cap=N]",
+                "sim[,board=NAME][,cores=N][,nodes=N][,cap=N][,think=S]",
                 "serial:PORT[@BAUD]",
                 "cmd[,per-game][,cwd=DIR]:COMMAND")
 #: Options of ``cmd``.
@@ -933,15 +936,18 @@ def _parse_sim_options(spec, options):
     search cores and store schedule) instead of the default (the iCEBreaker's); ``cores=N``
     sets the search cores (after ``board=``, it overrides the board's); ``nodes=N`` the
     player's budget in legal placements; ``cap=N`` the AND nodes after which a root move's
-    threat test is cut short (0: never; the one-port devices' program only)."""
+    threat test is cut short (0: never; the one-port devices' program only); ``think=S`` the
+    player's seconds an answer."""
     from ..boards.platforms import BOARDS
+    from ..firmware.top import check_think_time
+    from ..sim.device import DEFAULT_CLK
     sim_args = {}
     seen = set()
     for option in options:
         name, eq, value = option.partition("=")
-        if name not in ("board", "cores", "nodes", "cap") or not eq or name in seen:
+        if name not in ("board", "cores", "nodes", "cap", "think") or not eq or name in seen:
             raise SpecError(f"unknown or repeated sim option {option!r} in {spec!r} "
-                            f"(expected board=NAME, cores=N, nodes=N, cap=N)")
+                            f"(expected board=NAME, cores=N, nodes=N, cap=N, think=S)")
         seen.add(name)
         if name == "nodes":
             sim_args["node_limit"] = _number_option(spec, name, value, 1, MAX_NODE_LIMIT,
@@ -955,6 +961,12 @@ def _parse_sim_options(spec, options):
             sim_args["cap"] = _number_option(spec, name, value, 0, MAX_TEST_CAP,
                                              "a number of AND nodes")
             continue
+        if name == "think":
+            try:
+                sim_args["think_time"] = float(value)
+            except ValueError:
+                raise SpecError(f"think= needs seconds, such as 0.9, in {spec!r}") from None
+            continue
         board = BOARDS.get(value)
         if board is None or board.device_unfit:
             fits = [n for n, b in BOARDS.items() if not b.device_unfit]
@@ -964,6 +976,11 @@ def _parse_sim_options(spec, options):
                         dual=not board.store_in_spram(), quad=board.store_reads_four(),
                         perft=board.perft)
         sim_args.setdefault("cores", board.cores)
+    if "think_time" in sim_args:
+        try:
+            check_think_time(sim_args["think_time"], sim_args.get("clk_freq", DEFAULT_CLK))
+        except ValueError as e:
+            raise SpecError(f"think=: {e}, in {spec!r}") from None
     return sim_args
 
 

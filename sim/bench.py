@@ -237,7 +237,7 @@ def _search_each(sim, positions, progress, describe, states=None):
 def bench_pvs(args, progress=None):
     """The search sequencer (:mod:`traxfpga.hdl.pvs`) on ``args.positions`` seeded
     mid-game positions (:func:`search_positions`), each searched once with the device's
-    budget (0.8 s of
+    budget (``args.think_time`` seconds, by default the devices' 0.8, of
     ``args.clock_mhz``): nodes per second, cycles a node, the share
     of the cycles the program itself takes (the rest waits for the engine), instructions
     a node and the iterations completed; the engine's store is ``2**args.log2n`` squares a
@@ -247,7 +247,8 @@ def bench_pvs(args, progress=None):
 
     progress = progress or (lambda text: None)
     clock = args.clock_mhz
-    budget = int(THINK_TIME * clock * 1e6)
+    think = getattr(args, "think_time", THINK_TIME)
+    budget = int(think * clock * 1e6)
     positions = search_positions(args.positions, args.seed)
     progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
              "engine (cached after the first run) ...")
@@ -266,7 +267,7 @@ def bench_pvs(args, progress=None):
     own = busy - sum(r.engine_cycles for r in rows)
     probes, hits = sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows)
     return {
-        "target": "pvs", "clock_mhz": clock, "budget_cycles": budget,
+        "target": "pvs", "clock_mhz": clock, "think_time_s": think, "budget_cycles": budget,
         "store": store_name(args.dual, getattr(args, "quad", False)), "capacity": 1 << args.log2n,
         "cores": cores,
         "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,

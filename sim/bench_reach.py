@@ -27,7 +27,8 @@ MAX_MULTIPLE = 8
 def bench_reach(args, picked, progress=None, sim=None):
     """The positions ``picked`` (``(source, moves)`` each, drawn from ``args.records`` by
     :func:`~traxfpga.host.positions.sample_long_answers`): the iteration the device
-    completes in its budget (``THINK_TIME``) at ``args.clock_mhz``, and for those short of
+    completes in its budget (``args.think_time`` seconds, by default the devices'
+    ``THINK_TIME``) at ``args.clock_mhz``, and for those short of
     iteration ``args.depth`` the twin's placements to complete it.  ``sim``:
     the :class:`~traxfpga.sim.pvs.PVSSim` to search on (the iCEBreaker's device, book
     included, by default)."""
@@ -38,7 +39,8 @@ def bench_reach(args, picked, progress=None, sim=None):
     from .pvs import PVSSim
 
     progress = progress or (lambda text: None)
-    budget = int(THINK_TIME * args.clock_mhz * 1e6)
+    think = getattr(args, "think_time", THINK_TIME)
+    budget = int(think * args.clock_mhz * 1e6)
     progress(f"{len(picked)} positions; the device's budget {budget:,} cycles ...")
     with nullcontext(sim) if sim else PVSSim() as device:
         device.set_seed(LFSR_SEED)              # the twin's noise
@@ -60,7 +62,8 @@ def bench_reach(args, picked, progress=None, sim=None):
                  + (f"{twin.nodes:,} nodes, {twin.nodes / got.nodes:.1f} times the device's"
                     if done else f"more than {MAX_MULTIPLE} times the device's nodes"))
     cut = sum(r.cycles >= budget for r in rows)
-    return {"target": "reach", "clock_mhz": args.clock_mhz, "budget_cycles": budget,
+    return {"target": "reach", "clock_mhz": args.clock_mhz, "think_time_s": think,
+            "budget_cycles": budget,
             "iteration": args.depth, "positions": len(rows), "seed": args.seed,
             "depth_reached": depth_histogram(r.depth for r in rows),
             "cut_by_the_budget": cut,

@@ -660,7 +660,7 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
     script = (cwd / "build_top.sh").read_text()
     assert "--report top.report.json" in script and "--25k" in script
     assert report["family"] == "ecp5" and report["device"] == "LFE5U-25F-BG381"
-    assert report["cores"] == 3 and report["capacity"] == 64
+    assert report["cores"] == 3 and report["capacity"] == 64 and report["think_time_s"] == 0.8
     assert (report["logic_cells"], report["logic_cells_total"], report["logic_unit"]) == \
         (4012, 24288, "LUT4s")
     assert report["logic_cells_pct"] == pytest.approx(16.5)
@@ -673,10 +673,24 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
         == (1, 2, 12)
     assert report["bitstream"] == str(tmp_path / "out" / "top.bit")
     text = build_mod.format_report(report)
-    assert "design device, 3 search cores, capacity 64" in text
+    assert "design device, 3 search cores, capacity 64" in text and "0.8 s an answer" in text
     assert "4012 / 24288 LUT4s (16.5%)" in text
     assert "memory     47 / 56 DP16KD block RAMs\n" in text and "SPRAM" not in text
     assert "50.000 MHz (PLL from 25 MHz), fmax 57.30 MHz: timing met" in text
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--cores", "1", "--think-time", "61"], "a think time must be 0.01 to 60 seconds, not 61"),
+    (["--cores", "1", "--think-time", "50", "--clock", "100"], "more cycles at 100 MHz"),
+    (["--design", "selftest", "--think-time", "0.9"], "--think-time is a setting of the device"),
+])
+def test_build_refuses_a_think_time_before_the_toolchain(monkeypatch, tmp_path, capsys, argv,
+                                                        message):
+    calls = _fake_toolchain(monkeypatch, fmax=60.0, target=50.0, family="ecp5")
+    code = cli_main(["build", "--board", "ulx3s-25f", "--out", str(tmp_path), *argv])
+    err = capsys.readouterr().err
+    assert code == 1 and not calls
+    assert err.count("error:") == 1 and message in err and "Traceback" not in err
 
 
 def test_build_fails_loudly_when_timing_is_not_met(monkeypatch, tmp_path, capsys):

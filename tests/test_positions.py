@@ -92,6 +92,17 @@ def test_the_simulated_board_tells_the_searches_its_clock_cut():
         assert not board.last_search["budget_cut"] and board.last_time < 0.1
 
 
+@needs_cxx
+def test_the_simulated_board_takes_the_think_time_it_is_given():
+    """``sim,think=S``: the same search, cut by a budget of S seconds of the clock."""
+    from traxfpga.sim.bench import search_positions
+    long_one = search_positions(3, 1)[2]
+    with open_player("sim,think=0.2") as board:
+        assert board.transport.sim.device.budget == 4_800_000          # 0.2 s at 24 MHz
+        board.answer_position(long_one)
+        assert board.last_search["budget_cut"] and 0.2 <= board.last_time < 0.21
+
+
 def test_players_that_cannot_take_a_position(tmp_path):
     with pytest.raises(SpecError, match="cannot be put in a position"):
         with open_player("cmd:cat") as p:

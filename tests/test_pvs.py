@@ -493,9 +493,14 @@ def test_device_takes_the_sequencer_within_its_capacity():
     from traxfpga.firmware.top import Device
     Device(clk_freq=24e6, capacity=128)
     Device(clk_freq=24e6, capacity=64, cores=3)
-    for kwargs in ({"capacity": 256}, {"cores": 0}, {"cores": 65}):
+    for kwargs in ({"capacity": 256}, {"cores": 0}, {"cores": 65}, {"think_time": 0},
+                   {"think_time": 61}):
         with pytest.raises(ValueError):
             Device(**{"clk_freq": 24e6, "capacity": 128, **kwargs})
+    # a minute fits the budget counter at 50 MHz (3e9 cycles), not at 100 (6e9)
+    assert Device(clk_freq=50e6, capacity=64, think_time=60).budget == 3_000_000_000
+    with pytest.raises(ValueError, match="more cycles at 100 MHz than the budget counter"):
+        Device(clk_freq=100e6, capacity=64, think_time=60)
 
 
 def test_bench_pvs_refuses_a_capacity_the_sequencer_cannot_take():
@@ -506,6 +511,17 @@ def test_bench_pvs_refuses_a_capacity_the_sequencer_cannot_take():
                               no_synth=True, seed=1)
     with pytest.raises(SystemExit, match="at most 128"):
         bench_pvs(args)
+
+
+def test_bench_pvs_refuses_a_think_time_the_budget_cannot_take():
+    import argparse
+
+    from traxfpga.host.cmd_bench import bench_pvs
+    for seconds in (0, 61):
+        args = argparse.Namespace(positions=1, log2n=7, board="icebreaker", one_port=False,
+                                  cores=1, no_synth=True, seed=1, think_time=seconds)
+        with pytest.raises(SystemExit, match="--think-time: a think time must be 0.01 to 60"):
+            bench_pvs(args)
 
 
 def test_bench_pvs_profiles_one_core_only():

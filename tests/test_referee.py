@@ -406,6 +406,20 @@ def test_sim_options_take_the_boards_settings():
     assert _parse_sim_options("s", ["nodes=500", "cores=3"]) == {"cores": 3, "node_limit": 500}
     # the HX8K's device leaves out the perft unit, as its build does
     assert _parse_sim_options("s", ["board=hx8k"])["perft"] is False
+    # think=S: the player's seconds an answer, checked against the board's clock
+    assert _parse_sim_options("s", ["think=0.9"]) == {"think_time": 0.9}
+    assert _parse_sim_options("s", ["think=30", "board=ulx3s-85f"])["think_time"] == 30
+
+
+@pytest.mark.parametrize("option, message", [
+    ("think=soon", "think= needs seconds"),
+    ("think=0", "0.01 to 60 seconds, not 0"),
+    ("think=nan", "0.01 to 60 seconds, not nan"),
+    ("think=61", "0.01 to 60 seconds, not 61"),
+])
+def test_sim_think_time_refused(option, message):
+    with pytest.raises(SpecError, match=message):
+        open_player(f"sim,{option}")
 
 
 def test_simulated_board_of_another_board():
