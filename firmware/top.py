@@ -25,8 +25,8 @@ from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol
 from .text import LINE_MAX
 
-__all__ = ["Device", "THINK_TIME", "MIN_THINK_TIME", "MAX_THINK_TIME", "check_think_time",
-           "LED_READY", "LED_THINKING", "LED_ERROR"]
+__all__ = ["Device", "THINK_TIME", "MIN_THINK_TIME", "MAX_THINK_TIME", "budget_cycles",
+           "check_think_time", "LED_READY", "LED_THINKING", "LED_ERROR"]
 
 #: The player's budget, in seconds of the clock: the contest allows one second an answer,
 #: the serial line included, so the answer is always in time.
@@ -37,6 +37,11 @@ THINK_TIME = 0.8
 MIN_THINK_TIME, MAX_THINK_TIME = 0.01, 60.0
 
 
+def budget_cycles(seconds, clk_freq):
+    """A budget of ``seconds`` in cycles of a ``clk_freq`` Hz clock."""
+    return int(clk_freq * seconds)
+
+
 def check_think_time(seconds, clk_freq):
     """``seconds`` as a budget at ``clk_freq`` Hz, or ``ValueError`` saying why it cannot
     be one."""
@@ -44,7 +49,7 @@ def check_think_time(seconds, clk_freq):
         raise ValueError(f"a think time must be {MIN_THINK_TIME:g} to {MAX_THINK_TIME:g} "
                          f"seconds, not {seconds:g}")
     counter = Shape.cast(SearchLimits.members["budget_cycles"].shape).width
-    if int(clk_freq * seconds) >= 1 << counter:
+    if budget_cycles(seconds, clk_freq) >= 1 << counter:
         raise ValueError(f"a think time of {seconds:g} s is more cycles at "
                          f"{clk_freq / 1e6:g} MHz than the budget counter holds")
     return seconds
@@ -130,7 +135,7 @@ class Device(wiring.Component):
         check_cores(cores)              # here: the cores are made later
         self.cores = cores
         self.cap = cap
-        self.budget = int(clk_freq * think_time)
+        self.budget = budget_cycles(think_time, clk_freq)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
         super().__init__({

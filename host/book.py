@@ -12,6 +12,7 @@ fixed order, and the simulated search is cycle-exact for its seed and budget.
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 
+from ..firmware.top import budget_cycles
 from ..hdl.pvs_isa import KEY_WORDS, WORD_BITS, pack_move, unpack_move
 from ..hdl.pvs_program import MAX_BOOK
 from ..hdl.tile_chars import TILE_CHARS
@@ -144,7 +145,7 @@ def make_book(paths, player="trax-fpga", plies=12, entries=MAX_BOOK, seconds=3.0
     walked = list(_board_moves(paths, player, plies, colours))     # the records read once
     seen = Counter(ms for ms, _, _ in walked)
     chosen = sorted(seen, key=lambda ms: (-seen[ms], len(ms), ms))[:entries]
-    cycles = int(seconds * clock_mhz * 1e6)
+    cycles = budget_cycles(seconds, clock_mhz * 1e6)
     progress(f"{len(seen)} positions, {len(chosen)} chosen; searching {cycles:,} cycles each")
     shares = [chosen[k::jobs] for k in range(jobs)]
     with ProcessPoolExecutor(max_workers=jobs) as pool:

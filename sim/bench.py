@@ -8,7 +8,7 @@ Progress goes to a ``progress(text)`` callback."""
 import time
 from collections import Counter
 
-from ..firmware.top import THINK_TIME
+from ..firmware.top import THINK_TIME, budget_cycles
 from ..hdl.tiles import Status
 
 __all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_pvs",
@@ -248,7 +248,7 @@ def bench_pvs(args, progress=None):
     progress = progress or (lambda text: None)
     clock = args.clock_mhz
     think = getattr(args, "think_time", THINK_TIME)
-    budget = int(think * clock * 1e6)
+    budget = budget_cycles(think, clock * 1e6)
     positions = search_positions(args.positions, args.seed)
     progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
              "engine (cached after the first run) ...")

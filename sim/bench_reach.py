@@ -12,7 +12,7 @@ a budget: its ratio to the device's nodes is how many times more nodes a second 
 many times less work) the board would need to reach that iteration there.
 """
 
-from ..firmware.top import THINK_TIME
+from ..firmware.top import THINK_TIME, budget_cycles
 from ..hdl.lfsr import LFSR_SEED
 from ..host.reference.trax import Game
 from .bench import _search_each, depth_histogram
@@ -40,7 +40,7 @@ def bench_reach(args, picked, progress=None, sim=None):
 
     progress = progress or (lambda text: None)
     think = getattr(args, "think_time", THINK_TIME)
-    budget = int(think * args.clock_mhz * 1e6)
+    budget = budget_cycles(think, args.clock_mhz * 1e6)
     progress(f"{len(picked)} positions; the device's budget {budget:,} cycles ...")
     with nullcontext(sim) if sim else PVSSim() as device:
         device.set_seed(LFSR_SEED)              # the twin's noise
