@@ -52,10 +52,6 @@ class Op(enum.IntEnum):
     SET_ERR = 20    # err = imm (the error LED is lit while err != 0)
     ERR_STATUS = 21  # err = the result's status; take the result
     SET_FLAGS = 22  # flags = imm
-    SCAN_START = 23  # col = -1, acc = -1, tile = +
-    NEXT_TILE = 24  # take the result; tile += 1
-    NEXT_ROW = 25   # take the result; acc += 1; tile = +
-    NEXT_COL = 26   # take the result; col += 1; acc = -1; tile = +
     SEARCH = 27     # run the player (hdl/pvs.py) and wait for its answer; then col,
                     # acc, tile = its move (FOUND tells whether there is one); always
                     # unconditional
@@ -80,10 +76,6 @@ class Cond(enum.IntEnum):
     RES_OK = 11     # ... with status OK
     RES_ENDED = 12  # ... of a game that has ended (a winner, or an 8x8 draw)
     RES_OVER = 13   # ... with status GAME_OVER
-    RES_SQUARE = 14  # ... refused for its square (occupied, not adjacent, range, capacity,
-                     #     bounds, first move), or the tile is \ (last of the square's tiles)
-    ROW_LAST = 15   # acc >= the result's height
-    COL_LAST = 16   # col >= the result's width
     CELL = 17       # the engine offers a square
     CELL_OCC = 18   # ... holding a tile (registered)
     CELL_EOL = 19   # ... last of its row (registered)

@@ -10,7 +10,7 @@ the datapath those instructions drive:
   word of ``pc`` is always at hand (a stalled instruction simply keeps ``pc``);
 * the line pointer ``ptr``, also read at its next value, so ``c`` is always ``line[ptr]``;
 * the move registers ``col``, ``acc`` (the row), ``tile``: filled by the notation
-  accumulator (:func:`~traxfpga.hdl.notation.accumulate`) or by the player's scan, given
+  accumulator (:func:`~traxfpga.hdl.notation.accumulate`) or by the player's answer, given
   to the engine, and printed by :class:`~traxfpga.hdl.notation.NumberText`;
 * the game's context: ``role`` (contest colour), ``variant``, the side to move and whether
   the game has ended (both taken from every engine result), the error code, two flags;
@@ -176,7 +176,7 @@ class Protocol(wiring.Component):
 
     def _guard(self, m, r):
         """Whether the instruction's condition holds (xor its ``neg``): ``r.guard``."""
-        res, cell, acc, col, tile, imm = r.res, r.cell, r.acc, r.col, r.tile, r.imm
+        res, cell, acc, imm = r.res, r.cell, r.acc, r.imm
         res_offered = self.engine_res.valid & ~r.res_taken
         cell_offered = self.engine_cells.valid & ~r.cell_taken
         line_offered = self.line.valid & ~r.line_taken
@@ -197,12 +197,6 @@ class Protocol(wiring.Component):
             Cond.RES_OK:     status == Status.OK,
             Cond.RES_ENDED:  res.reason != Reason.NONE,
             Cond.RES_OVER:   status == Status.GAME_OVER,
-            Cond.RES_SQUARE: ((status == Status.OCCUPIED) | (status == Status.NOT_ADJACENT) |
-                              (status == Status.RANGE) | (status == Status.CAPACITY) |
-                              (status == Status.BOUNDS) | (status == Status.FIRST_MOVE) |
-                              (tile == Shape.BACKSLASH)),
-            Cond.ROW_LAST:   acc >= res.height,
-            Cond.COL_LAST:   col >= res.width,
             Cond.CELL_OCC:   cell.occ,
             Cond.CELL_EOL:   cell.eol,
         }
@@ -346,8 +340,7 @@ class Protocol(wiring.Component):
         op, imm, res, c = r.op, r.imm, r.res, r.c
         col, acc, tile = r.col, r.acc, r.tile
         m.d.sync += [
-            r.res_taken.eq(r.fire & _is_op(op, Op.ACK, Op.ERR_STATUS, Op.NEXT_TILE,
-                                            Op.NEXT_ROW, Op.NEXT_COL)),
+            r.res_taken.eq(r.fire & _is_op(op, Op.ACK, Op.ERR_STATUS)),
             r.cell_taken.eq(r.fire & (op == Op.ACK_CELL)),
             r.line_taken.eq(r.release),
         ]
@@ -373,14 +366,6 @@ class Protocol(wiring.Component):
                 m.d.comb += [col_new.eq(acc), acc_new.eq(c - ord("1"))]
             with m.Case(Op.TILE_C):
                 m.d.comb += tile_new.eq(tile_of(c))
-            with m.Case(Op.SCAN_START):
-                m.d.comb += [col_new.eq(-1), acc_new.eq(-1), tile_new.eq(Shape.PLUS)]
-            with m.Case(Op.NEXT_TILE):
-                m.d.comb += tile_new.eq(tile.as_value() + 1)
-            with m.Case(Op.NEXT_ROW):
-                m.d.comb += [acc_new.eq(acc + 1), tile_new.eq(Shape.PLUS)]
-            with m.Case(Op.NEXT_COL):
-                m.d.comb += [col_new.eq(col + 1), acc_new.eq(-1), tile_new.eq(Shape.PLUS)]
             with m.Case(Op.SEARCH):
                 m.d.comb += [col_new.eq(self.search.col), acc_new.eq(self.search.row),
                              tile_new.eq(self.search.tile)]
