@@ -72,6 +72,7 @@ class Control:
         if self.dual:
             self.first_reads(ongoing["UNTILE"] & (self.step == 0))
         else:
+            m.d.sync += self.ring_r.eq(ongoing["EVAL_ENDS"] & self.ringing)
             with m.If(self.at_area):
                 m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
         m.d.comb += self.busy.eq(~self.cmd.ready)
@@ -172,6 +173,12 @@ class Control:
             # square whose last path end arrives with that word).
             self.sx = Signal(L)
             self.sy = Signal(L)
+            # ... the edges of that square on the area's border, and whether EVAL_ENDS
+            # follows the tracks a tile there sends into the ring (`ringing`), its path ends
+            # arriving a cycle later (`ring_r`): the scan reads no square of the ring.
+            self.border = Signal(4)
+            self.ringing = Signal()
+            self.ring_r = Signal()
         # SEEK: the square whose word arrives (the one after P in scan order), and the
         # placement the result names (kept apart: the 8x8 draw scan steps prx, pry, tile).
         self.nx = Signal(signed(L + 2))
@@ -300,6 +307,10 @@ class Control:
         m.submodules.eval = self.ev = ev = EvalPipeline(L)
         m.d.comb += [ev.at.x.eq(self.px), ev.at.y.eq(self.py),
                      ev.lines.eq(self.variant != Variant.LOOPTRAX), *self._area_to(ev.area)]
+        if not self.dual:
+            # A ring's path end: P is the tile, and the ring's square lies across the edge
+            # the finder looked back across.
+            m.d.comb += [ev.across.valid.eq(self.ring_r), ev.across.dir.eq(self.rfdir ^ 2)]
 
     def _finder(self, name, joins, port, rdir, rpos, rdata, occ=None):
         """A path-end finder on the words of the neighbour across ``rdir`` at ``rpos`` (the
@@ -937,7 +948,8 @@ class Control:
                         m.d.sync += [prx.eq(0), pry.eq(0)]
                         m.next = "DUMP"
                     with m.Case(Op.EVAL):
-                        m.d.sync += [prx.eq(-1), pry.eq(-1), self.step.eq(0)]
+                        first = -1 if self.dual else 0      # one port: not the ring's row
+                        m.d.sync += [prx.eq(first), pry.eq(first), self.step.eq(0)]
                         m.d.comb += self.ev.clear.eq(1)
                         m.next = "EVAL"
                     with m.Case(Op.UNDO, Op.UNDO_SEEK):
@@ -1059,30 +1071,54 @@ class Control:
             m.d.sync += [self.group.eq(Cat(*((prx + (k - 1) if k > 1 else prx) < self.width
                                              for k in range(1, w)))),
                          self.qrx.eq(prx), self.qry.eq(pry)]
-        last = prx if w == 1 else prx + (w - 1)         # the group's last square
-        with m.If(last >= self.width):                  # ... is the row's last
-            m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
-        with m.Else():
-            m.d.sync += prx.eq(prx + w)
+            last = prx if w == 1 else prx + (w - 1)     # the group's last square
+            with m.If(last >= self.width):              # ... is the row's last
+                m.d.sync += [prx.eq(-1), pry.eq(pry + 1)]
+            with m.Else():
+                m.d.sync += prx.eq(prx + w)
+        else:
+            # One port: the area alone, its squares' edges on the border noted (N, E, S, W).
+            prx1, pry1 = Signal.like(prx), Signal.like(pry)
+            m.d.comb += [prx1.eq(prx + 1), pry1.eq(pry + 1)]
+            row_end = prx1 >= self.width
+            m.d.sync += self.border.eq(Cat(pry == 0, row_end, pry1 == self.height, prx == 0))
+            with m.If(row_end):
+                m.d.sync += [prx.eq(0), pry.eq(pry1)]
+            with m.Else():
+                m.d.sync += prx.eq(prx1)
+
+    def eval_rows_left(self):
+        """The scan has rows left to address: the ring's last too on more ports."""
+        return self.pry <= self.height if self.dual else self.pry < self.height
 
     def _eval_states(self):
         """Every path end around the area: each empty square of the area and its ring; for
         every track entering it, the far end of that path (as TILE finds it, P's colours
-        standing in for a tile's).  Every open path is seen from both of its ends."""
+        standing in for a tile's).  Every open path is seen from both of its ends.  On one
+        port the scan reads the area alone, and a ring square's track is taken from the
+        tile beside it, which sends one into the ring across each of its border edges."""
         m, prx, pry, cells, step = self.m, self.prx, self.pry, self.cells, self.step
 
         def ends_at(word):
-            """The word arrived is of an empty square that a track enters; and the
-            statements that make it P for EVAL_ENDS, its tracks to follow."""
-            white_in, black_in = counts([word.inc[d] for d in DIRS])
-
-            def take():
-                out = [self.pcell.eq(word), self.pmask.eq(white_in), step.eq(0),
-                       self.todo.eq(Cat(*(word.inc[d] != Colour.NONE for d in DIRS)))]
-                if not self.dual:
-                    out += [self.px.eq(self.sx), self.py.eq(self.sy)]
-                return out
-            return step[0] & ~word.occ & ((white_in | black_in) != 0), take
+            """The word arrived is of an empty square that a track enters, or on one port of
+            a tile on the area's border (the ring is not read); and the statements that make
+            it P for EVAL_ENDS, the tracks to follow.  A border tile's are those it sends
+            into the ring, each standing for the ring square's word across that edge: P's
+            colours turned half round, so that the finder looks back across the edge facing
+            P, at P's own path ends (`ringing`: `at_p`, step bit 2)."""
+            white_in, _ = counts([word.inc[d] for d in DIRS])
+            tracks = Cat(*(word.inc[d] != Colour.NONE for d in DIRS))
+            ends = ~word.occ & (tracks != 0)
+            if self.dual:
+                return step[0] & ends, [self.pcell.eq(word), self.pmask.eq(white_in),
+                                        step.eq(0), self.todo.eq(tracks)]
+            white, tile = word.white, word.occ
+            return step[0] & (ends | (tile & (self.border != 0))), [
+                self.pcell.eq(word),
+                self.pmask.eq(Mux(tile, Cat(white[2], white[3], white[0], white[1]), white_in)),
+                self.todo.eq(Mux(tile, self.border, tracks)),
+                step.eq(Cat(0, 0, tile)), self.ringing.eq(tile),
+                self.px.eq(self.sx), self.py.eq(self.sy)]
 
         weighed = self.ev.ends
         weigh = [weighed.payload.end.eq(self.finder.found.end),
@@ -1108,14 +1144,14 @@ class Control:
             for k, word in enumerate(words):
                 ends, take = ends_at(word)
                 with (m.If if k == 0 else m.Elif)(ends if k == 0 else ends & self.group[k - 1]):
-                    m.d.sync += take()
+                    m.d.sync += take
                     if k:
                         m.d.sync += self.px.eq(self.wrap(self.px + k))
                     if k + 1 < w:
                         with m.If(self.group[k]):
                             m.d.sync += [prx.eq(self.qrx + (k + 1)), pry.eq(self.qry)]
                     m.next = "EVAL_ENDS"
-            with m.Elif((self.width == 0) | (pry > self.height)):
+            with m.Elif((self.width == 0) | ~self.eval_rows_left()):
                 # (An empty board too: every result of EVAL waits for the sums, which makes
                 # the stream proof's invariant inductive.)
                 m.d.sync += step.eq(0)
@@ -1127,11 +1163,11 @@ class Control:
             # path end arrives the cycle after its edge is addressed (`step` bit 0).
             todo = self.todo
             rest = todo & (todo - 1)
-            m.d.sync += [step.eq(todo != 0), todo.eq(rest)]
-            m.d.comb += self.ndir.eq(one_hot_dir(todo))
             for c in range(2):
                 m.d.comb += self.far[c].addr.eq(self.nb_addr)
             if self.dual:
+                m.d.sync += [step.eq(todo != 0), todo.eq(rest)]
+                m.d.comb += self.ndir.eq(one_hot_dir(todo))
                 m.d.comb += [cells.addr.eq(self.nb_addr), weighed.valid.eq(step[0] & self.occ),
                              *weigh]
                 with m.If(todo == 0):
@@ -1139,15 +1175,21 @@ class Control:
                     # squares.
                     m.next = "EVAL"
                     self.eval_read()
-                    with m.If(pry <= self.height):
+                    with m.If(self.eval_rows_left()):
                         self.eval_address()
             else:
                 # (A tile lies across every edge a track enters P by: `finder`'s `occ` is 1.)
+                # Ringing, P is the tile and the path-end stores read its own entries
+                # (`ndir` N with `at_p`), the finder looking across the ring's edge.
+                ringing = self.ringing
+                m.d.sync += [step.eq(Cat(todo != 0, 0, ringing)), todo.eq(rest)]
+                m.d.comb += [self.ndir.eq(Mux(ringing, 0, one_hot_dir(todo))),
+                             self.fdir.eq(one_hot_dir(todo) ^ Cat(0, ringing))]
                 m.d.comb += weighed.valid.eq(step[0])
                 with m.If(rest == 0):
                     # The last edge addressed: the board store reads the scan's next square.
                     m.next = "EVAL"
-                    with m.If(pry <= self.height):
+                    with m.If(self.eval_rows_left()):
                         self.eval_address()
                         m.d.sync += step.eq(0b11)
                     with m.Else():

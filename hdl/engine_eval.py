@@ -13,10 +13,10 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine_layouts import Area
-from .eval_weights import END_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, LINE_MAX
+from .eval_weights import ATT_MAX, END_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS, LINE_MAX
 from .tiles import End, Pos
 
-__all__ = ["EvalItem", "EvalSignature", "EvalPipeline"]
+__all__ = ["EvalItem", "Across", "EvalSignature", "EvalPipeline"]
 
 assert all(0 <= v <= END_MAX for v in EVAL_WEIGHTS.values()), EVAL_WEIGHTS
 assert all(0 <= v <= LINE_MAX for v in EVAL_LINE), EVAL_LINE
@@ -27,11 +27,18 @@ def EvalItem(log2n):
     return data.StructLayout({"black": 1, "end": End(log2n)})
 
 
+#: Where the path runs into: ``at`` itself, or (``valid``) its neighbour across edge
+#: ``dir``, a square of the ring around the area whose path end the engine takes from the
+#: area's edge tile ``at`` without reading the ring (on one port).
+Across = data.StructLayout({"valid": 1, "dir": 2})
+
+
 class EvalSignature(wiring.Signature):
     """The pipeline seen from the engine.
 
     ``ends``: one item per path end, taken whenever valid (there is no back-pressure);
-    ``at``: the empty square the path runs into, taken with its item;
+    ``at``: the empty square the path runs into, taken with its item, or with ``across``
+    the tile beside it;
     ``area``, ``lines``: the area and whether lines count (not in Loop Trax), constant
     during an EVAL; ``clear``: zero the sums (a new EVAL); ``pot``, ``att``: the sums, final
     four cycles after the last item; ``busy``: an item is still on its way to them.
@@ -41,6 +48,7 @@ class EvalSignature(wiring.Signature):
         super().__init__({
             "ends":  In(stream.Signature(EvalItem(log2n), always_ready=True)),
             "at":    In(Pos(log2n)),
+            "across": In(Across),
             "area":  In(Area(log2n)),
             "lines": In(1),
             "clear": In(1),
@@ -73,11 +81,19 @@ class EvalPipeline(wiring.Component):
         # output (the engine's `valid` depends on the word read) in front of 18 flip-flops.
         # The square `at` (from the ring) is taken with it: the engine addresses the next
         # square as the last item of one arrives.
+        # With `across`, the square is the ring's beyond the tile `at`: a column or row
+        # further out (the offset is 0, 1 or 2 where `ring` adds 1).
         at_x = Signal(L)
         at_y = Signal(L)
+        across = self.across
+        off_x = Mux(across.valid & (across.dir == 1), 2,
+                    Mux(across.valid & (across.dir == 3), 0, 1))
+        off_y = Mux(across.valid & (across.dir == 2), 2,
+                    Mux(across.valid & (across.dir == 0), 0, 1))
         m.d.sync += [ev_valid.eq(self.ends.valid),
                      ev_col.eq(self.ends.payload.black), ev_end.eq(self.ends.payload.end),
-                     at_x.eq(ring(self.at.x, area.minx)), at_y.eq(ring(self.at.y, area.miny))]
+                     at_x.eq((self.at.x + off_x - area.minx)[:L]),
+                     at_y.eq((self.at.y + off_y - area.miny)[:L])]
 
         # Stage 2: the distance between the square the path runs into and the square its
         # far end runs into, as columns and rows from the area's left/top ring (unique: the
@@ -135,12 +151,12 @@ class EvalPipeline(wiring.Component):
                         m.d.sync += line_w.eq(v)
 
         # Stage 4: the sums.
-        pot = Array(Signal(16, name=f"pot{c}") for c in range(2))
-        att = Array(Signal(8, name=f"att{c}") for c in range(2))
+        pot = Array(Signal(range(EVAL_MAX + 1), name=f"pot{c}") for c in range(2))
+        att = Array(Signal(range(ATT_MAX + 1), name=f"att{c}") for c in range(2))
         with m.If(ev_valid3):
             pot_sum = pot[ev_col3] + weight + line_w
             m.d.sync += pot[ev_col3].eq(Mux(pot_sum > EVAL_MAX, EVAL_MAX, pot_sum))
-            with m.If(attack & (att[ev_col3] != 255)):
+            with m.If(attack & (att[ev_col3] != ATT_MAX)):
                 m.d.sync += att[ev_col3].eq(att[ev_col3] + 1)
         with m.If(self.clear):
             for c in range(2):

@@ -15,8 +15,12 @@ EVAL_WEIGHTS = {'adjacent': 15, 'corner': 4, 'two': 0, 'three': 0, 'four': 0}
 #: least 3) falls short of the area's width or height along it (at least 8): 0 short,
 #: 1 short, ... 5 short; further 0.  Each fits the engine's 5-bit register (0 .. 31).
 EVAL_LINE = (0, 2, 5, 0, 0, 0)
-#: The sums saturate here.
-EVAL_MAX = (1 << 16) - 1
+#: The potentials saturate here: above the leaf value's clamp (``pvs_isa.LEAF_CLAMP``),
+#: and far above a game's (each path end adds at most END_MAX + LINE_MAX).
+EVAL_MAX = (1 << 14) - 1
+#: The counts of attack ends saturate here: the leaf value reads them only as none, one to
+#: three, or four and more (``pvs_isa.leaf_value``).
+ATT_MAX = (1 << 3) - 1
 
 #: The classes, in the order of the fitted features.
 END_CLASSES = ("adjacent", "corner", "two", "three", "four")

@@ -17,6 +17,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from .engine import Command, Op as EngineOp, Result
+from .eval_weights import ATT_MAX, EVAL_MAX
 from .lfsr import lfsr_step
 from .pvs_isa import (ATT_PENALTY, FRAME_REGS, KEY_WORDS, LEAF_CLAMP, LEAF_WIN, LEVELS,
                       NOISE_MAX, WIN, WORD_BITS, Cond, Op, Rel)
@@ -156,7 +157,8 @@ class PVSCore(wiring.Component):
             "mine": 1,                  # the last DEAL was to this core (MINE)
             "ans": MoveWord, "lfsr": 16,
             "leafing": 1,               # EVAL's result is in: acc takes its value
-            "pot_s": 16, "pot_o": 16, "att_s": 8, "att_o": 8,
+            "pot_s": range(EVAL_MAX + 1), "pot_o": range(EVAL_MAX + 1),
+            "att_s": range(ATT_MAX + 1), "att_o": range(ATT_MAX + 1),
         }
         return SimpleNamespace(**{name: Signal(shape, name=name)
                                   for name, shape in shapes.items()})

@@ -3,7 +3,7 @@
 import random
 
 from traxfpga.hdl.engine_eval import EvalPipeline
-from traxfpga.hdl.eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
+from traxfpga.hdl.eval_weights import ATT_MAX, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
 
 from engine_harness import simulate
 
@@ -66,7 +66,7 @@ def run(items_per_eval, seed):
                 at = (rng.randrange(N), rng.randrange(N))
                 w, attack = model_item(at, end, area, lines)
                 pot[black] = min(pot[black] + w, EVAL_MAX)
-                att[black] = min(att[black] + attack, 255)
+                att[black] = min(att[black] + attack, ATT_MAX)
                 ctx.set(dut.ends.valid, 1)
                 ctx.set(dut.ends.payload, {"black": black, "end": {"x": end[0], "y": end[1],
                                                                    "d": end[2]}})
@@ -77,7 +77,7 @@ def run(items_per_eval, seed):
                 if ctx.get(dut.ends.valid):
                     w2, attack2 = model_item((0, 0), end, area, lines)
                     pot[black] = min(pot[black] + w2, EVAL_MAX)
-                    att[black] = min(att[black] + attack2, 255)
+                    att[black] = min(att[black] + attack2, ATT_MAX)
                 assert ctx.get(dut.busy)
                 await ctx.tick()
                 ctx.set(dut.ends.valid, 0)
@@ -118,7 +118,7 @@ def test_one_adjacent_end():
 
 
 def test_sums_saturate():
-    """Many adjacent ends: ``att`` stops at 255."""
+    """Many adjacent ends: ``att`` stops at ATT_MAX, ``pot`` at EVAL_MAX."""
     dut = EvalPipeline(L)
 
     async def tb(ctx):
@@ -126,12 +126,14 @@ def test_sums_saturate():
         ctx.set(dut.ends.payload, {"black": 1, "end": {"x": 2, "y": 2, "d": 2}})
         ctx.set(dut.at, {"x": 3, "y": 3})
         ctx.set(dut.ends.valid, 1)
-        for _ in range(300):
+        items = EVAL_MAX // EVAL_WEIGHTS["adjacent"] + 2
+        for _ in range(items):
             await ctx.tick()
         ctx.set(dut.ends.valid, 0)
         for _ in range(4):
             await ctx.tick()
-        assert ctx.get(dut.att) == [0, 255]
-        assert ctx.get(dut.pot) == [0, min(EVAL_MAX, 300 * EVAL_WEIGHTS["adjacent"])]
+        assert items * EVAL_WEIGHTS["adjacent"] > EVAL_MAX
+        assert ctx.get(dut.att) == [0, ATT_MAX]
+        assert ctx.get(dut.pot) == [0, EVAL_MAX]
 
     simulate(dut, tb)

@@ -5,15 +5,12 @@ class) and their weighted sums, as the hardware computes them, for the sequencer
 
 from __future__ import annotations
 
-from ...hdl.eval_weights import END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
+from ...hdl.eval_weights import ATT_MAX, END_CLASSES, EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
 from .ai import _paths
 from .trax import _SHIFT, _XMASK, Game
 
 __all__ = ["END_CLASSES", "ATT_MAX", "end_class", "shortfall", "line_class", "end_classes",
            "evaluate"]
-
-#: The attack counts saturate here (the engine's 8-bit sums).
-ATT_MAX = 255
 
 
 def end_class(dx: int, dy: int) -> int | None:
@@ -71,7 +68,7 @@ def evaluate(game: Game):
     line potential (:data:`EVAL_LINE`, by how many squares the span between the two
     squares, the larger of ``|dx| - 1`` and ``|dy| - 1`` and at least 3, falls short of
     the area's width or height along it, taken as at least 8).  Every path
-    therefore counts twice.  Sums saturate at :data:`EVAL_MAX` and 255.
+    therefore counts twice.  Sums saturate at :data:`EVAL_MAX` and :data:`ATT_MAX`.
     """
     pot, att = [0, 0], [0, 0]
     weights = [EVAL_WEIGHTS[k] for k in END_CLASSES]
