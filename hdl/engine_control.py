@@ -54,6 +54,8 @@ class Control:
 
     def build(self):
         m = self.m
+        if not self.dual:
+            m.d.sync += self.ring_r.eq(0)       # (EVAL sets it)
         with m.FSM(init="CLEAR_ALL" if self.clear_on_start else "IDLE") as fsm:
             self._command_states()
             self._board_states()
@@ -69,10 +71,17 @@ class Control:
                 with m.If(self.res.ready):
                     m.next = "IDLE"
             ongoing = {name: fsm.ongoing(name) for name in fsm.encoding}
+        if not self.dual:
+            # One port: the state register one-hot (Yosys recodes it), so that a state's
+            # test is one flip-flop, not a decode of five bits in front of every choice of
+            # an address.  On the UP5K the device's longest paths run from the state
+            # through the choice of a store's address; binary, the device misses 24 MHz
+            # on most placements.  (Every iCE40 build holds its domain in reset after
+            # configuration, which sets the initial state's bit.)
+            fsm.state.attrs["fsm_encoding"] = "one-hot"
         if self.dual:
             self.first_reads(ongoing["UNTILE"] & (self.step == 0))
         else:
-            m.d.sync += self.ring_r.eq(ongoing["EVAL_ENDS"] & self.ringing)
             with m.If(self.at_area):
                 m.d.comb += self.cells.addr.eq(self.phys(self.prx, self.pry))
         m.d.comb += self.busy.eq(~self.cmd.ready)
@@ -157,7 +166,7 @@ class Control:
         self.nb = Array(Signal(Cell, name=f"nb{d}") for d in DIRS)     # neighbour words
         self.back = Array(Signal(2, name=f"back{d}") for d in DIRS)    # the finder's `back`s
         self.step = Signal(3)
-        self.todo = Signal(4)                   # the neighbours left: TILE_WRITE, EVAL_ENDS
+        self.todo = Signal(4)                   # the neighbours left: TILE_WRITE, EVAL
         self.epend = Signal(4)                  # UNTILE: the board store's writes left
         self.cleared = Signal(4)                # ... two ports: the neighbours read, to write
         self.fpend = Array(Signal(2, name=f"fpend{c}") for c in range(2))  # sides a, b
@@ -169,14 +178,14 @@ class Control:
             self.qrx = Signal(signed(L + 2))
             self.qry = Signal(signed(L + 2))
         else:
-            # One port: the square whose word EVAL's scan reads (P, at px and py, stays the
-            # square whose last path end arrives with that word).
-            self.sx = Signal(L)
-            self.sy = Signal(L)
-            # ... the edges of that square on the area's border, and whether EVAL_ENDS
-            # follows the tracks a tile there sends into the ring (`ringing`), its path ends
-            # arriving a cycle later (`ring_r`): the scan reads no square of the ring.
+            # One port: EVAL's scan moves P to the square it addresses, whose word
+            # arrives next; `at_r` is P a cycle ago, the square of the path end arriving.
+            # The edges of P on the area's border, and whether P is a tile whose tracks
+            # into the ring are followed (`ringing`), their path ends arriving a cycle
+            # later (`ring_r`): the scan reads no square of the ring.
+            self.at_r = Signal(Pos(L))
             self.border = Signal(4)
+            self.row_end = Signal()
             self.ringing = Signal()
             self.ring_r = Signal()
         # SEEK: the square whose word arrives (the one after P in scan order), and the
@@ -282,7 +291,7 @@ class Control:
             joins = FourJoins(L)
         else:
             # (Two ends a cycle on one port too: a tile neighbour's and an empty one's.)
-            joins = Joins(L, now=self.dual)
+            joins = Joins(L, now=True)
         m.submodules.joins = self.joins = joins
         m.d.comb += self._area_to(joins.area)
         if self.dual:
@@ -291,7 +300,7 @@ class Control:
             self.finder2 = self._finder("finder2", joins, "2", self.rdir2, self.rpos2, "rdata2")
         else:
             # One port: the path ends of a tile neighbour (the finder's `occ` is 1: TILE
-            # and EVAL_ENDS take its ends only across edges a tile lies beyond), and, at
+            # and EVAL take its ends only across edges a tile lies beyond), and, at
             # the second port of the joins, an empty neighbour's: P's own open edge.
             self.finder = self._finder("finder", joins, "", self.rfdir, self.rfpos, "rdata",
                                        occ=Const(1))
@@ -305,11 +314,16 @@ class Control:
         self.ends = joins.ends
 
         m.submodules.eval = self.ev = ev = EvalPipeline(L)
-        m.d.comb += [ev.at.x.eq(self.px), ev.at.y.eq(self.py),
-                     ev.lines.eq(self.variant != Variant.LOOPTRAX), *self._area_to(ev.area)]
+        if self.dual:
+            m.d.comb += [ev.at.x.eq(self.px), ev.at.y.eq(self.py)]
+        else:
+            # One port: the square P was when its path end was addressed.
+            m.d.sync += [self.at_r.x.eq(self.px), self.at_r.y.eq(self.py)]
+            m.d.comb += ev.at.eq(self.at_r)
+        m.d.comb += [ev.lines.eq(self.variant != Variant.LOOPTRAX), *self._area_to(ev.area)]
         if not self.dual:
-            # A ring's path end: P is the tile, and the ring's square lies across the edge
-            # the finder looked back across.
+            # A ring's path end: P was the tile, and the ring's square lies across the
+            # edge the finder looked back across.
             m.d.comb += [ev.across.valid.eq(self.ring_r), ev.across.dir.eq(self.rfdir ^ 2)]
 
     def _finder(self, name, joins, port, rdir, rpos, rdata, occ=None):
@@ -950,6 +964,9 @@ class Control:
                     with m.Case(Op.EVAL):
                         first = -1 if self.dual else 0      # one port: not the ring's row
                         m.d.sync += [prx.eq(first), pry.eq(first), self.step.eq(0)]
+                        if not self.dual:
+                            # (EVAL holds P while `todo` is not 0)
+                            m.d.sync += [self.todo.eq(0), self.row_end.eq(self.width <= 1)]
                         m.d.comb += self.ev.clear.eq(1)
                         m.next = "EVAL"
                     with m.Case(Op.UNDO, Op.UNDO_SEEK):
@@ -1052,20 +1069,18 @@ class Control:
 
     def eval_address(self):
         """EVAL's scan: square (prx, pry) of the area and its ring addressed (its word
-        arrives next cycle, `step` bit 0, at px, py; on one port at sx, sy, P's square
-        being still in use for a path end arriving beside the word), and the scan moved on
-        a square.  On more
+        arrives next cycle, `step` bit 0, at px, py: on one port P moves with the scan, and
+        `at_r` keeps the square of a path end arriving beside the word), and the scan moved
+        on a square.  On more
         ports the squares after it in its row too (`group`: those in the ring), and the
         scan moves on as many; (`qrx`, `qry`) is the first of the group.  (On two or four
         ports `EVAL` reads whatever it decides, `eval_read`: the address does not wait for
         the words read.)"""
         m, prx, pry, w = self.m, self.prx, self.pry, self.eval_words()
         x, y = self.wrap(self.minx + prx), self.wrap(self.miny + pry)
-        if self.dual:
-            m.d.sync += [self.px.eq(x), self.py.eq(y)]
-        else:
+        m.d.sync += [self.px.eq(x), self.py.eq(y)]
+        if not self.dual:
             self.eval_read()
-            m.d.sync += [self.sx.eq(x), self.sy.eq(y)]
         m.d.sync += self.step.eq(1)
         if self.dual:
             m.d.sync += [self.group.eq(Cat(*((prx + (k - 1) if k > 1 else prx) < self.width
@@ -1078,18 +1093,66 @@ class Control:
                 m.d.sync += prx.eq(prx + w)
         else:
             # One port: the area alone, its squares' edges on the border noted (N, E, S, W).
+            # (`row_end`, whether prx is the row's last, is worked out an address ahead:
+            # the comparison is off the path from the word read to the scan's registers.)
             prx1, pry1 = Signal.like(prx), Signal.like(pry)
             m.d.comb += [prx1.eq(prx + 1), pry1.eq(pry + 1)]
-            row_end = prx1 >= self.width
+            row_end = self.row_end
             m.d.sync += self.border.eq(Cat(pry == 0, row_end, pry1 == self.height, prx == 0))
             with m.If(row_end):
-                m.d.sync += [prx.eq(0), pry.eq(pry1)]
+                m.d.sync += [prx.eq(0), pry.eq(pry1), row_end.eq(self.width <= 1)]
             with m.Else():
-                m.d.sync += prx.eq(prx1)
+                m.d.sync += [prx.eq(prx1), row_end.eq(prx + 2 >= self.width)]
 
     def eval_rows_left(self):
         """The scan has rows left to address: the ring's last too on more ports."""
         return self.pry <= self.height if self.dual else self.pry < self.height
+
+    def eval_done(self):
+        """The scan is over; the sums wait for the last path end's weight.  (An empty board
+        too: every result of EVAL waits for the sums, which makes the stream proof's
+        invariant inductive.)"""
+        self.m.d.sync += self.step.eq(0)
+        self.m.next = "EVAL_DRAIN"
+
+    def eval_one_port(self):
+        """EVAL on one port, P the square whose word arrives (`step` bit 0).  An empty
+        square that a track enters, or a tile on the area's border (the ring is not read:
+        a ring square's one track comes from the tile beside it), holds the scan while its
+        edges (`todo`) are followed, one a cycle, the first addressed at once from the
+        word: an empty square's across the edge it enters by, a border tile's at P itself
+        (`at_p`) with P's colours turned half round, so that the finder looks back across
+        the ring square's edge as it would from the ring square's word.  The cycle that
+        addresses P's last edge also addresses the square after P; each path end arrives
+        a cycle after its edge is addressed (`step` bit 1), beside that square's word."""
+        m, step, word, todo = self.m, self.step, self.cells.rdata, self.todo
+        white_in, _ = counts([word.inc[d] for d in DIRS])
+        tracks = Cat(*(word.inc[d] != Colour.NONE for d in DIRS))
+        white, tile = word.white, word.occ
+        arrived = step[0]
+        ring = Mux(arrived, tile, self.ringing)         # P is a border tile
+        edges = Mux(arrived, Mux(tile, self.border, tracks), todo)
+        first = one_hot_dir(edges)
+        rest = edges & (edges - 1)
+        for c in range(2):
+            m.d.comb += self.far[c].addr.eq(self.nb_addr)
+        m.d.comb += [self.ndir.eq(Mux(ring, 0, first)), self.at_p.eq(ring),
+                     self.fdir.eq(first ^ Cat(0, ring))]
+        with m.If(edges != 0):
+            m.d.sync += [todo.eq(rest), self.ring_r.eq(ring)]
+            with m.If(arrived):
+                m.d.sync += [
+                    self.pmask.eq(Mux(tile, white.rotate_left(2), white_in)),
+                    self.ringing.eq(tile)]
+            with m.If((rest == 0) & self.eval_rows_left()):
+                self.eval_address()
+                m.d.sync += step.eq(0b11)
+            with m.Else():
+                m.d.sync += step.eq(0b10)
+        with m.Elif((self.width == 0) | ~self.eval_rows_left()):
+            self.eval_done()
+        with m.Else():
+            self.eval_address()
 
     def _eval_states(self):
         """Every path end around the area: each empty square of the area and its ring; for
@@ -1100,25 +1163,12 @@ class Control:
         m, prx, pry, cells, step = self.m, self.prx, self.pry, self.cells, self.step
 
         def ends_at(word):
-            """The word arrived is of an empty square that a track enters, or on one port of
-            a tile on the area's border (the ring is not read); and the statements that make
-            it P for EVAL_ENDS, the tracks to follow.  A border tile's are those it sends
-            into the ring, each standing for the ring square's word across that edge: P's
-            colours turned half round, so that the finder looks back across the edge facing
-            P, at P's own path ends (`ringing`: `at_p`, step bit 2)."""
+            """More ports: the word arrived is of an empty square that a track enters; and
+            the statements that make it P for EVAL_ENDS, its tracks to follow."""
             white_in, _ = counts([word.inc[d] for d in DIRS])
             tracks = Cat(*(word.inc[d] != Colour.NONE for d in DIRS))
-            ends = ~word.occ & (tracks != 0)
-            if self.dual:
-                return step[0] & ends, [self.pcell.eq(word), self.pmask.eq(white_in),
-                                        step.eq(0), self.todo.eq(tracks)]
-            white, tile = word.white, word.occ
-            return step[0] & (ends | (tile & (self.border != 0))), [
-                self.pcell.eq(word),
-                self.pmask.eq(Mux(tile, Cat(white[2], white[3], white[0], white[1]), white_in)),
-                self.todo.eq(Mux(tile, self.border, tracks)),
-                step.eq(Cat(0, 0, tile)), self.ringing.eq(tile),
-                self.px.eq(self.sx), self.py.eq(self.sy)]
+            return step[0] & (~word.occ & (tracks != 0)), [
+                self.pcell.eq(word), self.pmask.eq(white_in), step.eq(0), self.todo.eq(tracks)]
 
         weighed = self.ev.ends
         weigh = [weighed.payload.end.eq(self.finder.found.end),
@@ -1128,45 +1178,39 @@ class Control:
         with m.State("EVAL"):
             # A square a cycle (`eval_words` on more ports): (prx, pry) addressed while the
             # word of the one addressed the cycle before (`step` bit 0) arrives.  An
-            # empty square that a track enters holds the scan while EVAL_ENDS follows its
-            # tracks.  On one port the board store is free while the path-end stores follow
-            # them, so the cycle that addresses the last track's edge also addresses the
-            # square after P: its word arrives here with that path end (`step` bit 1).  On
-            # more ports EVAL_ENDS's last cycle addresses the square after it, and of a
-            # group the first such square is followed, and the group's squares after it
-            # are read again after.
-            w = self.eval_words()
+            # empty square that a track enters holds the scan while its tracks are
+            # followed: on one port here (`eval_one_port`), on more in EVAL_ENDS, whose
+            # last cycle addresses the square after it; of a group the first such square
+            # is followed, and the group's squares after it are read again after.
             if not self.dual:
                 m.d.comb += weighed.valid.eq(step[1])
-            if self.dual:
+                self.eval_one_port()
+            else:
+                w = self.eval_words()
                 self.eval_read()
-            words = [cells.rdata, *(getattr(cells, f"rdata{k + 1}") for k in range(1, w))]
-            for k, word in enumerate(words):
-                ends, take = ends_at(word)
-                with (m.If if k == 0 else m.Elif)(ends if k == 0 else ends & self.group[k - 1]):
-                    m.d.sync += take
-                    if k:
-                        m.d.sync += self.px.eq(self.wrap(self.px + k))
-                    if k + 1 < w:
-                        with m.If(self.group[k]):
-                            m.d.sync += [prx.eq(self.qrx + (k + 1)), pry.eq(self.qry)]
-                    m.next = "EVAL_ENDS"
-            with m.Elif((self.width == 0) | ~self.eval_rows_left()):
-                # (An empty board too: every result of EVAL waits for the sums, which makes
-                # the stream proof's invariant inductive.)
-                m.d.sync += step.eq(0)
-                m.next = "EVAL_DRAIN"
-            with m.Else():
-                self.eval_address()
-        with m.State("EVAL_ENDS"):
-            # The edges a track enters P across (`todo`), lowest first, one a cycle; each
-            # path end arrives the cycle after its edge is addressed (`step` bit 0).
-            todo = self.todo
-            rest = todo & (todo - 1)
-            for c in range(2):
-                m.d.comb += self.far[c].addr.eq(self.nb_addr)
-            if self.dual:
-                m.d.sync += [step.eq(todo != 0), todo.eq(rest)]
+                words = [cells.rdata, *(getattr(cells, f"rdata{k + 1}") for k in range(1, w))]
+                for k, word in enumerate(words):
+                    ends, take = ends_at(word)
+                    with (m.If if k == 0 else m.Elif)(ends if k == 0 else ends & self.group[k - 1]):
+                        m.d.sync += take
+                        if k:
+                            m.d.sync += self.px.eq(self.wrap(self.px + k))
+                        if k + 1 < w:
+                            with m.If(self.group[k]):
+                                m.d.sync += [prx.eq(self.qrx + (k + 1)), pry.eq(self.qry)]
+                        m.next = "EVAL_ENDS"
+                with m.Elif((self.width == 0) | ~self.eval_rows_left()):
+                    self.eval_done()
+                with m.Else():
+                    self.eval_address()
+        if self.dual:
+            with m.State("EVAL_ENDS"):
+                # The edges a track enters P across (`todo`), lowest first, one a cycle;
+                # each path end arrives the cycle after its edge is addressed (`step` bit 0).
+                todo = self.todo
+                for c in range(2):
+                    m.d.comb += self.far[c].addr.eq(self.nb_addr)
+                m.d.sync += [step.eq(todo != 0), todo.eq(todo & (todo - 1))]
                 m.d.comb += self.ndir.eq(one_hot_dir(todo))
                 m.d.comb += [cells.addr.eq(self.nb_addr), weighed.valid.eq(step[0] & self.occ),
                              *weigh]
@@ -1177,23 +1221,6 @@ class Control:
                     self.eval_read()
                     with m.If(self.eval_rows_left()):
                         self.eval_address()
-            else:
-                # (A tile lies across every edge a track enters P by: `finder`'s `occ` is 1.)
-                # Ringing, P is the tile and the path-end stores read its own entries
-                # (`ndir` N with `at_p`), the finder looking across the ring's edge.
-                ringing = self.ringing
-                m.d.sync += [step.eq(Cat(todo != 0, 0, ringing)), todo.eq(rest)]
-                m.d.comb += [self.ndir.eq(Mux(ringing, 0, one_hot_dir(todo))),
-                             self.fdir.eq(one_hot_dir(todo) ^ Cat(0, ringing))]
-                m.d.comb += weighed.valid.eq(step[0])
-                with m.If(rest == 0):
-                    # The last edge addressed: the board store reads the scan's next square.
-                    m.next = "EVAL"
-                    with m.If(self.eval_rows_left()):
-                        self.eval_address()
-                        m.d.sync += step.eq(0b11)
-                    with m.Else():
-                        m.d.sync += step.eq(0b10)
         with m.State("EVAL_DRAIN"):
             # The last path end's weight is still on its way to the sums (on one port it
             # may have arrived in EVAL's last cycle, one cycle later than on more).
@@ -1548,18 +1575,16 @@ class Control:
             # ends nothing: a node counted, and its earlier tiles taken back (a one-tile move
             # has none: the area as it was, and the scan goes on after it).  This tile was
             # never written, so it has nothing to take back.  The line TILE's last step found
-            # is judged in this state's first cycle: on the dual-port schedule (ECP5) the
-            # move is decided there, from the judgement itself; on one port a second step
-            # decides from its registered result (the judgement's path, into these
-            # registers' enables, is too long for the UP5K at 24 MHz).  Each step reads
-            # the square after P, for `resume_seek`.
+            # is judged here and the move decided in the same cycle, from the judgement
+            # itself (`line_now`; on one port the one-hot state keeps that path within the
+            # UP5K's 24 MHz).  It reads the square after P, for `resume_seek`.  (Written with
+            # the step that decides, `deciding`, as when one port took a second step: the
+            # same statements keep the dual-port devices' netlists, and their placements,
+            # as they were.)
             self.read_below()
             ends = self.joins.loop.any() | self.joins.line.any()
-            if self.dual:
-                deciding = Const(1)
-                ends |= self.joins.line_now.any()
-            else:
-                deciding = step != 0
+            ends |= self.joins.line_now.any()
+            deciding = Const(1)
             m.d.sync += step.eq(1)
             with m.If(deciding):
                 m.d.sync += step.eq(0)

@@ -56,8 +56,8 @@ class JoinsSignature(wiring.Signature):
 
 
 class Joins(wiring.Component):
-    """See :class:`JoinsSignature`; ``now``: with ``line_now``, which only the dual-port
-    engine decides from."""
+    """See :class:`JoinsSignature`; ``now``: with ``line_now``, which the engine decides a
+    hunted move's last tile from (`QUIET`)."""
 
     def __init__(self, log2n, now=False):
         self.now = now

@@ -190,10 +190,11 @@ class CoreSim:
             raise ValueError("the key is read from the compiled backends")
         return self._cx.get("key")
 
-    def evaluate(self):
+    def evaluate(self, **fields):
         """EVAL: the result whose ``pot`` and ``att`` hold both colours' attacking potential
-        (:func:`traxfpga.host.reference.evaluate.evaluate` is the same in software)."""
-        return self._call(op=Op.EVAL)[0]
+        (:func:`traxfpga.host.reference.evaluate.evaluate` is the same in software).
+        ``fields``: the command's others (``col``, ``row``, ...), which EVAL ignores."""
+        return self._call(op=Op.EVAL, **fields)[0]
 
     def board_rows(self):
         """The area in the canonical row format of the reference engine."""
