@@ -1115,6 +1115,12 @@ class Control:
         self.m.d.sync += self.step.eq(0)
         self.m.next = "EVAL_DRAIN"
 
+    def eval_entering(self, word):
+        """An empty square's word as EVAL follows it: the edges white tracks enter it by
+        (P's colours, standing in for a tile's), and the edges any track enters by."""
+        white_in, _ = counts([word.inc[d] for d in DIRS])
+        return white_in, Cat(*(word.inc[d] != Colour.NONE for d in DIRS))
+
     def eval_one_port(self):
         """EVAL on one port, P the square whose word arrives (`step` bit 0).  An empty
         square that a track enters, or a tile on the area's border (the ring is not read:
@@ -1126,8 +1132,7 @@ class Control:
         addresses P's last edge also addresses the square after P; each path end arrives
         a cycle after its edge is addressed (`step` bit 1), beside that square's word."""
         m, step, word, todo = self.m, self.step, self.cells.rdata, self.todo
-        white_in, _ = counts([word.inc[d] for d in DIRS])
-        tracks = Cat(*(word.inc[d] != Colour.NONE for d in DIRS))
+        white_in, tracks = self.eval_entering(word)
         white, tile = word.white, word.occ
         arrived = step[0]
         ring = Mux(arrived, tile, self.ringing)         # P is a border tile
@@ -1165,8 +1170,7 @@ class Control:
         def ends_at(word):
             """More ports: the word arrived is of an empty square that a track enters; and
             the statements that make it P for EVAL_ENDS, its tracks to follow."""
-            white_in, _ = counts([word.inc[d] for d in DIRS])
-            tracks = Cat(*(word.inc[d] != Colour.NONE for d in DIRS))
+            white_in, tracks = self.eval_entering(word)
             return step[0] & (~word.occ & (tracks != 0)), [
                 self.pcell.eq(word), self.pmask.eq(white_in), step.eq(0), self.todo.eq(tracks)]
 
