@@ -291,7 +291,7 @@ class Control:
             joins = FourJoins(L)
         else:
             # (Two ends a cycle on one port too: a tile neighbour's and an empty one's.)
-            joins = Joins(L, now=True)
+            joins = Joins(L)
         m.submodules.joins = self.joins = joins
         m.d.comb += self._area_to(joins.area)
         if self.dual:

@@ -33,11 +33,12 @@ class JoinsSignature(wiring.Signature):
     neighbour holds a tile.  A colour's two ends come in either order, in one cycle or two.
     ``area``; ``clear``, a new move (no loop, no line).  Out: ``ends``, per colour (white,
     black) the far ends of sides a and b; ``loop``, ``line``, per colour, of the move so far
-    (a line a cycle after its colour's later end); with ``now``, also ``line_now``, the line
-    that judgement sets, in its own cycle.
+    (a line a cycle after its colour's later end); ``line_now``, the line that judgement
+    sets, in its own cycle, which the engine decides a hunted move's last tile from
+    (`QUIET`).
     """
 
-    def __init__(self, log2n, now=False):
+    def __init__(self, log2n):
         end = End(log2n)
         port = {"take":   In(1),
                 "found":  In(FoundEndSignature(log2n)),
@@ -51,17 +52,15 @@ class JoinsSignature(wiring.Signature):
             "ends":   Out(data.ArrayLayout(data.ArrayLayout(end, 2), 2)),
             "loop":   Out(2),
             "line":   Out(2),
-            **({"line_now": Out(2)} if now else {}),
+            "line_now": Out(2),
         })
 
 
 class Joins(wiring.Component):
-    """See :class:`JoinsSignature`; ``now``: with ``line_now``, which the engine decides a
-    hunted move's last tile from (`QUIET`)."""
+    """See :class:`JoinsSignature`."""
 
-    def __init__(self, log2n, now=False):
-        self.now = now
-        super().__init__(JoinsSignature(log2n, now))
+    def __init__(self, log2n):
+        super().__init__(JoinsSignature(log2n))
 
     def elaborate(self, platform):
         m = Module()
@@ -152,8 +151,7 @@ class Joins(wiring.Component):
                 with m.If(~lside):
                     m.d.sync += flags_a[lcol].eq(fl)
                 with m.Elif(_crosses(fa, fl, area)):
-                    if self.now:
-                        m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
+                    m.d.comb += self.line_now.bit_select(lcol, 1).eq(1)
                     m.d.sync += line.bit_select(lcol, 1).eq(1)
             flags.append(fl)
 
