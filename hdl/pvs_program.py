@@ -875,6 +875,36 @@ def _capped(a: Asm):
     J("wret")
 
 
+def _and_saw_win(a: Asm, tt, at):
+    """A reply that loses at once (the scan register) seen by the AND node's scan: the
+    attacker threatens (THR not 0).  Tiles belong to neither player, so the reply is a
+    win at once of the attacker's; with the table the first three the scan sees become the
+    OR node's killers one level down (WKILL, WKILL2, WKILL3; THR counts them), so that
+    after each reply the wins it may not have stopped are tried first, a double threat's
+    second after the first."""
+    I, J = a.i, a.jmp
+    if not tt:
+        I(Op.LDI, x=1)
+        I(Op.ST, S(F.THR))
+        return
+    I(Op.LD, S(F.THR))
+    J(f"and_saw_{at}_more", Cond.ZERO, neg=True)
+    I(Op.SAVE, C(F.WKILL))
+    J(f"and_saw_{at}_count")
+    a.label(f"and_saw_{at}_more")
+    I(Op.CMPI, x=2)
+    J(f"and_saw_{at}_third", Cond.EQ)
+    J(f"and_saw_{at}_count", Cond.GT)       # three seen: the rest only count
+    I(Op.SAVE, C(F.WKILL2))
+    J(f"and_saw_{at}_count")
+    a.label(f"and_saw_{at}_third")
+    I(Op.SAVE, C(F.WKILL3))
+    a.label(f"and_saw_{at}_count")
+    I(Op.LD, S(F.THR))
+    I(Op.ADDI, x=1)
+    I(Op.ST, S(F.THR))
+
+
 def _and_node(a: Asm, tt, capped):
     """AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
     after every other reply the attacker wins within DEPTH (an OR node one level down)."""
@@ -904,8 +934,7 @@ def _and_node(a: Asm, tt, capped):
     J("and_see_next", Cond.OK, neg=True)
     J("and_see_undo", Cond.ENDED, neg=True)
     J("and_refuted", Cond.LOST, neg=True)   # it won or drew
-    I(Op.LDI, x=1)
-    I(Op.ST, S(F.THR))
+    _and_saw_win(a, tt, "got")
     a.label("and_see_undo")
     J("undo_abort", Cond.OUT)
     a.label("and_see_useek")                # (and_see_got's checks again, looping here)
@@ -916,8 +945,7 @@ def _and_node(a: Asm, tt, capped):
     J("undo_abort")
     a.label("and_see_ended")
     J("and_refuted", Cond.LOST, neg=True)
-    I(Op.LDI, x=1)
-    I(Op.ST, S(F.THR))
+    _and_saw_win(a, tt, "ended")
     J("and_see_undo")
     a.label("and_see_next")
     I(Op.NEXT)
