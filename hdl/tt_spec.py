@@ -141,13 +141,15 @@ def store_coord(offset: int, log2n: int) -> int:
     return (offset - 1) % (1 << log2n)
 
 
-def slot(key: int, stm: int, kind: int) -> int:
-    """The entry of ``key`` with ``stm`` to move (0 white, 1 black), for a node of ``kind``."""
-    return (key ^ stm ^ kind << 1) & (ENTRIES - 1)
+def slot(key: int, stm: int, kind: int, index_bits: int = INDEX_BITS) -> int:
+    """The entry of ``key`` with ``stm`` to move (0 white, 1 black), for a node of ``kind``
+    (``index_bits``: a table of another size, which the twin can keep to show what more
+    entries would save)."""
+    return (key ^ stm ^ kind << 1) & ((1 << index_bits) - 1)
 
 
-def check(key: int) -> int:
-    return key >> INDEX_BITS
+def check(key: int, index_bits: int = INDEX_BITS) -> int:
+    return key >> index_bits
 
 
 def probe(entry, chk: int, depth: int):

@@ -215,6 +215,7 @@ def bench_work(args):
     from ..sim.bench import search_positions, table_figures
     from .reference.pvs import run
     from .reference.trax import Game, format_move
+    from .reference.ttable import Table
 
     if args.positions < 1:
         raise SystemExit("trax-fpga bench work: --positions must be at least 1")
@@ -222,17 +223,20 @@ def bench_work(args):
         raise SystemExit(f"trax-fpga bench work: --depth (the iteration) must be 1 .. {MAX_ITER}")
     board = _board(args, "work")
     tt = board.store_in_spram(1 << args.log2n)
+    index_bits = _table_index_bits(args, tt)
     code = program(args.depth, tt=tt).words()
     rows = []
     for k, moves in enumerate(search_positions(args.positions, args.seed)):
         game = Game.after(moves)
+        table = Table(args.log2n, index_bits=index_bits) if tt else None
         # A fixed noise seed, so that a program's count is reproducible.
-        got = run(game, seed=1, code=code, tt=tt, log2n=args.log2n)
+        got = run(game, seed=1, code=code, tt=tt, log2n=args.log2n, table=table)
         rows.append(got)
         answer = format_move(got.move) if got.move else "-"
         note("trax-fpga bench work", f"position {k + 1}/{args.positions} (ply {len(moves)}): "
              f"{answer}, iteration {got.depth}, {got.nodes:,} nodes, {got.insns:,} instructions")
-    return {"target": "work", "board": board.name, "table": tt, "iteration": args.depth,
+    return {"target": "work", "board": board.name, "table": tt,
+            "table_entries": 1 << index_bits if tt else 0, "iteration": args.depth,
             "positions": len(rows), "seed": args.seed,
             "program_words": len(code),
             "nodes": sum(r.nodes for r in rows), "instructions": sum(r.insns for r in rows),
@@ -243,6 +247,28 @@ def bench_work(args):
 register_target("work", bench_work,
                 "the search's work: the twin's placements and instructions to complete an "
                 "iteration (--depth) on the pvs positions")
+
+
+def _table_index_bits(args, tt):
+    """The index bits of ``bench work``'s table: the device's, or ``--tt-entries``' (a
+    power of two), to show what a table of another size would save."""
+    from ..hdl.tt_spec import INDEX_BITS
+
+    entries = getattr(args, "tt_entries", None)
+    if entries is None:
+        return INDEX_BITS
+    if not tt:
+        raise SystemExit("trax-fpga bench work: --tt-entries needs a board whose program has "
+                         "the table (a one-port store, such as the iCEBreaker's)")
+    if entries < 1 << MIN_TABLE_BITS or entries > 1 << MAX_TABLE_BITS or entries & entries - 1:
+        raise SystemExit(f"trax-fpga bench work: --tt-entries must be a power of two, "
+                         f"{1 << MIN_TABLE_BITS} .. {1 << MAX_TABLE_BITS}")
+    return entries.bit_length() - 1
+
+
+#: ``bench work --tt-entries``' range: the slot's two low bits are the side to move and the
+#: node's kind; 2**22 entries are more than any search here stores.
+MIN_TABLE_BITS, MAX_TABLE_BITS = 4, 22
 
 
 def bench_reach(args):
@@ -567,6 +593,10 @@ def add_arguments(parser):
                         help="perft: the depth counted from the start (default 5; 6 takes "
                              "minutes); work: the iteration completed; reach: the iteration "
                              "measured (default 5)")
+    parser.add_argument("--tt-entries", type=int, default=None, metavar="N",
+                        help="work: the twin's transposition table of N entries (a power of "
+                             "two) instead of the device's 8192, to show what a larger table "
+                             "would save")
     parser.add_argument("--records", nargs="+", metavar="PATH",
                         help="held-back, reach: game records (files or folders of referee "
                              "--record or bench player --record games)")

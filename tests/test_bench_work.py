@@ -7,12 +7,13 @@ import pytest
 from traxfpga.host.cmd_bench import bench_work
 from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.trax import Game
+from traxfpga.host.reference.ttable import Table
 from traxfpga.sim.bench import search_positions
 
 
 def _args(**kw):
     return argparse.Namespace(**{"positions": 1, "depth": 2, "seed": 1, "log2n": 7,
-                                 "board": "icebreaker", **kw})
+                                 "board": "icebreaker", "tt_entries": None, **kw})
 
 
 def test_bench_work_counts_the_twins_search_to_the_iteration():
@@ -28,10 +29,27 @@ def test_bench_work_counts_the_twins_search_to_the_iteration():
     assert bench_work(_args(board="hx8k"))["table"] is False
 
 
+def test_bench_work_keeps_a_table_of_the_size_asked():
+    device = bench_work(_args(depth=4))
+    assert device["table_entries"] == 8192
+    assert bench_work(_args(depth=4, tt_entries=8192)) == device
+    # a table of 16 entries: the twin's own count with that table, and more placements
+    # than with the device's (its few entries keep replacing each other)
+    small = bench_work(_args(depth=4, tt_entries=16))
+    game = Game.after(search_positions(1, 1)[0])
+    table = Table(7, index_bits=4)
+    assert run(game, seed=1, max_iter=4, table=table).nodes == small["nodes"]
+    assert small["table_entries"] == 16 and small["nodes"] > device["nodes"]
+
+
 @pytest.mark.parametrize("kw, message", [({"positions": 0}, "--positions"),
                                          ({"depth": 0}, "--depth"),
                                          ({"depth": 14}, "--depth"),
-                                         ({"board": "nope"}, "no board")])
+                                         ({"board": "nope"}, "no board"),
+                                         ({"tt_entries": 100}, "power of two"),
+                                         ({"tt_entries": 8}, "power of two"),
+                                         ({"tt_entries": 1024, "board": "hx8k"},
+                                          "needs a board")])
 def test_bench_work_refuses_bad_arguments(kw, message):
     with pytest.raises(SystemExit, match=message):
         bench_work(_args(**kw))

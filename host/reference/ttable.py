@@ -2,7 +2,7 @@
 of a game, and the table the hardware keeps in its SPRAM, entry for entry, so that the twin
 finds what the hardware finds."""
 
-from ...hdl.tt_spec import (ENTRIES, check, merge, position_key, probe, slot,
+from ...hdl.tt_spec import (INDEX_BITS, check, merge, position_key, probe, slot,
                             store_coord)
 from .trax import Game
 
@@ -18,22 +18,25 @@ def game_key(game: Game, log2n: int = 7) -> int:
 
 
 class Table:
-    """The table, empty (as the hardware clears it when a search starts).
+    """The table, empty (as the hardware clears it when a search starts), of
+    ``2**index_bits`` entries (the hardware's by default; another size shows what a larger
+    or smaller table would do, its check the key's other bits).
 
     It counts its ``probes`` and ``hits`` (probes it answered).  With ``verify`` it also
     keeps each entry's whole position, and counts ``false_hits``: probes and stores whose
     key matched an entry of another position (its answers are still the key's, as the
     hardware's)."""
 
-    def __init__(self, log2n: int = 7, verify: bool = False):
+    def __init__(self, log2n: int = 7, verify: bool = False, index_bits: int = INDEX_BITS):
         self.log2n = log2n
-        self.entries = [(0, 0, 0)] * ENTRIES
-        self.owners = [None] * ENTRIES if verify else None
+        self.index_bits = index_bits    # the hardware's, or a table of another size
+        self.entries = [(0, 0, 0)] * (1 << index_bits)
+        self.owners = [None] * (1 << index_bits) if verify else None
         self.probes = self.hits = self.false_hits = 0
 
     def _where(self, game, kind):
         key = game_key(game, self.log2n)
-        at, chk = slot(key, 0, kind), check(key)
+        at, chk = slot(key, 0, kind, self.index_bits), check(key, self.index_bits)
         if self.owners is not None:
             owner = (frozenset(game.placed_tiles()), game.ply & 1, kind)
             if self.entries[at][0] == chk and self.owners[at] not in (None, owner):
