@@ -249,6 +249,11 @@ register_target("work", bench_work,
                 "iteration (--depth) on the pvs positions")
 
 
+#: ``bench work --tt-entries``' range: the slot's two low bits are the side to move and the
+#: node's kind; 2**22 entries are more than any search here stores.
+MIN_TABLE_BITS, MAX_TABLE_BITS = 4, 22
+
+
 def _table_index_bits(args, tt):
     """The index bits of ``bench work``'s table: the device's, or ``--tt-entries``' (a
     power of two), to show what a table of another size would save."""
@@ -264,11 +269,6 @@ def _table_index_bits(args, tt):
         raise SystemExit(f"trax-fpga bench work: --tt-entries must be a power of two, "
                          f"{1 << MIN_TABLE_BITS} .. {1 << MAX_TABLE_BITS}")
     return entries.bit_length() - 1
-
-
-#: ``bench work --tt-entries``' range: the slot's two low bits are the side to move and the
-#: node's kind; 2**22 entries are more than any search here stores.
-MIN_TABLE_BITS, MAX_TABLE_BITS = 4, 22
 
 
 def bench_reach(args):
