@@ -259,7 +259,7 @@ def _table_index_bits(args, tt):
     power of two), to show what a table of another size would save."""
     from ..hdl.tt_spec import INDEX_BITS
 
-    entries = getattr(args, "tt_entries", None)
+    entries = args.tt_entries
     if entries is None:
         return INDEX_BITS
     if not tt:

@@ -30,8 +30,9 @@ class Table:
     def __init__(self, log2n: int = 7, verify: bool = False, index_bits: int = INDEX_BITS):
         self.log2n = log2n
         self.index_bits = index_bits    # the hardware's, or a table of another size
-        self.entries = [(0, 0, 0)] * (1 << index_bits)
-        self.owners = [None] * (1 << index_bits) if verify else None
+        size = 1 << index_bits
+        self.entries = [(0, 0, 0)] * size
+        self.owners = [None] * size if verify else None
         self.probes = self.hits = self.false_hits = 0
 
     def _where(self, game, kind):
