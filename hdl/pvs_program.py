@@ -9,8 +9,8 @@ from .pvs_isa import INF, KEY_WORDS, LEVELS, WIN, WORD_BITS, Asm, Cond, Op, Rel,
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
-__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_BOOK", "MAX_DEFENCE", "MAX_ATTACK",
-           "TEST_CAP", "MAX_TEST_CAP", "F", "G"]
+__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_BOOK", "ROM_WORDS",
+           "MAX_DEFENCE", "MAX_ATTACK", "TEST_CAP", "MAX_TEST_CAP", "F", "G"]
 
 #: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
 #: Both openings are legal and equal to the search; after ``@0+`` a 2016 contest program won
@@ -19,9 +19,11 @@ OPENING = (-1, -1, "/")
 
 #: The last iteration (schedule(): a PVS of 7 plies, the threat search at MAX_DEFENCE).
 MAX_ITER = 13
+#: The one-port devices' program ROM (eight iCE40 block RAMs; the iCEBreaker has no more).
+ROM_WORDS = 1024
 #: The opening book's room: 6 words an entry beside the one-port devices' program, within
-#: its ROM of 1024 words.
-MAX_BOOK = 64
+#: its ROM (tests/test_pvs.py checks that a full book fits).
+MAX_BOOK = 56
 
 
 class F:

@@ -163,7 +163,7 @@ def test_cli_writes_the_book_and_refuses_bad_settings(tmp_path, capsys, monkeypa
     assert "--colour white" in scope["BOOK_SOURCE"] and "--search-only" in scope["BOOK_SOURCE"]
     assert all(len(text.split(":")[0].split()) % 2 == 0 for _, _, text in scope["BOOK"])
     for argv, message in ((["--seconds", "0"], "--seconds must be more than 0"),
-                          (["--entries", "65"], "entries must be 1 .. 64"),
+                          (["--entries", str(MAX_BOOK + 1)], f"entries must be 1 .. {MAX_BOOK}"),
                           (["--records", str(tmp_path / "none")], "cannot read"),
                           (["--seed", "0"], "--seed must be 1 .. 65535")):
         assert main(["book", "--records", str(folder), *argv]) == 1

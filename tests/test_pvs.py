@@ -10,7 +10,7 @@ import pytest
 
 from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Cond, Op, Rel, leaf_value, pack_move,
                                   term_value, unpack_move)
-from traxfpga.hdl.pvs_program import F, program, schedule, threat_search
+from traxfpga.hdl.pvs_program import MAX_BOOK, ROM_WORDS, F, program, schedule, threat_search
 from traxfpga.host.reference.corpus import load_corpus
 from traxfpga.host.reference.evaluate import evaluate
 from traxfpga.host.reference.forcing import forced_after, refuted, wins_by_force
@@ -69,7 +69,10 @@ def test_assembler_refuses_what_does_not_fit():
     # iCEBreaker's, with the table's queries, eight.
     assert len(program().assemble()) <= 512
     assert len(program(cores=3).assemble()) <= 512
-    assert len(program(tt=True).assemble()) <= 1024
+    assert len(program(tt=True).assemble()) <= ROM_WORDS
+    # ... with room for the largest book `trax-fpga book` makes
+    full = [(n, 0, "") for n in range(MAX_BOOK)]
+    assert len(program(tt=True, book=full).assemble()) <= ROM_WORDS
 
 
 @pytest.mark.parametrize("depth", [1, 2])
