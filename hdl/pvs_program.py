@@ -697,10 +697,7 @@ def threat_search(a: Asm, tt: bool = False, capped: bool = False):
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
     acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE, unless the
     table answered it (the root's never asks).  With ``tt`` a node asks the transposition
-    table (an OR node after its killer's try) and stores its verdict, unless a placement or
-    a part of one scan found it (an OR node's win at once, an AND node's refutation by its
-    killer): the table's entries are few, and those verdicts cost little to find again
-    (docs/player.md, "The transposition table"); with ``capped`` (and
+    table (an OR node after its killer's try) and stores its verdict; with ``capped`` (and
     ``tt``) an AND node counts G.CAP down, and a root move's test gives up at 0."""
     I, J = a.i, a.jmp
 
@@ -829,9 +826,6 @@ def _or_node(a: Asm, tt):
     a.label("or_won")
     I(Op.UNDO)
     I(Op.SAVE, S(F.MOVE))
-    if tt:                                  # a win at once: not stored
-        I(Op.LDI, x=1)
-        J("wret")
     _verdict(a, "or_true", 1, OR, tt)
 
 
@@ -907,7 +901,8 @@ def _and_saw_win(a: Asm, tt, at):
     J(f"and_saw_{at}_count")
     a.label(f"and_saw_{at}_third")
     I(Op.SAVE, C(F.WKILL3))
-    a.label(f"and_saw_{at}_count")          # (acc: THR, on every way here)
+    a.label(f"and_saw_{at}_count")
+    I(Op.LD, S(F.THR))
     I(Op.ADDI, x=1)
     I(Op.ST, S(F.THR))
 
@@ -930,7 +925,7 @@ def _and_node(a: Asm, tt, capped):
     # The defender's last win at once at this level first (WKILL: the side to move's, as
     # in an OR node at this level): a win the attacker's last move did not stop usually
     # refutes the next one too.
-    _killer_try(a, S(F.WKILL), "and_see_scan", "and_killed" if tt else "and_refuted")
+    _killer_try(a, S(F.WKILL), "and_see_scan", "and_refuted")
     I(Op.LDI, x=0)
     I(Op.ST, S(F.THR))
     I(Op.SCAN0)
@@ -965,8 +960,8 @@ def _and_node(a: Asm, tt, capped):
     I(Op.ST, S(F.RET))
     # The level's last reply that held first (THR 3 while it is searched).  If it holds
     # no longer, the scan starts again (THR 2), and meets it again: with the table, the
-    # OR node's killer or its probe refutes it again at once, cheaper than a test of every
-    # reply against it; without, it could cost a whole OR search again, so the scan skips it.
+    # OR node's probe refutes it again at once, cheaper than a test of every reply against
+    # it; without, it could cost a whole OR search again, so the scan skips it.
     I(Op.REST, S(F.HOLD))
     I(Op.PLACE)
     J("and_scan", Cond.OK, neg=True)
@@ -1039,11 +1034,6 @@ def _and_node(a: Asm, tt, capped):
     else:
         a.label("and_none")
         _verdict(a, "and_false", 0, AND, tt)
-    if tt:
-        a.label("and_killed")               # refuted by the killer: not stored
-        I(Op.UNDO)
-        I(Op.LDI, x=0)
-        J("wret")
     a.label("undo_abort")                   # out of budget with this level's tile out
     I(Op.UNDO)
     J("abort")
