@@ -224,13 +224,22 @@ def bench_work(args):
     board = _board(args, "work")
     tt = board.store_in_spram(1 << args.log2n)
     index_bits = _table_index_bits(args, tt)
-    code = program(args.depth, tt=tt).words()
+    asm = program(args.depth, tt=tt)
+    code = asm.words()
+    census = _ScopeCensus() if args.scope else None
+    # The AND node's scan for a reply that ends the game starts at the SCAN0 before
+    # `and_see`, the attacker's move the last; the OR node's scan for a win at `or_scan`'s,
+    # the defender's reply (or at the root, the last move) the last.
+    observe = ({asm.labels["and_see"] - 1: census.scan("and"),
+                asm.labels["or_scan"]: census.scan("or")} if census else None)
+    sites = {} if args.sites else None
     rows = []
     for k, moves in enumerate(search_positions(args.positions, args.seed)):
         game = Game.after(moves)
         table = Table(args.log2n, index_bits=index_bits) if tt else None
         # A fixed noise seed, so that a program's count is reproducible.
-        got = run(game, seed=1, code=code, tt=tt, log2n=args.log2n, table=table)
+        got = run(game, seed=1, code=code, tt=tt, log2n=args.log2n, table=table,
+                  observe=observe, sites=sites)
         rows.append(got)
         answer = format_move(got.move) if got.move else "-"
         note("trax-fpga bench work", f"position {k + 1}/{args.positions} (ply {len(moves)}): "
@@ -241,7 +250,48 @@ def bench_work(args):
             "program_words": len(code),
             "nodes": sum(r.nodes for r in rows), "instructions": sum(r.insns for r in rows),
             "nodes_each": [r.nodes for r in rows],
-            **table_figures(sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows))}
+            **table_figures(sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows)),
+            **({"scope": census.figures()} if census else {}),
+            **({"sites": _by_label(sites, asm.labels)} if sites is not None else {})}
+
+
+def _by_label(sites, labels):
+    """``bench work --sites``: the placements of each part of the program, named by the
+    label its instructions follow, most first."""
+    starts = sorted((at, name) for name, at in labels.items())
+    parts = {}
+    for pc, nodes in sites.items():
+        name = max((s for s in starts if s[0] <= pc), default=(0, "start"))[1]
+        parts[name] = parts.get(name, 0) + nodes
+    return dict(sorted(((k, v) for k, v in parts.items() if v), key=lambda kv: -kv[1]))
+
+
+class _ScopeCensus:
+    """``bench work --scope``: the threat search's scans for a move that ends the game (the
+    AND nodes' and the OR nodes'), counted with the scope of the move before them
+    (:mod:`~traxfpga.host.reference.scope`)."""
+
+    def __init__(self):
+        self.counts = {kind: dict.fromkeys(("scans", "replies", "kept", "ending"), 0)
+                       for kind in ("and", "or")}
+
+    def scan(self, kind):
+        """The observer of one kind of scan: counts its position's scope."""
+        from .reference.scope import scope
+
+        counts = self.counts[kind]
+
+        def count(game):
+            got = scope(game)
+            counts["scans"] += 1
+            counts["replies"] += len(got.replies)
+            counts["kept"] += len(got.kept)
+            counts["ending"] += len(got.ending)
+        return count
+
+    def figures(self):
+        return {kind: {**c, "kept_pct": round(100 * c["kept"] / max(c["replies"], 1), 1)}
+                for kind, c in self.counts.items()}
 
 
 register_target("work", bench_work,
@@ -597,6 +647,14 @@ def add_arguments(parser):
                         help="work: the twin's transposition table of N entries (a power of "
                              "two) instead of the device's 8192, to show what a larger table "
                              "would save")
+    parser.add_argument("--sites", action="store_true",
+                        help="work: also count the placements of each part of the program "
+                             "(by the label its instructions follow)")
+    parser.add_argument("--scope", action="store_true",
+                        help="work: also count, in the threat search's scans for a move "
+                             "that ends the game (the AND nodes' and the OR nodes'), the moves "
+                             "in the scope of the move before (those a scan that knew each "
+                             "placement's tiles before that move would place; minutes)")
     parser.add_argument("--records", nargs="+", metavar="PATH",
                         help="held-back, reach: game records (files or folders of referee "
                              "--record or bench player --record games)")

@@ -13,7 +13,8 @@ from traxfpga.sim.bench import search_positions
 
 def _args(**kw):
     return argparse.Namespace(**{"positions": 1, "depth": 2, "seed": 1, "log2n": 7,
-                                 "board": "icebreaker", "tt_entries": None, **kw})
+                                 "board": "icebreaker", "tt_entries": None, "scope": False,
+                                 "sites": False, **kw})
 
 
 def test_bench_work_counts_the_twins_search_to_the_iteration():
@@ -53,3 +54,25 @@ def test_bench_work_keeps_a_table_of_the_size_asked():
 def test_bench_work_refuses_bad_arguments(kw, message):
     with pytest.raises(SystemExit, match=message):
         bench_work(_args(**kw))
+
+
+def test_bench_work_counts_the_scope_of_the_and_nodes_scans():
+    plain = bench_work(_args(depth=3))
+    got = bench_work(_args(depth=3, scope=True))
+    # counting leaves the search as it was
+    assert {k: v for k, v in got.items() if k != "scope"} == plain
+    for kind in ("and", "or"):
+        scope = got["scope"][kind]
+        assert scope["scans"] > 0
+        assert scope["ending"] <= scope["kept"] < scope["replies"]
+    assert got["scope"]["and"]["ending"] > 0
+
+
+def test_bench_work_counts_the_placements_of_each_part_of_the_program():
+    plain = bench_work(_args(depth=3))
+    got = bench_work(_args(depth=3, sites=True))
+    assert {k: v for k, v in got.items() if k != "sites"} == plain
+    sites = got["sites"]
+    assert sum(sites.values()) == got["nodes"]
+    # the AND nodes' hunts for a reply that ends the game make most of them
+    assert max(sites, key=sites.get) == "and_see"

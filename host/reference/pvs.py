@@ -101,7 +101,8 @@ def _code(cores=1, tt=True):
 def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         max_iter: int | None = None, threats: bool = True, code=None,
         max_insns: int = 1 << 40, core: int = 0, cores: int = 1, tt: bool = True,
-        log2n: int = 7, table: Table | None = None) -> PVSChoice:
+        log2n: int = 7, table: Table | None = None, observe: dict | None = None,
+        sites: dict | None = None) -> PVSChoice:
     """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
     ``seed``: the noise generator's start (None: no noise, for comparing values with a
     plain minimax); ``max_iter``, ``threats``, ``tt``:
@@ -110,7 +111,10 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     (``Asm.words()``); ``core`` of ``cores``: the core whose share of the root's moves is
     searched (see :func:`run_cores`); ``log2n``: the engine's store (the table's keys
     are of its squares); ``table``: the transposition table, empty (a new one by default),
-    whose counts the caller may read afterwards."""
+    whose counts the caller may read afterwards; ``observe``: ``{address: f}``, ``f(game)``
+    called before the instruction at that address runs, and ``sites``, ``{address:
+    nodes}``, added to for the nodes each instruction placed (both to measure the
+    search)."""
     if code is None:
         code = (_code(cores, tt) if max_iter is None and threats
                 else program(max_iter or MAX_ITER, threats, cores=cores, tt=tt).words())
@@ -129,6 +133,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     answer, depth, value = None, 0, 0
     depth_in = 0                    # tiles the program has placed (to check it undoes them)
     lfsr = LFSR_SEED if seed is None else seed
+    site, site_nodes = 0, 0
 
     def addr(f):
         level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.LIST: LEVELS - 1,
@@ -137,6 +142,11 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         return level * FRAME_REGS + f["reg"]
 
     while True:
+        if observe is not None and pc in observe:
+            observe[pc](g)
+        if sites is not None:           # the last instruction's nodes, to its address
+            sites[site] = sites.get(site, 0) + nodes - site_nodes
+            site, site_nodes = pc, nodes
         insns += 1
         if insns > max_insns:
             raise RuntimeError("the program ran too long")

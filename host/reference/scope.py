@@ -1,0 +1,109 @@
+"""The scope of a move: the replies whose outcome at once the move can have changed.
+
+The threat search's AND node (docs/player.md, "The threat search") places every reply to
+the attacker's move ``t`` to find those that end the game: the attacker's wins at once
+(``t`` threatens) and the defender's (``t`` is refuted).  Most of its placements are that
+scan.  Yet a reply ``r`` ends the game after ``t`` only if it already did before ``t``
+(the position ``P``), or ``t`` changed what ``r`` does:
+
+* ``r``'s tiles in ``P`` (its placed tile and the tiles it forces) come within two
+  squares (Manhattan) of a tile ``t`` placed.  Else every square ``r``'s cascade fills or
+  inspects has the same neighbours after ``t`` as before, so ``r`` places the same tiles,
+  and is legal or not alike;
+* or one of ``r``'s tiles fills the square just past an end of a path through ``t``'s
+  tiles.  Else a loop that ``r`` closes, or a line it completes, does not run through
+  ``t``'s tiles: its tiles are ``r``'s and ``P``'s, and it was a loop, or a line (``t``
+  only widens the area, which ends lines, not makes them), in ``P`` as well;
+* or ``r`` was not a legal placement in ``P`` at all (a square next to ``t``'s tiles).
+
+So the replies in scope, plus those that ended the game in ``P``, hold every reply that
+ends it after ``t``; an AND node that knew each placement's tiles in ``P`` (its parent's
+scan places every one of them) would need to place only those.  This module is that rule
+on the reference engine, to measure what it would save (``trax-fpga bench work
+--scope``); ``tests/test_scope.py`` checks it against every reply's outcome.
+"""
+
+from __future__ import annotations
+
+from .trax import _BIT_DIR, _DELTA, _EXIT, _SHIFT, _XMASK, Game
+
+__all__ = ["Scope", "placements", "scope"]
+
+
+def placements(game: Game) -> tuple[dict, set]:
+    """Every legal placement of the side to move in ``game``: ``{(square, mask): its
+    tiles}`` (the placed square first), and the set of those that end the game."""
+    tiles, ending = {}, set()
+    for q, _, m, wins in list(game._outcomes()):
+        placed = game._propagate(q, m)
+        for p in placed:
+            del game._b[p]
+        tiles[q, m] = placed
+        if wins[0] or wins[1]:
+            ending.add((q, m))
+    return tiles, ending
+
+
+def _path_end_squares(game: Game, tiles) -> set:
+    """The empty squares just past the two ends of every path (of either colour) that runs
+    through ``tiles``; a closed loop has none."""
+    b = game._b
+    out = set()
+    for p0 in tiles:
+        for c in (0, 1):
+            m0 = b[p0] if c == 0 else 15 ^ b[p0]
+            for start in (_BIT_DIR[m0 & -m0], _BIT_DIR[m0 & (m0 - 1)]):
+                p, d = p0, start
+                while True:
+                    q = p + _DELTA[d]
+                    t = b.get(q)
+                    if t is None:
+                        out.add(q)
+                        break
+                    if q == p0:
+                        break
+                    p, d = q, _EXIT[t if c == 0 else 15 ^ t][d ^ 2]
+    return out
+
+
+def _near(tiles, others) -> bool:
+    """Whether a square of ``tiles`` lies within two squares (Manhattan) of one of
+    ``others``."""
+    return any(abs((a & _XMASK) - (o & _XMASK)) + abs((a >> _SHIFT) - (o >> _SHIFT)) <= 2
+               for a in tiles for o in others)
+
+
+class Scope:
+    """The replies to the last move of a game, sorted by what the rule knows of them:
+    ``replies`` (every legal reply, ``(square, mask)``), ``ending`` (those that end the
+    game), ``kept`` (those the rule keeps: in scope, or ending the game before the move)."""
+
+    __slots__ = ("replies", "ending", "kept")
+
+    def __init__(self, replies, ending, kept):
+        self.replies, self.ending, self.kept = replies, ending, kept
+
+
+def scope(game: Game) -> Scope:
+    """The scope of ``game``'s last move (not one that ended the game); ``game`` is left
+    as it was.  Trax and Loop Trax only: in 8x8 a reply also draws when it leaves no legal
+    move anywhere."""
+    if game.variant == "8x8":
+        raise ValueError("the scope of a move holds for Trax and Loop Trax, not 8x8")
+    last = game._hist[-1]
+    moved = last.placed
+    text = last.text
+    game.undo()
+    try:
+        before, ended_before = placements(game)
+    finally:
+        game.play(text)
+    ends = _path_end_squares(game, moved)
+    after, ending = placements(game)
+    kept = set()
+    for r in after:
+        tiles = before.get(r)
+        if (tiles is None or r in ended_before or _near(tiles, moved)
+                or any(p in ends for p in tiles)):
+            kept.add(r)
+    return Scope(set(after), ending, kept)
