@@ -272,7 +272,8 @@ class _ScopeCensus:
     (:mod:`~traxfpga.host.reference.scope`)."""
 
     def __init__(self):
-        self.counts = {kind: dict.fromkeys(("scans", "replies", "kept", "ending"), 0)
+        self.counts = {kind: dict.fromkeys(("scans", "replies", "kept", "kept_by_extents",
+                                            "ending"), 0)
                        for kind in ("and", "or")}
 
     def scan(self, kind):
@@ -286,11 +287,14 @@ class _ScopeCensus:
             counts["scans"] += 1
             counts["replies"] += len(got.replies)
             counts["kept"] += len(got.kept)
+            counts["kept_by_extents"] += len(got.kept_by_extents)
             counts["ending"] += len(got.ending)
         return count
 
     def figures(self):
-        return {kind: {**c, "kept_pct": round(100 * c["kept"] / max(c["replies"], 1), 1)}
+        return {kind: {**c, "kept_pct": round(100 * c["kept"] / max(c["replies"], 1), 1),
+                       "kept_by_extents_pct": round(100 * c["kept_by_extents"]
+                                                    / max(c["replies"], 1), 1)}
                 for kind, c in self.counts.items()}
 
 

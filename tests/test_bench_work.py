@@ -64,7 +64,7 @@ def test_bench_work_counts_the_scope_of_the_and_nodes_scans():
     for kind in ("and", "or"):
         scope = got["scope"][kind]
         assert scope["scans"] > 0
-        assert scope["ending"] <= scope["kept"] < scope["replies"]
+        assert scope["ending"] <= scope["kept"] <= scope["kept_by_extents"] < scope["replies"]
     assert got["scope"]["and"]["ending"] > 0
 
 

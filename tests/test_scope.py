@@ -28,7 +28,7 @@ def _positions():
 
 
 def test_every_reply_that_ends_the_game_is_kept():
-    replies = kept = ending = 0
+    replies = kept = by_extents = ending = 0
     for game in _positions():
         for move in game.legal_moves():
             game.play(move)
@@ -36,14 +36,17 @@ def test_every_reply_that_ends_the_game_is_kept():
                 game.undo()
                 continue
             got = scope(game)
-            assert got.ending <= got.kept <= got.replies, (game.moves, move)
+            assert got.ending <= got.kept <= got.kept_by_extents <= got.replies, \
+                (game.moves, move)
             replies += len(got.replies)
             kept += len(got.kept)
+            by_extents += len(got.kept_by_extents)
             ending += len(got.ending)
             game.undo()
     assert ending > 0
     # a real filter: most replies cannot have changed
     assert kept < replies / 2, (kept, replies)
+    assert by_extents < replies / 2, (by_extents, replies)
 
 
 def test_the_game_is_left_as_it_was():

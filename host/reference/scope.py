@@ -18,7 +18,10 @@ scan.  Yet a reply ``r`` ends the game after ``t`` only if it already did before
 
 So the replies in scope, plus those that ended the game in ``P``, hold every reply that
 ends it after ``t``; an AND node that knew each placement's tiles in ``P`` (its parent's
-scan places every one of them) would need to place only those.  This module is that rule
+scan places every one of them) would need to place only those.  Hardware would keep less
+than the tiles: their extent (the least rectangle holding them).  A reply whose extent,
+widened by two squares, meets the extent of ``t``'s tiles, or holds an end square, is kept
+then: more replies, the same guarantee.  This module is that rule
 on the reference engine, to measure what it would save (``trax-fpga bench work
 --scope``); ``tests/test_scope.py`` checks it against every reply's outcome.
 """
@@ -66,6 +69,22 @@ def _path_end_squares(game: Game, tiles) -> set:
     return out
 
 
+def _extent(tiles):
+    xs = [p & _XMASK for p in tiles]
+    ys = [p >> _SHIFT for p in tiles]
+    return min(xs), max(xs), min(ys), max(ys)
+
+
+def _near_extents(a, b) -> bool:
+    """Whether extent ``a`` widened by two squares meets extent ``b``."""
+    return a[0] - 2 <= b[1] and b[0] <= a[1] + 2 and a[2] - 2 <= b[3] and b[2] <= a[3] + 2
+
+
+def _holds(extent, p) -> bool:
+    x, y = p & _XMASK, p >> _SHIFT
+    return extent[0] <= x <= extent[1] and extent[2] <= y <= extent[3]
+
+
 def _near(tiles, others) -> bool:
     """Whether a square of ``tiles`` lies within two squares (Manhattan) of one of
     ``others``."""
@@ -76,12 +95,14 @@ def _near(tiles, others) -> bool:
 class Scope:
     """The replies to the last move of a game, sorted by what the rule knows of them:
     ``replies`` (every legal reply, ``(square, mask)``), ``ending`` (those that end the
-    game), ``kept`` (those the rule keeps: in scope, or ending the game before the move)."""
+    game), ``kept`` (those the rule keeps: in scope, or ending the game before the move),
+    ``kept_by_extents`` (those it keeps from the extents of the tiles)."""
 
-    __slots__ = ("replies", "ending", "kept")
+    __slots__ = ("replies", "ending", "kept", "kept_by_extents")
 
-    def __init__(self, replies, ending, kept):
+    def __init__(self, replies, ending, kept, kept_by_extents):
         self.replies, self.ending, self.kept = replies, ending, kept
+        self.kept_by_extents = kept_by_extents
 
 
 def scope(game: Game) -> Scope:
@@ -100,10 +121,17 @@ def scope(game: Game) -> Scope:
         game.play(text)
     ends = _path_end_squares(game, moved)
     after, ending = placements(game)
-    kept = set()
+    moved_extent = _extent(moved)
+    kept, by_extents = set(), set()
     for r in after:
         tiles = before.get(r)
-        if (tiles is None or r in ended_before or _near(tiles, moved)
-                or any(p in ends for p in tiles)):
+        if tiles is None or r in ended_before:
             kept.add(r)
-    return Scope(set(after), ending, kept)
+            by_extents.add(r)
+            continue
+        if _near(tiles, moved) or any(p in ends for p in tiles):
+            kept.add(r)
+        extent = _extent(tiles)
+        if _near_extents(extent, moved_extent) or any(_holds(extent, p) for p in ends):
+            by_extents.add(r)
+    return Scope(set(after), ending, kept, by_extents)
