@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import random
 
-from .trax import _DELTA, _EXIT, _SHIFT, _XMASK, Game, Move
+from .trax import _DELTA, _SHIFT, _XMASK, Game, Move, trace
 
 __all__ = ["choose_move", "evaluate", "AIOpponent"]
 
@@ -45,30 +45,11 @@ def _paths(game: Game, c: int):
     for p0, t0 in b.items():
         if p0 in seen:
             continue
-        m0 = t0 if c == 0 else 15 ^ t0
-        seen.add(p0)
-        ends = []
-        count = 1
-        closed = False
-        for start in [d for d in range(4) if m0 >> d & 1]:
-            p, d = p0, start
-            while True:
-                q = p + _DELTA[d]
-                t = b.get(q)
-                if t is None:
-                    ends.append(q)
-                    break
-                if q == p0:
-                    closed = True
-                    break
-                seen.add(q)
-                count += 1
-                p = q
-                d = _EXIT[t if c == 0 else 15 ^ t][d ^ 2]
-            if closed:
-                break
-        if not closed:
-            out.append((ends[0], ends[1], count))
+        ends, tiles = trace(b, p0, c)
+        seen.update(tiles)
+        if ends is not None:
+            (pa, da), (pb, db) = ends
+            out.append((pa + _DELTA[da], pb + _DELTA[db], len(tiles)))
     return out
 
 

@@ -28,7 +28,7 @@ on the reference engine, to measure what it would save (``trax-fpga bench work
 
 from __future__ import annotations
 
-from .trax import _BIT_DIR, _DELTA, _EXIT, _SHIFT, _XMASK, Game
+from .trax import _DELTA, _SHIFT, _XMASK, Game, trace
 
 __all__ = ["Scope", "placements", "scope"]
 
@@ -50,22 +50,12 @@ def placements(game: Game) -> tuple[dict, set]:
 def _path_end_squares(game: Game, tiles) -> set:
     """The empty squares just past the two ends of every path (of either colour) that runs
     through ``tiles``; a closed loop has none."""
-    b = game._b
     out = set()
     for p0 in tiles:
         for c in (0, 1):
-            m0 = b[p0] if c == 0 else 15 ^ b[p0]
-            for start in (_BIT_DIR[m0 & -m0], _BIT_DIR[m0 & (m0 - 1)]):
-                p, d = p0, start
-                while True:
-                    q = p + _DELTA[d]
-                    t = b.get(q)
-                    if t is None:
-                        out.add(q)
-                        break
-                    if q == p0:
-                        break
-                    p, d = q, _EXIT[t if c == 0 else 15 ^ t][d ^ 2]
+            ends, _ = trace(game._b, p0, c)
+            for p, d in ends or ():
+                out.add(p + _DELTA[d])
     return out
 
 

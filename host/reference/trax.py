@@ -275,6 +275,29 @@ def format_move(move: Move) -> str:
 
 # ---------------------------------------------------------------- the game
 
+def trace(b: dict, p0: int, c: int):
+    """The path of colour ``c`` (0 white, 1 black) through the tile at ``p0`` of board
+    ``b`` (position to mask), walked out of its two edges of that colour until it leaves
+    the tiles or comes back: ``(ends, tiles)``, ``ends`` its two ends as ``(tile, edge)``
+    (the edge leaving the tile into an empty space), or None for a loop; ``tiles`` the
+    tiles walked, ``p0`` first."""
+    m0 = b[p0] if c == 0 else 15 ^ b[p0]
+    ends, tiles = [], [p0]
+    for start in (_BIT_DIR[m0 & -m0], _BIT_DIR[m0 & (m0 - 1)]):
+        p, d = p0, start
+        while True:
+            q = p + _DELTA[d]
+            t = b.get(q)
+            if t is None:
+                ends.append((p, d))
+                break
+            if q == p0:
+                return None, tiles
+            tiles.append(q)
+            p, d = q, _EXIT[t if c == 0 else 15 ^ t][d ^ 2]
+    return ends, tiles
+
+
 class _Record(NamedTuple):
     placed: list
     bounds: tuple
@@ -683,28 +706,10 @@ class Game:
                 if key in seen:
                     continue
                 seen.add(key)
-                m0 = b[p0] if c == 0 else 15 ^ b[p0]
-                # Walk the path out of p0 through each of its two edges of
-                # colour c, until it leaves the tiles or comes back to p0.
-                ends = []
-                closed = False
-                for start in (_BIT_DIR[m0 & -m0], _BIT_DIR[m0 & (m0 - 1)]):
-                    p, d = p0, start
-                    while True:
-                        q = p + _DELTA[d]
-                        t = b.get(q)
-                        if t is None:
-                            ends.append((p, d))
-                            break
-                        if q == p0:
-                            closed = True
-                            break
-                        seen.add(q * 2 + c)
-                        p = q
-                        d = _EXIT[t if c == 0 else 15 ^ t][d ^ 2]
-                    if closed:
-                        break
-                if closed:
+                ends, tiles = trace(b, p0, c)
+                for q in tiles:
+                    seen.add(q * 2 + c)
+                if ends is None:
                     loop[c] = True
                 elif lines_possible and not line[c]:
                     (pa, da), (pb, db) = ends
