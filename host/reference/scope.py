@@ -14,16 +14,17 @@ scan.  Yet a reply ``r`` ends the game after ``t`` only if it already did before
   tiles.  Else a loop that ``r`` closes, or a line it completes, does not run through
   ``t``'s tiles: its tiles are ``r``'s and ``P``'s, and it was a loop, or a line (``t``
   only widens the area, which ends lines, not makes them), in ``P`` as well;
-* or ``r`` was not a legal placement in ``P`` at all (a square next to ``t``'s tiles).
+* or ``r`` was not a legal placement in ``P`` at all (``t``'s tiles border its square, or
+  changed its cascade).
 
 So the replies in scope, plus those that ended the game in ``P``, hold every reply that
 ends it after ``t``; an AND node that knew each placement's tiles in ``P`` (its parent's
 scan places every one of them) would need to place only those.  Hardware would keep less
 than the tiles: their extent (the least rectangle holding them).  A reply whose extent,
 widened by two squares, meets the extent of ``t``'s tiles, or holds an end square, is kept
-then: more replies, the same guarantee.  This module is that rule
-on the reference engine, to measure what it would save (``trax-fpga bench work
---scope``); ``tests/test_scope.py`` checks it against every reply's outcome.
+then: more replies, the same guarantee.  This module is that rule on the reference
+engine, to measure what it would save (``trax-fpga bench work --scope``);
+``tests/test_scope.py`` checks it against every reply's outcome.
 """
 
 from __future__ import annotations
