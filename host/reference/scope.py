@@ -38,13 +38,11 @@ def placements(game: Game) -> tuple[dict, set]:
     """Every legal placement of the side to move in ``game``: ``{(square, mask): its
     tiles}`` (the placed square first), and the set of those that end the game."""
     tiles, ending = {}, set()
-    for q, _, m, wins in list(game._outcomes()):
-        placed = game._propagate(q, m)
-        for p in placed:
-            del game._b[p]
-        tiles[q, m] = placed
-        if wins[0] or wins[1]:
+    for q, _, m in list(game._candidates()):
+        tiles[q, m] = game._apply(q, m, "")     # legal: the tiles it placed
+        if game.winner is not None:
             ending.add((q, m))
+        game.undo()
     return tiles, ending
 
 
