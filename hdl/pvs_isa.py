@@ -15,7 +15,7 @@ else go on with the next one.
 
 import enum
 
-__all__ = ["Op", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
+__all__ = ["Op", "ScanMode", "LATCH", "LIST_ENTRIES", "WINDOW", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
            "field_width", "field_offsets", "FRAME_REGS",
            "LEVELS", "WORD_BITS", "KEY_WORDS", "MAX_CAPACITY", "MAX_CORES", "NODE_BITS", "MAX_NODE_LIMIT", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
            "ATT_PENALTY", "NOISE_MAX", "noise", "pack_move", "unpack_move", "leaf_value",
@@ -52,11 +52,12 @@ class Op(enum.IntEnum):
     NEG = 6         # acc = -acc
     CMP = 7         # flags = compare(acc, F[a]), signed
     CMPI = 8        # flags = compare(acc, x)
-    SCAN0 = 9       # col = row = -1, tile = +: the first placement of the scan
+    SCAN0 = 9       # col = row = -1, tile = +: the first placement of the scan; x, its
+                    # ScanMode (RECORD, SCOPED: docs/player.md, "Scoped scans")
     NEXT = 10       # the next placement in scan order (the square's next tile, or, after
                     # a refusal for the square or the last tile, the next square)
     SAVE = 11       # F[a] = the scan register (MoveWord)
-    REST = 12       # the scan register = F[a]
+    REST = 12       # the scan register = F[a]; the scan goes on as ScanMode.PLAIN
     PLACE = 13      # engine PLACE of the scan register; flags OK, ENDED, the square's
                     # refusal; counts a node when legal
     UNDO = 14       # engine UNDO
@@ -65,7 +66,8 @@ class Op(enum.IntEnum):
     TERM = 16       # acc = term_value of the last PLACE, for its mover
     PROBE = 17      # engine PLACE out of range: the area, whether the game is over (OVER)
                     # or not begun (EMPTY)
-    UP = 18         # lv += 1
+    UP = 18         # lv += 1; x = LATCH: the last placement's scope kept, for the scoped
+                    # scan of the level it enters
     DOWN = 19       # lv -= 1
     ARM = 20        # from now on OUT may hold (the first iteration always completes)
     ANSWER = 21     # the answer = F[a] (a MoveWord), found
@@ -86,6 +88,27 @@ class Op(enum.IntEnum):
                     # as SEEK (in 8x8, SEEK)
     UHUNT = 30      # USEEK hunting: UNDO, then HUNT from the scan register's next placement
     TTPUT = 31      # store the verdict acc[0] (a win) of a node of kind x and depth F[a]
+
+
+class ScanMode(enum.IntEnum):
+    """How a scan (``SCAN0``'s x) goes on: what its HUNT, UHUNT and NEXT do."""
+    PLAIN = 0       # every placement in scan order
+    RECORD = 1      # as PLAIN, and each placement that places tiles (legal, or refused by
+                    # its forced tiles) is listed for this level, with its tiles' extent
+                    # and whether it ended the game (at most LIST_ENTRIES, else no list)
+    SCOPED = 2      # the replies in scope of the move latched (UP's LATCH) in the parent
+                    # level's list: first every placement in the window (the move's tiles'
+                    # extent widened by WINDOW), then the parent's listed placements outside
+                    # it that the scope keeps; PLAIN without a list or a latched move
+
+
+#: UP's x: latch the last placement's scope (the move the level entered answers).
+LATCH = 1
+#: A level's list of placements (ScanMode.RECORD): more, and the level has none.
+LIST_ENTRIES = 256
+#: The scoped scan's window: the squares within this many of the latched move's tiles'
+#: extent (host/reference/scope.py argues the rule).
+WINDOW = 2
 
 
 class Cond(enum.IntEnum):

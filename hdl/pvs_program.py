@@ -5,7 +5,8 @@ docs/player.md ("The search sequencer") describes it.
 """
 
 from .opening_book import BOOK
-from .pvs_isa import INF, KEY_WORDS, LEVELS, WIN, WORD_BITS, Asm, Cond, Op, Rel, pack_move
+from .pvs_isa import (INF, KEY_WORDS, LATCH, LEVELS, WIN, WORD_BITS, Asm, Cond, Op, Rel, ScanMode,
+                      pack_move)
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
@@ -107,7 +108,7 @@ def _opening_word():
 
 
 def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
-            tt: bool = False, cap: int = TEST_CAP, book=None) -> Asm:
+            tt: bool = False, cap: int = TEST_CAP, book=None, scoped: bool = False) -> Asm:
     """The program; ``max_iter`` is its deepest iteration (tests use shallow ones);
     ``threats`` False leaves out the threat search (a plain PVS, which tests compare with
     a minimax); with ``cores`` > 1 the root searches only the moves dealt to its core;
@@ -115,7 +116,8 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
     ``TTPUT``), and with ``cap`` a root move's test gives up after that many AND nodes
     (0: no cap); with ``tt`` the opening book's ``book`` entries (:mod:`.opening_book`'s
     ``BOOK``: (key, move word, moves) each) are answered without a search (None: ``BOOK``;
-    the book's test reads the table's key)."""
+    the book's test reads the table's key); ``scoped``: the AND nodes' scans for a reply
+    that ends the game are scoped (docs/player.md, "Scoped scans")."""
     if not 1 <= max_iter <= LEVELS - 3:
         raise ValueError(f"max_iter must be 1 .. {LEVELS - 3}, not {max_iter}")
     if cores < 1:
@@ -136,7 +138,7 @@ def program(max_iter: int = MAX_ITER, threats: bool = True, cores: int = 1,
     if tt:
         _frontier(a)
     if threats:
-        threat_search(a, tt, capped=cap is not None)
+        threat_search(a, tt, capped=cap is not None, scoped=scoped)
     return a
 
 
@@ -691,14 +693,16 @@ def _pretest(a, cap):
     a.label("pretested")
 
 
-def threat_search(a: Asm, tt: bool = False, capped: bool = False):
+def threat_search(a: Asm, tt: bool = False, capped: bool = False, scoped: bool = False):
     """The win-by-force test along threats (docs/player.md): an OR node (the attacker to
     move, DEPTH its moves left) and an AND node (the defender to move, DEPTH the attacker's
     moves left after the next).  A node answers 1 (the attacker wins by force) or 0 in
     acc to its parent's RET; an OR node that answers 1 leaves its move in MOVE, unless the
     table answered it (the root's never asks).  With ``tt`` a node asks the transposition
     table (an OR node after its killer's try) and stores its verdict; with ``capped`` (and
-    ``tt``) an AND node counts G.CAP down, and a root move's test gives up at 0."""
+    ``tt``) an AND node counts G.CAP down, and a root move's test gives up at 0; with
+    ``scoped`` an OR node's scan for a win records its placements, and the AND node's
+    below scans only those in the scope of the attacker's move."""
     I, J = a.i, a.jmp
 
     a.label("wret")                         # acc = the verdict of level lv: in the
@@ -708,8 +712,8 @@ def threat_search(a: Asm, tt: bool = False, capped: bool = False):
     I(Op.JA)
 
     capped = tt and capped
-    _or_node(a, tt)
-    _and_node(a, tt, capped)
+    _or_node(a, tt, scoped)
+    _and_node(a, tt, capped, scoped)
     if capped:
         _capped(a)
     if tt:
@@ -749,7 +753,7 @@ def _killer_try(a: Asm, killer, missed, won):
     a.label(missed)
 
 
-def _or_node(a: Asm, tt):
+def _or_node(a: Asm, tt, scoped):
     """OR: a win at once (the level's last winning move first), else a safe threatening
     move after which every reply leaves a win within DEPTH - 1."""
     I, J = a.i, a.jmp
@@ -766,7 +770,7 @@ def _or_node(a: Asm, tt):
         J("or_scan", Cond.ROOT)             # our own attack: its move is wanted
         _probe(a, OR)
     a.label("or_scan")
-    I(Op.SCAN0)
+    I(Op.SCAN0, x=ScanMode.RECORD if scoped else ScanMode.PLAIN)
     a.label("or_win")
     J("abort", Cond.OUT)                    # (a long scan: no tile of this level is out)
     # Hunting: the engine takes back every move that ends nothing and scans on, so only
@@ -790,7 +794,7 @@ def _or_node(a: Asm, tt):
     J("or_false", Cond.ZERO)
     I(Op.ST, C(F.DEPTH))
     if tt:
-        _threat_killer(a)
+        _threat_killer(a, scoped)
     I(Op.LDI, x="or_back")
     I(Op.ST, S(F.RET))
     I(Op.SCAN0)
@@ -800,7 +804,7 @@ def _or_node(a: Asm, tt):
     J("or_try_next", Cond.OK, neg=True)
     J("or_try_undo", Cond.ENDED)            # it lost or drew: not a threat
     a.label("or_try_got_new")
-    _threat_try(a, "or_back", "or_try_undo")    # no win after this threat: the next
+    _threat_try(a, "or_back", "or_try_undo", scoped)    # no win after it: the next
     if tt:
         I(Op.SAVE, S(F.TKILL))
     I(Op.UNDO)
@@ -829,12 +833,13 @@ def _or_node(a: Asm, tt):
     _verdict(a, "or_true", 1, OR, tt)
 
 
-def _threat_try(a: Asm, back, failed):
+def _threat_try(a: Asm, back, failed, scoped):
     """The placed threat (the scan register) searched by the AND node one level down
     (RET = ``back`` set); on at ``failed`` with the threat still placed if the attacker
-    does not win after every reply, else on after this, the scan register the threat."""
+    does not win after every reply, else on after this, the scan register the threat;
+    ``scoped``: the threat's scope latched for the AND node's scan."""
     a.i(Op.SAVE, S(F.MOVE))
-    a.i(Op.UP)
+    a.i(Op.UP, x=LATCH if scoped else 0)
     a.jmp("and_node")
     a.label(back)                           # WV = the AND node's verdict
     a.i(Op.LD, S(F.WV))
@@ -842,7 +847,7 @@ def _threat_try(a: Asm, back, failed):
     a.jmp(failed, Cond.ZERO)
 
 
-def _threat_killer(a: Asm):
+def _threat_killer(a: Asm, scoped):
     """An OR node's threat search starts with its level's last threat that won (its
     child's DEPTH set): a threat that won after one reply usually wins after the next.
     The scan meets it again if it fails, and the table answers its AND node then."""
@@ -853,7 +858,7 @@ def _threat_killer(a: Asm):
     I(Op.PLACE)
     J("or_tscan", Cond.OK, neg=True)
     J("or_tundo", Cond.ENDED)               # it lost or drew: not a threat
-    _threat_try(a, "or_tback", "or_tundo")
+    _threat_try(a, "or_tback", "or_tundo", scoped)
     I(Op.UNDO)
     J("or_true")
     a.label("or_tundo")
@@ -907,7 +912,7 @@ def _and_saw_win(a: Asm, tt, at):
     I(Op.ST, S(F.THR))
 
 
-def _and_node(a: Asm, tt, capped):
+def _and_node(a: Asm, tt, capped, scoped):
     """AND: no reply wins or draws, some reply loses at once (the attacker threatens), and
     after every other reply the attacker wins within DEPTH (an OR node one level down)."""
     I, J = a.i, a.jmp
@@ -928,7 +933,7 @@ def _and_node(a: Asm, tt, capped):
     _killer_try(a, S(F.WKILL), "and_see_scan", "and_refuted")
     I(Op.LDI, x=0)
     I(Op.ST, S(F.THR))
-    I(Op.SCAN0)
+    I(Op.SCAN0, x=ScanMode.SCOPED if scoped else ScanMode.PLAIN)
     a.label("and_see")
     J("abort", Cond.OUT)
     I(Op.HUNT)                              # only replies that end the game (as in or_win)

@@ -210,7 +210,7 @@ def bench_work(args):
     """The search's work, apart from the hardware's speed: the software twin's legal
     placements and instructions to complete iteration ``--depth`` on the positions of
     ``bench pvs`` (``--positions``, ``--seed``), with the program of ``--board`` (with the
-    transposition table where its store is one-port)."""
+    transposition table where its store is one-port; ``--scoped``: with scoped scans)."""
     from ..hdl.pvs_program import MAX_ITER, program
     from ..sim.bench import search_positions, table_figures
     from .reference.pvs import run
@@ -224,7 +224,7 @@ def bench_work(args):
     board = _board(args, "work")
     tt = board.store_in_spram(1 << args.log2n)
     index_bits = _table_index_bits(args, tt)
-    asm = program(args.depth, tt=tt)
+    asm = program(args.depth, tt=tt, scoped=args.scoped)
     code = asm.words()
     census = _ScopeCensus() if args.scope else None
     # The AND node's scan for a reply that ends the game starts at the SCAN0 before
@@ -246,6 +246,7 @@ def bench_work(args):
              f"{answer}, iteration {got.depth}, {got.nodes:,} nodes, {got.insns:,} instructions")
     return {"target": "work", "board": board.name, "table": tt,
             "table_entries": 1 << index_bits if tt else 0, "iteration": args.depth,
+            "scoped": args.scoped,
             "positions": len(rows), "seed": args.seed,
             "program_words": len(code),
             "nodes": sum(r.nodes for r in rows), "instructions": sum(r.insns for r in rows),
@@ -273,7 +274,7 @@ class _ScopeCensus:
 
     def __init__(self):
         self.counts = {kind: dict.fromkeys(("scans", "replies", "kept", "kept_by_extents",
-                                            "ending"), 0)
+                                            "kept_by_boxes", "ending"), 0)
                        for kind in ("and", "or")}
 
     def scan(self, kind):
@@ -288,13 +289,16 @@ class _ScopeCensus:
             counts["replies"] += len(got.replies)
             counts["kept"] += len(got.kept)
             counts["kept_by_extents"] += len(got.kept_by_extents)
+            counts["kept_by_boxes"] += len(got.kept_by_boxes)
             counts["ending"] += len(got.ending)
         return count
 
     def figures(self):
         return {kind: {**c, "kept_pct": round(100 * c["kept"] / max(c["replies"], 1), 1),
                        "kept_by_extents_pct": round(100 * c["kept_by_extents"]
-                                                    / max(c["replies"], 1), 1)}
+                                                    / max(c["replies"], 1), 1),
+                       "kept_by_boxes_pct": round(100 * c["kept_by_boxes"]
+                                                  / max(c["replies"], 1), 1)}
                 for kind, c in self.counts.items()}
 
 
@@ -654,6 +658,10 @@ def add_arguments(parser):
     parser.add_argument("--sites", action="store_true",
                         help="work: also count the placements of each part of the program "
                              "(by the label its instructions follow)")
+    parser.add_argument("--scoped", action="store_true",
+                        help="work: the program with scoped scans (the AND nodes' scans for a "
+                             "reply that ends the game place only the replies in the scope "
+                             "of the attacker's move; in the twin, not yet in the devices)")
     parser.add_argument("--scope", action="store_true",
                         help="work: also count, in the threat search's scans for a move "
                              "that ends the game (the AND nodes' and the OR nodes'), the moves "

@@ -4,6 +4,7 @@ import argparse
 
 import pytest
 
+from traxfpga.hdl.pvs_program import program
 from traxfpga.host.cmd_bench import bench_work
 from traxfpga.host.reference.pvs import run
 from traxfpga.host.reference.trax import Game
@@ -14,7 +15,7 @@ from traxfpga.sim.bench import search_positions
 def _args(**kw):
     return argparse.Namespace(**{"positions": 1, "depth": 2, "seed": 1, "log2n": 7,
                                  "board": "icebreaker", "tt_entries": None, "scope": False,
-                                 "sites": False, **kw})
+                                 "sites": False, "scoped": False, **kw})
 
 
 def test_bench_work_counts_the_twins_search_to_the_iteration():
@@ -64,8 +65,18 @@ def test_bench_work_counts_the_scope_of_the_and_nodes_scans():
     for kind in ("and", "or"):
         scope = got["scope"][kind]
         assert scope["scans"] > 0
-        assert scope["ending"] <= scope["kept"] <= scope["kept_by_extents"] < scope["replies"]
+        assert scope["ending"] <= scope["kept"] <= scope["kept_by_extents"] \
+            <= scope["kept_by_boxes"] < scope["replies"]
     assert got["scope"]["and"]["ending"] > 0
+
+
+def test_bench_work_counts_the_program_with_scoped_scans():
+    plain = bench_work(_args(depth=4))
+    got = bench_work(_args(depth=4, scoped=True))
+    assert got["scoped"] is True and 0 < got["nodes"] < plain["nodes"]
+    game = Game.after(search_positions(1, 1)[0])
+    code = program(4, tt=True, scoped=True).words()
+    assert run(game, seed=1, code=code).nodes == got["nodes"]
 
 
 def test_bench_work_counts_the_placements_of_each_part_of_the_program():

@@ -149,7 +149,7 @@ def test_program_answers_from_its_book_and_searches_elsewhere():
     assert program(tt=False, book=book).words() == program(tt=False, book=()).words()
 
 
-def _threat_test_code(depth, tt=False):
+def _threat_test_code(depth, tt=False, scoped=False):
     """A program that runs only the threat search: does the side to move win by force
     within ``depth`` of its moves?  VALUE is the verdict, ANSWER the move it found."""
     a = Asm()
@@ -167,16 +167,19 @@ def _threat_test_code(depth, tt=False):
     a.i(Op.ANSWER, (F.MOVE, Rel.CHILD))
     a.label("abort")
     a.i(Op.FINISH)
-    threat_search(a, tt)
+    threat_search(a, tt, scoped=scoped)
     return a.words()
 
 
-@pytest.mark.parametrize("tt", [False, True], ids=["plain", "table"])
-def test_threat_search_agrees_with_the_reference(tt):
+@pytest.mark.parametrize("tt,scoped", [(False, False), (True, False), (False, True),
+                                       (True, True)],
+                         ids=["plain", "table", "scoped", "table-scoped"])
+def test_threat_search_agrees_with_the_reference(tt, scoped):
     """The program's win-by-force test says what a plain recursion on the reference does
     (``wins_by_force``), at 1 to 3 of the mover's moves, and the move it names wins by
-    force; with the transposition table too (the table changes no verdict)."""
-    codes = {d: _threat_test_code(d, tt) for d in (1, 2, 3)}
+    force; with the transposition table too (the table changes no verdict), and with
+    scoped scans (they miss no reply that ends the game)."""
+    codes = {d: _threat_test_code(d, tt, scoped) for d in (1, 2, 3)}
     wins = {True: 0, False: 0}
     for moves in _positions(16, seed=SEED + 3, low=6, high=30):
         game = Game()

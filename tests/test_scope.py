@@ -28,7 +28,7 @@ def _positions():
 
 
 def test_every_reply_that_ends_the_game_is_kept():
-    replies = kept = by_extents = ending = 0
+    replies = kept = by_extents = by_boxes = ending = 0
     for game in _positions():
         for move in game.legal_moves():
             game.play(move)
@@ -38,15 +38,19 @@ def test_every_reply_that_ends_the_game_is_kept():
             got = scope(game)
             assert got.ending <= got.kept <= got.kept_by_extents <= got.replies, \
                 (game.moves, move)
+            # the sequencer's boxes: coarser, as sure
+            assert got.kept_by_extents <= got.kept_by_boxes <= got.replies, (game.moves, move)
             replies += len(got.replies)
             kept += len(got.kept)
             by_extents += len(got.kept_by_extents)
+            by_boxes += len(got.kept_by_boxes)
             ending += len(got.ending)
             game.undo()
     assert ending > 0
     # a real filter: most replies cannot have changed
     assert kept < replies / 2, (kept, replies)
     assert by_extents < replies / 2, (by_extents, replies)
+    assert by_boxes < replies / 2, (by_boxes, replies)
 
 
 def test_the_game_is_left_as_it_was():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...hdl.pvs_isa import (FRAME_REGS, KEY_WORDS, LEVELS, WORD_BITS, Cond, Op, Rel,
+from ...hdl.pvs_isa import (FRAME_REGS, KEY_WORDS, LATCH, LEVELS, WORD_BITS, Cond, Op, Rel,
                             leaf_value, pack_move, term_value, to_signed, unpack_move)
 from ...hdl.lfsr import LFSR_SEED, lfsr_next
 from ...hdl.pvs_program import MAX_ITER, program
@@ -20,6 +20,7 @@ from ...hdl.tile_chars import TILE_CHARS
 from ...hdl.tt_spec import DEPTH_BITS
 from .evaluate import evaluate
 from .trax import Game, Illegal, Move
+from .scoped_scan import Scans
 from .ttable import Table, game_key
 
 __all__ = ["PVSChoice", "run", "run_cores", "seek", "hunt"]
@@ -45,38 +46,62 @@ def scan_next(col, row, tile, skip_square, height):
     return col, row, tile
 
 
-def seek(game: Game, col: int, row: int, tile: int):
+def seek(game: Game, col: int, row: int, tile: int, scans: Scans | None = None):
     """The engine's ``SEEK`` on the reference: from the placement (``col``, ``row``,
     ``tile``) on in scan order, the first that is not refused from its square's word alone
     is played.  Returns ``(col, row, tile, refusal)``: the placement played or refused
     (``refusal`` an :class:`Illegal`, or None), or, when the scan ran out, ``col`` = width
-    + 1, row -1, tile 0 with a ``range`` refusal."""
+    + 1, row -1, tile 0 with a ``range`` refusal.  With ``scans`` (the search's), a
+    scoped scan goes by its placements from the current one on, and a recorded scan lists
+    each placement that places tiles."""
+    scoped = scans is not None and scans.sequence is not None
     while True:
-        if col > game.width and game.ply and not game.over:     # (else as PLACE refuses)
+        if scoped:
+            placement = scans.current()
+            if placement is None:
+                col, row, tile = game.width + 1, -1, 0
+                return col, row, tile, Illegal("range", "the scan ran out", "")
+            col, row, tile = placement
+        elif col > game.width and game.ply and not game.over:     # (else as PLACE refuses)
             return col, row, tile, Illegal("range", "the scan ran out", "")
         try:
             game.play(Move(col, row, TILE_CHARS[tile]))
         except Illegal as exc:
+            if exc.code == "three-tracks" and scans is not None:
+                scans.record(game, col, row, tile, None)
             if exc.code not in _PASSED_OVER:
                 return col, row, tile, exc
-            col, row, tile = scan_next(col, row, tile, exc.code != "mismatch", game.height)
+            if scoped:
+                scans.at += 1
+            else:
+                col, row, tile = scan_next(col, row, tile, exc.code != "mismatch", game.height)
         else:
+            if scans is not None:
+                scans.record(game, col, row, tile, game._hist[-1].placed)
             return col, row, tile, None
 
 
-def hunt(game: Game, col: int, row: int, tile: int):
+def hunt(game: Game, col: int, row: int, tile: int, scans: Scans | None = None):
     """The engine's ``SEEK`` with ``hunt`` on the reference: as :func:`seek`, but a legal
     placement that does not end the game is taken back and the scan goes on from the next
     (in 8x8, a plain :func:`seek`).  Returns ``(col, row, tile, refusal, passed)``, as
     :func:`seek` and the legal placements taken back on the way."""
     passed = 0
     while True:
-        col, row, tile, exc = seek(game, col, row, tile)
+        col, row, tile, exc = seek(game, col, row, tile, scans)
         if exc or game.over or game.variant == "8x8":
             return col, row, tile, exc, passed
         game.undo()
         passed += 1
-        col, row, tile = scan_next(col, row, tile, False, game.height)
+        col, row, tile = _next(game, col, row, tile, False, scans)
+
+
+def _next(game: Game, col, row, tile, skip_square, scans):
+    """The placement after this one: in a scoped scan its next, else :func:`scan_next`."""
+    if scans is not None and scans.sequence is not None:
+        scans.at += 1
+        return col, row, tile
+    return scan_next(col, row, tile, skip_square, game.height)
 
 
 class PVSChoice(NamedTuple):
@@ -134,6 +159,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     depth_in = 0                    # tiles the program has placed (to check it undoes them)
     lfsr = LFSR_SEED if seed is None else seed
     site, site_nodes = 0, 0
+    scans = Scans()
 
     def addr(f):
         level = {Rel.SELF: lv, Rel.CHILD: lv + 1, Rel.LIST: LEVELS - 1,
@@ -185,30 +211,33 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             gt, eq, lt = acc > other, acc == other, acc < other
         elif op == Op.SCAN0:
             col, row, tile = -1, -1, 0
+            if scans.start(x, lv, g):
+                col, row, tile = scans.current()
             if lv == 1:
                 deal = 0
         elif op == Op.DEAL:
             mine = deal == core
             deal = (deal + 1) % cores
         elif op == Op.NEXT:
-            col, row, tile = scan_next(col, row, tile, square, g.height)
+            col, row, tile = _next(g, col, row, tile, square, scans)
             square = False
-            past = col > g.width
+            past = col > g.width if scans.sequence is None else scans.current() is None
         elif op == Op.SAVE:
             frames[addr(f)] = pack_move(col, row, tile)
         elif op == Op.REST:
             col, row, tile = unpack_move(frames[addr(f)])
+            scans.stop()
         elif op in (Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT):
             if op in (Op.USEEK, Op.UHUNT):  # the engine's UNDO_SEEK
                 g.undo()
                 depth_in -= 1
-                col, row, tile = scan_next(col, row, tile, False, g.height)
+                col, row, tile = _next(g, col, row, tile, False, scans)
             mover = g.to_move
             if op in (Op.HUNT, Op.UHUNT):
-                col, row, tile, exc, passed = hunt(g, col, row, tile)
+                col, row, tile, exc, passed = hunt(g, col, row, tile, scans)
                 nodes += passed
             elif op != Op.PLACE:
-                col, row, tile, exc = seek(g, col, row, tile)
+                col, row, tile, exc = seek(g, col, row, tile, scans)
             else:
                 try:
                     g.play(Move(col, row, TILE_CHARS[tile]))
@@ -243,6 +272,8 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             over, empty = g.over, g.ply == 0
         elif op == Op.UP:
             lv += 1
+            if x == LATCH:
+                scans.latch(g)
         elif op == Op.DOWN:
             lv -= 1
         elif op == Op.ARM:

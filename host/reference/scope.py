@@ -22,16 +22,25 @@ ends it after ``t``; an AND node that knew each placement's tiles in ``P`` (its 
 scan places every one of them) would need to place only those.  Hardware would keep less
 than the tiles: their extent (the least rectangle holding them).  A reply whose extent,
 widened by two squares, meets the extent of ``t``'s tiles, or holds an end square, is kept
-then: more replies, the same guarantee.  This module is that rule on the reference
-engine, to measure what it would save (``trax-fpga bench work --scope``);
-``tests/test_scope.py`` checks it against every reply's outcome.
+then: more replies, the same guarantee.
+
+The sequencer keeps less still: two boxes of the move (:func:`move_boxes`), its tiles'
+extent and the hull of those tiles with the end squares, which it gathers as the engine
+joins paths, each square it rewrites the far end of (an end square that a later tile of the
+move fills lies inside the tiles' extent, so the hull is the final ends' with the tiles).
+A reply is kept then if its extent, widened by two, meets the first box, or meets the
+second (:func:`kept_by_boxes`); a reply that was refused by its forced tiles, or that
+ended the game, is always kept.  Its scoped scans (:mod:`.scoped_scan`) use this form.
+
+This module is the rule on the reference engine, to measure what it would save (``trax-fpga
+bench work --scope``); ``tests/test_scope.py`` checks it against every reply's outcome.
 """
 
 from __future__ import annotations
 
 from .trax import _DELTA, _SHIFT, _XMASK, Game, trace
 
-__all__ = ["Scope", "placements", "scope"]
+__all__ = ["Scope", "placements", "scope", "extent", "move_boxes", "kept_by_boxes"]
 
 
 def placements(game: Game) -> tuple[dict, set]:
@@ -58,10 +67,29 @@ def _path_end_squares(game: Game, tiles) -> set:
     return out
 
 
-def _extent(tiles):
+def extent(tiles):
+    """The least rectangle holding the squares ``tiles``: (x0, x1, y0, y1)."""
     xs = [p & _XMASK for p in tiles]
     ys = [p >> _SHIFT for p in tiles]
     return min(xs), max(xs), min(ys), max(ys)
+
+
+def move_boxes(game: Game):
+    """The sequencer's scope of ``game``'s last move: its tiles' extent, and the hull of
+    those tiles with the squares past the ends of the paths through them."""
+    moved = game._hist[-1].placed
+    return extent(moved), extent(list(moved) + list(_path_end_squares(game, moved)))
+
+
+def kept_by_boxes(reply_extent, boxes) -> bool:
+    """Whether a reply whose tiles before the move had ``reply_extent`` is in the scope
+    of a move of :func:`move_boxes` ``boxes``."""
+    tiles, hull = boxes
+    return _near_extents(reply_extent, tiles) or _meets(reply_extent, hull)
+
+
+def _meets(a, b) -> bool:
+    return a[0] <= b[1] and b[0] <= a[1] and a[2] <= b[3] and b[2] <= a[3]
 
 
 def _near_extents(a, b) -> bool:
@@ -85,13 +113,14 @@ class Scope:
     """The replies to the last move of a game, sorted by what the rule knows of them:
     ``replies`` (every legal reply, ``(square, mask)``), ``ending`` (those that end the
     game), ``kept`` (those the rule keeps: in scope, or ending the game before the move),
-    ``kept_by_extents`` (those it keeps from the extents of the tiles)."""
+    ``kept_by_extents`` (those it keeps from the extents of the tiles), ``kept_by_boxes``
+    (those the sequencer keeps: :func:`kept_by_boxes`)."""
 
-    __slots__ = ("replies", "ending", "kept", "kept_by_extents")
+    __slots__ = ("replies", "ending", "kept", "kept_by_extents", "kept_by_boxes")
 
-    def __init__(self, replies, ending, kept, kept_by_extents):
+    def __init__(self, replies, ending, kept, kept_by_extents, kept_by_boxes):
         self.replies, self.ending, self.kept = replies, ending, kept
-        self.kept_by_extents = kept_by_extents
+        self.kept_by_extents, self.kept_by_boxes = kept_by_extents, kept_by_boxes
 
 
 def scope(game: Game) -> Scope:
@@ -109,18 +138,21 @@ def scope(game: Game) -> Scope:
     finally:
         game.play(text)
     ends = _path_end_squares(game, moved)
+    boxes = move_boxes(game)
     after, ending = placements(game)
-    moved_extent = _extent(moved)
-    kept, by_extents = set(), set()
+    kept, by_extents, by_boxes = set(), set(), set()
     for r in after:
         tiles = before.get(r)
         if tiles is None or r in ended_before:
             kept.add(r)
             by_extents.add(r)
+            by_boxes.add(r)
             continue
         if _near(tiles, moved) or any(p in ends for p in tiles):
             kept.add(r)
-        extent = _extent(tiles)
-        if _near_extents(extent, moved_extent) or any(_holds(extent, p) for p in ends):
+        box = extent(tiles)
+        if _near_extents(box, boxes[0]) or any(_holds(box, p) for p in ends):
             by_extents.add(r)
-    return Scope(set(after), ending, kept, by_extents)
+        if kept_by_boxes(box, boxes):
+            by_boxes.add(r)
+    return Scope(set(after), ending, kept, by_extents, by_boxes)
