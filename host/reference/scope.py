@@ -25,12 +25,13 @@ widened by two squares, meets the extent of ``t``'s tiles, or holds an end squar
 then: more replies, the same guarantee.
 
 The sequencer keeps less still: two boxes of the move (:func:`move_boxes`), its tiles'
-extent and the hull of those tiles with the end squares, which it gathers as the engine
-joins paths, each square it rewrites the far end of (an end square that a later tile of the
-move fills lies inside the tiles' extent, so the hull is the final ends' with the tiles).
-A reply is kept then if its extent, widened by two, meets the first box, or meets the
-second (:func:`kept_by_boxes`); a reply that was refused by its forced tiles, or that
-ended the game, is always kept.  Its scoped scans (:mod:`.scoped_scan`) use this form.
+extent, and the hull of those tiles with the end tiles of the paths through them, which
+the engine meets as it joins paths (the far ends it logs).  An end tile that a later tile
+of the move joins on lies next to that tile, so the hull is the final ends' with the
+tiles.  A reply is kept then if its extent, widened by two, meets the first box, or,
+widened by one (an end square lies next to its end tile), meets the second
+(:func:`kept_by_boxes`); a reply that was refused by its forced tiles, or that ended the
+game, is always kept.  The sequencer's scoped scans (:mod:`.scoped_scan`) use this form.
 
 This module is the rule on the reference engine, to measure what it would save (``trax-fpga
 bench work --scope``); ``tests/test_scope.py`` checks it against every reply's outcome.
@@ -76,25 +77,22 @@ def extent(tiles):
 
 def move_boxes(game: Game):
     """The sequencer's scope of ``game``'s last move: its tiles' extent, and the hull of
-    those tiles with the squares past the ends of the paths through them."""
+    those tiles with the end tiles of the paths (of either colour) through them."""
     moved = game._hist[-1].placed
-    return extent(moved), extent(list(moved) + list(_path_end_squares(game, moved)))
+    ends = [p for p0 in moved for c in (0, 1) for p, _ in trace(game._b, p0, c)[0] or ()]
+    return extent(moved), extent(list(moved) + ends)
 
 
 def kept_by_boxes(reply_extent, boxes) -> bool:
     """Whether a reply whose tiles before the move had ``reply_extent`` is in the scope
     of a move of :func:`move_boxes` ``boxes``."""
     tiles, hull = boxes
-    return _near_extents(reply_extent, tiles) or _meets(reply_extent, hull)
+    return _near_extents(reply_extent, tiles) or _near_extents(reply_extent, hull, 1)
 
 
-def _meets(a, b) -> bool:
-    return a[0] <= b[1] and b[0] <= a[1] and a[2] <= b[3] and b[2] <= a[3]
-
-
-def _near_extents(a, b) -> bool:
-    """Whether extent ``a`` widened by two squares meets extent ``b``."""
-    return a[0] - 2 <= b[1] and b[0] <= a[1] + 2 and a[2] - 2 <= b[3] and b[2] <= a[3] + 2
+def _near_extents(a, b, by=2) -> bool:
+    """Whether extent ``a`` widened by ``by`` squares meets extent ``b``."""
+    return a[0] - by <= b[1] and b[0] <= a[1] + by and a[2] - by <= b[3] and b[2] <= a[3] + by
 
 
 def _holds(extent, p) -> bool:
