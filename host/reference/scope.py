@@ -25,13 +25,16 @@ widened by two squares, meets the extent of ``t``'s tiles, or holds an end squar
 then: more replies, the same guarantee.
 
 The sequencer keeps less still: two boxes of the move (:func:`move_boxes`), its tiles'
-extent, and the hull of those tiles with the end tiles of the paths through them, which
-the engine meets as it joins paths (the far ends it logs).  An end tile that a later tile
-of the move joins on lies next to that tile, so the hull is the final ends' with the
-tiles.  A reply is kept then if its extent, widened by two, meets the first box, or,
-widened by one (an end square lies next to its end tile), meets the second
-(:func:`kept_by_boxes`); a reply that was refused by its forced tiles, or that ended the
-game, is always kept.  The sequencer's scoped scans (:mod:`.scoped_scan`) use this form.
+extent, and the hull of that extent widened by one with the end tiles of the paths
+through the move's tiles.  The engine meets those ends as it joins paths (the far ends it
+logs for each tile): every final end is logged, by the last of the move's tiles on its
+path, and an end logged that a later tile of the move joined on lies next to that tile,
+inside the widened extent; so the hull is the same whatever the order the engine placed
+the tiles in.  A reply is kept then if its extent, widened by one (an end square lies
+next to its end tile), meets the hull (:func:`kept_by_boxes`), which holds whenever its
+extent widened by two meets the move's; a reply that was refused by its forced tiles, or
+that ended the game, is always kept.  The sequencer's scoped scans (:mod:`.scoped_scan`)
+use this form, and the first box for their window.
 
 This module is the rule on the reference engine, to measure what it would save (``trax-fpga
 bench work --scope``); ``tests/test_scope.py`` checks it against every reply's outcome.
@@ -77,17 +80,21 @@ def extent(tiles):
 
 def move_boxes(game: Game):
     """The sequencer's scope of ``game``'s last move: its tiles' extent, and the hull of
-    those tiles with the end tiles of the paths (of either colour) through them."""
+    that extent widened by one with the end tiles of the paths (of either colour) through
+    its tiles."""
     moved = game._hist[-1].placed
+    x0, x1, y0, y1 = box = extent(moved)
     ends = [p for p0 in moved for c in (0, 1) for p, _ in trace(game._b, p0, c)[0] or ()]
-    return extent(moved), extent(list(moved) + ends)
+    if not ends:
+        return box, (x0 - 1, x1 + 1, y0 - 1, y1 + 1)
+    e = extent(ends)
+    return box, (min(x0 - 1, e[0]), max(x1 + 1, e[1]), min(y0 - 1, e[2]), max(y1 + 1, e[3]))
 
 
 def kept_by_boxes(reply_extent, boxes) -> bool:
     """Whether a reply whose tiles before the move had ``reply_extent`` is in the scope
     of a move of :func:`move_boxes` ``boxes``."""
-    tiles, hull = boxes
-    return _near_extents(reply_extent, tiles) or _near_extents(reply_extent, hull, 1)
+    return _near_extents(reply_extent, boxes[1], 1)
 
 
 def _near_extents(a, b, by=2) -> bool:
