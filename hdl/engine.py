@@ -30,7 +30,7 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine_control import Control
-from .engine_layouts import CellOut, Command, Op, Result
+from .engine_layouts import CellOut, Command, Op, Result, Tried
 # EVAL's weights: one source for the engine and its model (see eval_weights.py).
 from .eval_weights import EVAL_LINE, EVAL_MAX, EVAL_WEIGHTS
 from .tt_spec import KEY_BITS
@@ -38,7 +38,7 @@ from .tt_spec import KEY_BITS
 #: Bits of ``Engine.state``: room for every state of the engine's state machine.
 STATE_BITS = 6
 
-__all__ = ["Op", "Command", "Result", "CellOut", "Engine", "STATE_BITS", "EVAL_WEIGHTS", "EVAL_LINE",
+__all__ = ["Op", "Command", "Result", "Tried", "CellOut", "Engine", "STATE_BITS", "EVAL_WEIGHTS", "EVAL_LINE",
            "EVAL_MAX"]
 
 
@@ -84,6 +84,10 @@ class Engine(wiring.Component):
     profile : bool
         Show the state machine's state (``state``), for simulation's profiles of where the
         cycles go; its states' names are in ``state_names`` once elaborated.
+    scope : bool
+        Keep each placement's scope for the sequencer's scoped scans
+        (:mod:`.engine_scope`: the result's ``box`` and ``hull``, and ``tried``), and
+        scan a command's window (``Command.window``).
 
     Attributes
     ----------
@@ -100,10 +104,13 @@ class Engine(wiring.Component):
         for the search's transposition table; current while the engine is idle.
     state : Out(STATE_BITS)
         With ``profile``: the state's code (``state_names[code]`` is its name).
+    tried : Out(Tried)
+        With ``scope``: each legal placement made, the cycle after it is decided.
     """
 
     def __init__(self, *, log2n=7, log_depth=None, stack_depth=256, clear_on_start=True,
-                 spram=False, dual=False, quad=False, keyed=False, profile=False):
+                 spram=False, dual=False, quad=False, keyed=False, profile=False,
+                 scope=False):
         assert log2n >= 3
         if log_depth is None:
             log_depth = 512 if log2n > 5 else 256
@@ -122,6 +129,7 @@ class Engine(wiring.Component):
         self.quad = quad
         self.keyed = keyed
         self.profile = profile
+        self.scope = scope
         self.state_names = {}
         super().__init__({
             "cmd":   In(stream.Signature(Command)),
@@ -130,6 +138,7 @@ class Engine(wiring.Component):
             "busy":  Out(1),
             **({"key": Out(KEY_BITS)} if keyed else {}),
             **({"state": Out(STATE_BITS)} if profile else {}),
+            **({"tried": Out(Tried)} if scope else {}),
         })
 
     def elaborate(self, platform):

@@ -9,7 +9,7 @@ their cycles are those of docs/engine.md, on both schedules (``dual`` or one por
 """
 
 from amaranth.hdl import Array, Cat, Const, Mux, Signal, signed
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
 
 from .engine_ends import PathEndFinder, one_hot_dir, top_dir
 from .engine_eval import EvalPipeline
@@ -18,6 +18,7 @@ from .engine_joins import FourJoins, Joins
 from .engine_key import PositionKey
 from .engine_layouts import Area, Op, had_neighbours, is_trailer
 from .engine_log import UndoLog
+from .engine_scope import ScopeBoxes
 from .engine_neighbour import NeighbourUpdate, counts, popcount, sent_colour
 from .store import BankedRAM, SinglePortRAM
 from .tiles import DIRS, Cell, Colour, End, Pos, Reason, Shape, SHAPE_MASKS, Status, Variant, Winner
@@ -42,6 +43,7 @@ class Control:
         self.dual = engine.dual
         self.quad = engine.quad
         self.keyed = engine.keyed
+        self.scoped = engine.scope
         self.engine = engine
         self._stores()
         self._registers()
@@ -125,6 +127,8 @@ class Control:
         self.entry = self.log.top
         if self.keyed:
             m.submodules.key = self.key = PositionKey(L)
+        if self.scoped:
+            m.submodules.scope = self.boxes = ScopeBoxes(L)
 
     def _registers(self):
         L = self.L
@@ -198,6 +202,18 @@ class Control:
         self.at_row = Signal(signed(L + 2))
         self.at_tile = Signal(Shape)
         self.at_area = Signal()                 # the board store reads (prx, pry): `address_area`
+        if self.scoped:
+            # SEEK's window (Command.window): its last column, its first and last rows.
+            self.windowed = Signal()
+            self.wx1 = Signal(signed(L + 2))
+            self.wy0 = Signal(signed(L + 2))
+            self.wy1 = Signal(signed(L + 2))
+            # `tried`: the placement decided a cycle ago (the boxes follow its last tile).
+            # (the placement too: a hunt may move on to the next in the cycle it decides)
+            self.tried_now = Signal()
+            self.tried_ended = Signal()
+            self.tried_at = Signal(data.StructLayout({"col": signed(8), "row": signed(8),
+                                                      "tile": Shape}))
 
     def wrap(self, v):
         return v[:self.L]
@@ -444,7 +460,16 @@ class Control:
             res.row.eq(self.at_row),
             res.tile.eq(self.at_tile),
             res.nodes.eq(self.nodes),
+            res.variant.eq(self.variant),
         ]
+        if self.scoped:
+            tried = self.engine.tried
+            self.m.d.comb += [res.box.eq(self.boxes.box), res.hull.eq(self.boxes.hull),
+                              tried.valid.eq(self.tried_now),
+                              tried.col.eq(self.tried_at.col), tried.row.eq(self.tried_at.row),
+                              tried.tile.eq(self.tried_at.tile), tried.ended.eq(self.tried_ended),
+                              tried.box.eq(self.boxes.box)]
+            self.m.d.sync += self.tried_now.eq(0)
 
     # -- the helpers the states share -------------------------------------------------------
 
@@ -505,6 +530,8 @@ class Control:
                 for s in range(2):
                     m.d.comb += [entry.u.tile.e[2 * c + s].x.eq(ends[c][s].x),
                                  entry.u.tile.e[2 * c + s].y.eq(ends[c][s].y)]
+            if self.scoped:
+                self.add_to_boxes()
         for c in range(2):
             ea, eb = ends[c][i], ends[c][1 - i]
             wd = eb.d
@@ -520,6 +547,25 @@ class Control:
             m.d.sync += self.k.eq(self.k + 1)
             if self.keyed:
                 m.d.comb += self.key.toggle.eq(1)
+
+    def add_to_boxes(self):
+        """An engine of `scope`: P's tile, with the far ends it joins, in the move's boxes
+        (as it is logged, or as QUIET decides a hunted move before its last tile is)."""
+        boxes, ends = self.boxes, self.ends
+        self.m.d.comb += [boxes.add.eq(1), boxes.first.eq(self.k == 0),
+                          boxes.origin.x.eq(self.saved.minx), boxes.origin.y.eq(self.saved.miny),
+                          boxes.p.x.eq(self.px), boxes.p.y.eq(self.py),
+                          *(boxes.ends[2 * c + s].x.eq(ends[c][s].x) for c in range(2)
+                            for s in range(2)),
+                          *(boxes.ends[2 * c + s].y.eq(ends[c][s].y) for c in range(2)
+                            for s in range(2))]
+
+    def tried(self, ended):
+        """An engine of `scope`: the move decided, on `tried` the next cycle."""
+        if self.scoped:
+            self.m.d.sync += [self.tried_now.eq(~self.trial), self.tried_ended.eq(ended),
+                              self.tried_at.col.eq(self.at_col), self.tried_at.row.eq(self.at_row),
+                              self.tried_at.tile.eq(self.at_tile)]
 
     def write_neighbour(self):
         """The neighbour across `wdir`, with P's colour entering it; whether it became forced
@@ -636,6 +682,7 @@ class Control:
                          self.winner.eq(Mux(mover, Winner.WHITE, Winner.BLACK)),
                          self.reason.eq(Mux(theirs_loop, Reason.LOOP, Reason.LINE))]
         m.d.sync += self.nodes.eq(self.nodes + 1)
+        self.tried(mine | theirs)
         with m.If(self.hunt & ~mine & ~theirs):
             # Hunting, a move that ends nothing: taken back at once, as a refused move is
             # (no trailer, the ply unchanged); `rolled_back` then goes on with the scan.
@@ -954,6 +1001,9 @@ class Control:
                     self.nodes.eq(0),
                     self.at_col.eq(p.col), self.at_row.eq(p.row), self.at_tile.eq(p.tile),
                 ]
+                if self.scoped:
+                    m.d.sync += [self.windowed.eq(p.window & seeks), self.wx1.eq(p.last_col),
+                                 self.wy0.eq(p.first_row), self.wy1.eq(p.last_row)]
                 with m.Switch(p.op):
                     with m.Case(Op.RESET):
                         m.d.sync += [prx.eq(-1), pry.eq(-1), self.variant.eq(p.variant)]
@@ -1298,10 +1348,24 @@ class Control:
         m.d.comb += [self.forced.clear.eq(1), self.joins.clear.eq(1)]
 
     def scan_after(self, x, y):
-        """The square after (x, y) in scan order (column -1 .. width, row -1 .. height), as
-        ``Cat(column, row)``."""
-        down = y >= self.height
-        return Cat(Mux(down, x + 1, x)[:self.L + 2], Mux(down, -1, y + 1)[:self.L + 2])
+        """The square after (x, y) in scan order (column -1 .. width, row -1 .. height, or
+        the window's), as ``Cat(column, row)``."""
+        first, last = self.scan_rows(self.height)
+        down = y >= last
+        return Cat(Mux(down, x + 1, x)[:self.L + 2], Mux(down, first, y + 1)[:self.L + 2])
+
+    def scan_rows(self, height):
+        """A scan's first and last rows: -1 and ``height``, or with an engine of `scope`
+        its command's window's."""
+        if not self.scoped:
+            return -1, height
+        return Mux(self.windowed, self.wy0, -1), Mux(self.windowed, self.wy1, height)
+
+    def scan_last_col(self):
+        """A scan's last column: the width, or its command's window's."""
+        if not self.scoped:
+            return self.width
+        return Mux(self.windowed, self.wx1, self.width)
 
     def seek_after_undo(self, height):
         """UNDO_SEEK, its move taken back: on to CHECK as a SEEK from the placement after
@@ -1349,8 +1413,9 @@ class Control:
         m, prx, pry, tile = self.m, self.prx, self.pry, self.tile
         m.d.sync += [self.undoing.eq(0), self.placed.eq(0)]
         with m.If(tile == Shape.BACKSLASH):
-            down = pry >= height
-            col, row = Mux(down, prx + 1, prx), Mux(down, -1, pry + 1)
+            first, last = self.scan_rows(height)
+            down = pry >= last
+            col, row = Mux(down, prx + 1, prx), Mux(down, first, pry + 1)
             m.d.sync += [prx.eq(col), pry.eq(row), tile.eq(0),
                          self.at_col.eq(col), self.at_row.eq(row), self.at_tile.eq(0)]
         with m.Else():
@@ -1374,9 +1439,11 @@ class Control:
         # at the head of the UP5K's longest path, into the scan registers' enables.
         beyond, grow_x, grow_y = Signal(), Signal(), Signal()
 
+        last_col, (_, last_row) = self.scan_last_col(), self.scan_rows(self.height)
+
         def square_is(x, y):
-            return [beyond.eq(x > self.width), grow_x.eq((x == -1) | (x == self.width)),
-                    grow_y.eq((y == -1) | (y == self.height)), self.p_down.eq(y >= self.height)]
+            return [beyond.eq(x > last_col), grow_x.eq((x == -1) | (x == self.width)),
+                    grow_y.eq((y == -1) | (y == self.height)), self.p_down.eq(y >= last_row)]
         with m.State("SEEK_ON"):
             # `resume_seek` after a take-back, whose last step may write the store.
             self.read_below()
@@ -1589,6 +1656,8 @@ class Control:
             ends = self.joins.loop.any() | self.joins.line.any()
             ends |= self.joins.line_now.any()
             deciding = Const(1)
+            if self.scoped:
+                self.add_to_boxes()
             m.d.sync += step.eq(1)
             with m.If(deciding):
                 m.d.sync += step.eq(0)
@@ -1596,6 +1665,7 @@ class Control:
                     m.next = "TILE_WRITE"
                 with m.Else():
                     m.d.sync += self.nodes.eq(self.nodes + 1)
+                    self.tried(0)
                     with m.If(self.k == 0):
                         self.restore_area()
                         self.resume_seek(addressed=True)

@@ -6,9 +6,10 @@ from amaranth.hdl import Cat, signed
 from amaranth.lib import data, enum
 
 from .engine_ends import one_hot_dir, top_dir
+from .engine_scope import Box
 from .tiles import Pos, Reason, Shape, Status, Variant, Winner
 
-__all__ = ["Op", "Command", "Result", "CellOut", "Area", "TileEntry", "Trailer", "LogEntry",
+__all__ = ["Op", "Command", "Result", "Tried", "CellOut", "Area", "TileEntry", "Trailer", "LogEntry",
            "is_trailer", "had_neighbours"]
 
 
@@ -33,6 +34,12 @@ Command = data.StructLayout({
     # SEEK, UNDO_SEEK: keep only a placement that ends the game; take back each other legal
     # placement the scan makes and go on (docs/engine.md, "Hunting"; not in 8x8)
     "hunt":    1,
+    # SEEK, UNDO_SEEK with an engine of `scope`: scan only the window, rows first_row ..
+    # last_row of columns up to last_col (docs/player.md, "Scoped scans")
+    "window":    1,
+    "last_col":  signed(8),
+    "first_row": signed(8),
+    "last_row":  signed(8),
 })
 
 Result = data.StructLayout({
@@ -51,6 +58,23 @@ Result = data.StructLayout({
     "tile":    Shape,
     # PLACE, SEEK, UNDO_SEEK: the legal placements made (with `hunt`, those taken back too)
     "nodes":   16,
+    "variant": Variant,
+    # An engine of `scope`: the last placement's tiles' extent and their hull with the far
+    # ends they joined (:mod:`.engine_scope`)
+    "box":     Box,
+    "hull":    Box,
+})
+
+#: An engine of `scope`: each legal placement it makes (``valid`` for a cycle, the cycle
+#: after it is decided; a hunt's taken back too), for the sequencer's recorded scans.  A
+#: strobe, not a stream: nothing may hold the engine back.
+Tried = data.StructLayout({
+    "valid": 1,
+    "col":   signed(8),
+    "row":   signed(8),
+    "tile":  Shape,
+    "ended": 1,
+    "box":   Box,
 })
 
 CellOut = data.StructLayout({

@@ -42,6 +42,8 @@ class CoreResult(NamedTuple):
     att: tuple = (0, 0)  # EVAL: loop-attack path ends of white and black
     at: tuple = (0, 0, "+")  # PLACE, SEEK: the placement tried (column, row, tile)
     nodes: int = 0       # PLACE, SEEK: legal placements made (hunting: those taken back too)
+    box: tuple = (0, 0, 0, 0)   # an engine of `scope`: the placement's tiles' extent and
+    hull: tuple = (0, 0, 0, 0)  # hull (x0, x1, y0, y1: hdl/engine_scope.py)
 
 
 def command(**fields):
@@ -68,6 +70,17 @@ _CELL_FIELDS = tuple((field.offset, (1 << field.width) - 1)
                                       ("occ", "white", "eol")))
 
 
+def _window(window):
+    if window is None:
+        return {}
+    last_col, first_row, last_row = window
+    return {"window": 1, "last_col": last_col, "first_row": first_row, "last_row": last_row}
+
+
+def _box(box):
+    return box.x0, box.x1, box.y0, box.y1
+
+
 class CoreSim:
     """The engine in simulation.
 
@@ -81,6 +94,9 @@ class CoreSim:
         The engine's dual-port schedule on banked block-RAM stores (the block-RAM boards').
     keyed : bool
         The engine keeps the position's key (:meth:`key`, compiled backends).
+    scope : bool
+        The engine keeps each placement's scope (the result's ``box`` and ``hull``) and
+        scans a window (:meth:`seek`'s ``window``).
     backend : str
         ``"verilator"``, ``"cxxrtl"`` (compiled), ``"pysim"`` (Amaranth's simulator) or
         ``"auto"`` (:func:`~traxfpga.sim.compiled.default_backend`, unless a VCD file is
@@ -90,7 +106,7 @@ class CoreSim:
     """
 
     def __init__(self, *, log2n=7, log_depth=512, stack_depth=256, clear_on_start=False,
-                 dual=False, quad=False, keyed=False, backend="auto", vcd=None):
+                 dual=False, quad=False, keyed=False, scope=False, backend="auto", vcd=None):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}")
         if backend == "auto":
@@ -102,6 +118,8 @@ class CoreSim:
                     clear_on_start=clear_on_start, dual=dual, keyed=keyed)
         if quad:
             args["quad"] = True
+        if scope:
+            args["scope"] = True
         self.engine = Engine(**args)
         if backend in COMPILED:
             self._cx = COMPILED[backend](self.engine, name="engine", made_as=(Engine, args))
@@ -138,7 +156,8 @@ class CoreSim:
         return CoreResult(Status(res.status), res.placed, res.width, res.height, res.ply,
                           _WINNERS[Winner(res.winner)], _REASONS[Reason(res.reason)], cycles,
                           (res.pot[0], res.pot[1]), (res.att[0], res.att[1]),
-                          (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]), res.nodes)
+                          (res.col, res.row, SHAPE_CHARS[Shape(res.tile)]), res.nodes,
+                          _box(res.box), _box(res.hull))
 
     def _call_compiled(self, payload):
         cx = self._cx
@@ -170,19 +189,21 @@ class CoreSim:
         (``-1`` for ``@``/``0``), ``shape`` one of ``+ / \\``."""
         return self._call(op=Op.PLACE, col=col, row=row, tile=SHAPES[shape])[0]
 
-    def seek(self, col, row, shape, *, hunt=False):
+    def seek(self, col, row, shape, *, hunt=False, window=None):
         """``SEEK`` from a placement in scan order; the result's ``at`` is the one tried.
-        ``hunt``: keep only a placement that ends the game, taking back the others."""
-        return self._call(op=Op.SEEK, col=col, row=row, tile=SHAPES[shape], hunt=int(hunt))[0]
+        ``hunt``: keep only a placement that ends the game, taking back the others;
+        ``window``: (last column, first row, last row), the scan's (``scope``)."""
+        return self._call(op=Op.SEEK, col=col, row=row, tile=SHAPES[shape], hunt=int(hunt),
+                          **_window(window))[0]
 
     def undo(self):
         return self._call(op=Op.UNDO)[0]
 
-    def undo_seek(self, col, row, shape, *, hunt=False):
+    def undo_seek(self, col, row, shape, *, hunt=False, window=None):
         """``UNDO_SEEK``: take back the last move, then ``SEEK`` from the placement after
         (``col``, ``row``, ``shape``), the one taken back; the result is the SEEK's."""
         return self._call(op=Op.UNDO_SEEK, col=col, row=row, tile=SHAPES[shape],
-                          hunt=int(hunt))[0]
+                          hunt=int(hunt), **_window(window))[0]
 
     def key(self):
         """The engine's ``key`` output after the last command (``keyed``)."""
