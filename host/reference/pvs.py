@@ -61,7 +61,10 @@ def seek(game: Game, col: int, row: int, tile: int, scans: Scans | None = None):
             if placement is None:
                 col, row, tile = game.width + 1, -1, 0
                 return col, row, tile, Illegal("range", "the scan ran out", "")
-            col, row, tile = placement
+            col, row, tile, tried = placement
+            if not tried:
+                scans.at += 1
+                continue
         elif col > game.width and game.ply and not game.over:     # (else as PLACE refuses)
             return col, row, tile, Illegal("range", "the scan ran out", "")
         try:
@@ -212,7 +215,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         elif op == Op.SCAN0:
             col, row, tile = -1, -1, 0
             if scans.start(x, lv, g):
-                col, row, tile = scans.current()
+                col, row, tile, _ = scans.current()
             if lv == 1:
                 deal = 0
         elif op == Op.DEAL:

@@ -21,8 +21,8 @@ __all__ = ["Scans"]
 
 class Scans:
     """The scoped scans' state in one search: each level's list, the latched move, and the
-    scoped scan under way (its placements, ``(col, row, tile)`` in notation, and where it
-    is)."""
+    scoped scan under way (its places, ``(col, row, tile, tried)`` in notation, and where
+    it is: a place not ``tried`` is passed over, as a square's word refuses a placement)."""
 
     def __init__(self):
         self.lists = {}             # level -> [(square, tile, extent or None, ended)]
@@ -72,25 +72,25 @@ class Scans:
                        placed is not None and game.over))
 
     def current(self):
-        """The scoped scan's placement now, or None when it ran out."""
+        """The scoped scan's place now, or None when it ran out."""
         return self.sequence[self.at] if self.at < len(self.sequence) else None
 
 
 def _sequence(game: Game, listed, boxes):
-    """A scoped scan's placements in the position after the latched move: the window's,
-    square by square in scan order, then the listed placements outside it that the scope
-    keeps, in the list's order."""
+    """A scoped scan's places in the position after the latched move: the window's
+    placements, square by square in scan order, then the list's, in its order, those
+    outside the window that the scope keeps to be tried.  (The hardware's NEXT steps
+    through the list's places, and its scan passes over those it does not try.)"""
     tiles_box = boxes[0]
     minx, miny = game._minx, game._miny
     # The window, clipped to the scan's squares (the area and one square around it).
     x0, x1 = max(tiles_box[0] - WINDOW, minx - 1), min(tiles_box[1] + WINDOW, game._maxx + 1)
     y0, y1 = max(tiles_box[2] - WINDOW, miny - 1), min(tiles_box[3] + WINDOW, game._maxy + 1)
-    out = [(x - minx, y - miny, t) for x in range(x0, x1 + 1) for y in range(y0, y1 + 1)
-           for t in range(len(TILE_CHARS))]
+    out = [(x - minx, y - miny, t, True) for x in range(x0, x1 + 1)
+           for y in range(y0, y1 + 1) for t in range(len(TILE_CHARS))]
     for square, tile, box, ended in listed:
         x, y = square & _XMASK, square >> _SHIFT
-        if x0 <= x <= x1 and y0 <= y <= y1:
-            continue                                # the window's
-        if box is None or ended or kept_by_boxes(box, boxes):
-            out.append((x - minx, y - miny, tile))
+        outside = not (x0 <= x <= x1 and y0 <= y <= y1)     # (else the window's)
+        tried = outside and (box is None or ended or kept_by_boxes(box, boxes))
+        out.append((x - minx, y - miny, tile, tried))
     return out
