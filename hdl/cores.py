@@ -66,6 +66,9 @@ class Cores(wiring.Component):
         ``spram``), and its engine keeps the position's key.
     profile : bool
         One core only: its engine's state on ``state`` (:class:`~traxfpga.hdl.engine.Engine`).
+    scoped : bool
+        Each sequencer's threat search scans in scope (:mod:`~traxfpga.hdl.pvs_scope`), its
+        engine keeping each placement's scope.
 
     Attributes
     ----------
@@ -84,7 +87,8 @@ class Cores(wiring.Component):
     """
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
-                 dual=False, quad=False, tt=False, cap=TEST_CAP, book=None, profile=False):
+                 dual=False, quad=False, tt=False, cap=TEST_CAP, book=None, profile=False,
+                 scoped=False):
         check_cores(n)
         if profile and n != 1:
             raise ValueError("the engine's state is shown for one core only")
@@ -100,6 +104,7 @@ class Cores(wiring.Component):
         self.cap = cap
         self.book = book
         self.profile = profile
+        self.scoped = scoped
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -118,12 +123,15 @@ class Cores(wiring.Component):
         for i in range(n):
             engine = Engine(log2n=self.log2n, clear_on_start=self.clear_on_start,
                             spram=self.spram, dual=self.dual, quad=self.quad, keyed=self.tt,
-                            profile=self.profile)
+                            profile=self.profile, scope=self.scoped)
             # (The command stage is the one-port device's: its clock needs it.)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram,
-                                staged=not self.quad, cap=self.cap, book=self.book)
+                                staged=not self.quad, cap=self.cap, book=self.book,
+                                scoped=self.scoped)
             if self.tt:
                 m.d.comb += sequencer.key.eq(engine.key)
+            if self.scoped:
+                m.d.comb += sequencer.tried.eq(engine.tried)
             # one core keeps the names it had before there were many
             suffix = "" if n == 1 else f"_{i}"
             m.submodules[f"engine{suffix}"] = engine

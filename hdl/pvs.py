@@ -16,13 +16,14 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from .engine import Command, Op as EngineOp, Result
+from .engine import Command, Op as EngineOp, Result, Tried
 from .eval_weights import ATT_MAX, EVAL_MAX
 from .lfsr import lfsr_step
 from .pvs_isa import (ATT_PENALTY, FRAME_REGS, KEY_WORDS, LEAF_CLAMP, LEAF_WIN, LEVELS,
                       NOISE_MAX, WIN, WORD_BITS, Cond, Op, Rel)
 from .pvs_layout import Insn, MoveWord
 from .pvs_program import TEST_CAP, program
+from .pvs_scope import ScopedScans
 from .request import SearchLimits, SearchReport, SearchRequest
 from .share import check_core
 from .stage import Stage
@@ -40,7 +41,9 @@ class PVSCore(wiring.Component):
     SPRAM with ``spram``), cleared as each search starts, and root moves' tests cut short
     after ``cap`` AND nodes, and with the table the opening book ``book``
     (:func:`~.pvs_program.program`; None: the device's).  With ``staged`` (the default)
-    its engine commands pass through a register stage, a cycle each.
+    its engine commands pass through a register stage, a cycle each.  With ``scoped``, the
+    program's threat search scans the AND nodes' replies in the scope of the attacker's
+    move (:mod:`.pvs_scope`), on an engine of ``scope``.
 
     Attributes
     ----------
@@ -55,17 +58,19 @@ class PVSCore(wiring.Component):
         The sequencer has the engine.
     key : In(KEY_BITS)
         With ``tt``: the engine's key (:class:`~.engine.Engine`'s).
+    tried : In(Tried)
+        With ``scoped``: the engine's legal placements (:class:`~.engine.Engine`'s).
     cmd, res :
         Its engine port (:func:`~traxfpga.hdl.share.share_engine`).
     """
 
     def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False, staged=True,
-                 cap=TEST_CAP, book=None):
+                 cap=TEST_CAP, book=None, scoped=False):
         check_core(core, cores)
         self.core, self.cores = core, cores
         self.staged = staged
-        self.tt, self.spram = tt, spram
-        self.code = (program(cores=cores, tt=tt, cap=cap, book=book).assemble()
+        self.tt, self.spram, self.scoped = tt, spram, scoped
+        self.code = (program(cores=cores, tt=tt, cap=cap, book=book, scoped=scoped).assemble()
                      if code is None else code)
         super().__init__({
             "ctl":    In(SearchRequest),
@@ -75,6 +80,7 @@ class PVSCore(wiring.Component):
             "cmd":    Out(stream.Signature(Command)),
             "res":    In(stream.Signature(Result)),
             **({"key": In(KEY_BITS)} if tt else {}),
+            **({"tried": In(Tried)} if scoped else {}),
         })
 
     def elaborate(self, platform):
@@ -99,6 +105,9 @@ class PVSCore(wiring.Component):
         r.fr, r.fw = frames.read_port(), frames.write_port()
         if self.tt:
             m.submodules.table = r.table = TTable(spram=self.spram)
+        self.scans = ScopedScans(self, m, r) if self.scoped else None
+        if self.scoped:
+            self.scans.record()
         m.d.comb += rd.addr.eq(r.npc)              # the next instruction, read a cycle ahead
         self._frame_address(m, r)
         guard = self._guard(m, r)
@@ -230,6 +239,11 @@ class PVSCore(wiring.Component):
                     m.d.comb += r.cmd.op.eq(engine_op)
             with m.Default():                       # PLACE, and PROBE: a far-out PLACE
                 m.d.comb += r.cmd.op.eq(EngineOp.PLACE)
+        if self.scoped:
+            m.d.comb += self.scans.window_fields(r.cmd)
+            with m.If(self.scans.walking):          # the list's walk: a plain PLACE, UNDO
+                m.d.comb += [r.cmd.op.eq(self.scans.walk_op), r.cmd.hunt.eq(0),
+                             r.cmd.window.eq(0)]
 
     def _leaf(self, m, r):
         """EVAL's value for the side to move (``pvs_isa.leaf_value``), from the result's
@@ -258,6 +272,8 @@ class PVSCore(wiring.Component):
             r.lfsr.eq(self.limits.seed), report.seed_used.eq(self.limits.seed),
             self.active.eq(1),
         ]
+        if self.scoped:
+            self.scans.start()
 
     def _execute(self, m, r, leaf):
         """The instruction whose guard holds."""
@@ -349,28 +365,41 @@ class PVSCore(wiring.Component):
                 m.d.sync += [r.col.eq(-1), r.row.eq(-1), r.tile.eq(0)]
                 with m.If(r.lv == 1):
                     m.d.sync += r.deal.eq(0)
+                if self.scoped:
+                    self.scans.scan0()
             with m.Case(Op.DEAL):
                 m.d.sync += [r.mine.eq(r.deal == self.core),
                              r.deal.eq(Mux(r.deal == self.cores - 1, 0, r.deal + 1))]
             with m.Case(Op.NEXT):
-                # DONE is registered here (a comparison in front of the guard was the
-                # UP5K's longest path); the program tests it right after
-                m.d.sync += [r.square.eq(0), r.past.eq(r.col > r.w)]
-                with m.If(r.square | (r.tile == 2)):
-                    m.d.sync += r.tile.eq(0)
-                    with m.If(r.row >= r.h):
-                        m.d.sync += [r.row.eq(-1), r.col.eq(r.col + 1),
-                                     r.past.eq(r.col + 1 > r.w)]
+                if self.scoped:
+                    with m.If(self.scans.scoped()):
+                        self.scans.next()
                     with m.Else():
-                        m.d.sync += r.row.eq(r.row + 1)
-                with m.Else():
-                    m.d.sync += r.tile.eq(r.tile + 1)
+                        self._next(m, r)
+                else:
+                    self._next(m, r)
+
+    def _next(self, m, r):
+        """NEXT: the placement after the scan register's, in scan order."""
+        # DONE is registered here (a comparison in front of the guard was the UP5K's
+        # longest path); the program tests it right after
+        m.d.sync += [r.square.eq(0), r.past.eq(r.col > r.w)]
+        with m.If(r.square | (r.tile == 2)):
+            m.d.sync += r.tile.eq(0)
+            with m.If(r.row >= r.h):
+                m.d.sync += [r.row.eq(-1), r.col.eq(r.col + 1), r.past.eq(r.col + 1 > r.w)]
+            with m.Else():
+                m.d.sync += r.row.eq(r.row + 1)
+        with m.Else():
+            m.d.sync += r.tile.eq(r.tile + 1)
 
     def _set(self, m, r):
         """The one-register instructions: the level, the arming, the report's figures."""
         with m.Switch(r.ins.op):
             with m.Case(Op.UP):
                 m.d.sync += r.lv.eq(r.lv + 1)
+                if self.scoped:
+                    self.scans.up()
             with m.Case(Op.DOWN):
                 m.d.sync += r.lv.eq(r.lv - 1)
             with m.Case(Op.ARM):
@@ -392,12 +421,24 @@ class PVSCore(wiring.Component):
                 word = data.View(MoveWord, r.fr.data)
                 m.d.sync += [r.col.eq(word.col - 1), r.row.eq(word.row - 1),
                              r.tile.eq(word.tile)]
+                if self.scoped:
+                    self.scans.rest()
             with m.Case(Op.ANSWER):
                 m.d.sync += [r.ans.eq(r.fr.data), self.ctl.found.eq(1)]
 
     def _engine(self, m, r, leaf):
         """An engine command: offered until the stage takes it, then its result (an
-        ``EVAL``'s a cycle later, as the registered leaf)."""
+        ``EVAL``'s a cycle later, as the registered leaf); or a scoped scan's walk of its
+        list, commands one after another (:mod:`.pvs_scope`)."""
+        if self.scoped:
+            with m.If(self.scans.takes_over()):
+                self.scans.walk(lambda res: self._flags(m, r, res))
+            with m.Else():
+                self._command_result(m, r, leaf)
+        else:
+            self._command_result(m, r, leaf)
+
+    def _command_result(self, m, r, leaf):
         with m.If(~r.phase):
             m.d.comb += r.cmd_stream.valid.eq(1)
             with m.If(r.cmd_stream.ready):
@@ -408,31 +449,40 @@ class PVSCore(wiring.Component):
         with m.Else():
             m.d.comb += self.res.ready.eq(1)
             with m.If(self.res.valid):
-                m.d.comb += r.advance.eq(r.ins.op != Op.EVAL)
+                # (a scoped scan's window ran out: on to its list, this instruction still)
+                on = (~self.scans.window_ran_out(self.res.payload) if self.scoped else 1)
+                m.d.comb += r.advance.eq((r.ins.op != Op.EVAL) & on)
                 with m.If(r.ins.op != Op.EVAL):
                     m.d.sync += [r.w.eq(self.res.payload.width),
                                  r.h.eq(self.res.payload.height)]
                 self._result(m, r)
+
+    def _flags(self, m, r, res):
+        """A placement's flags, from its result: its outcome for the player who moved, and
+        whether its square refused it whatever its tile."""
+        # after the move, an odd ply: White moved
+        mover = Mux(res.ply[0], Winner.WHITE.value, Winner.BLACK.value)
+        refused_square = ((res.status != Status.OK) & (res.status != Status.MISMATCH)
+                          & (res.status != Status.THREE_TRACKS))
+        good = res.status == Status.OK
+        winner = res.winner.as_value()
+        m.d.sync += [
+            r.ok.eq(good), r.square.eq(refused_square),
+            r.ended.eq(good & ((winner != 0) | (res.reason != Reason.NONE))),
+            r.won.eq(good & (winner == mover)),
+            r.lost.eq(good & (winner != 0) & (winner != mover)),
+        ]
 
     def _result(self, m, r):
         """What an engine result sets: a placement's outcome for the player who moved,
         the leaf's figures for the side to move, the probe's flags."""
         res = self.res.payload
         black = res.ply[0]
-        # after the move, an odd ply: White moved
-        mover = Mux(res.ply[0], Winner.WHITE.value, Winner.BLACK.value)
-        refused_square = ((res.status != Status.OK) & (res.status != Status.MISMATCH)
-                          & (res.status != Status.THREE_TRACKS))
+        if self.scoped:
+            self.scans.result(res)
         with m.Switch(r.ins.op):
             with m.Case(Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT):
-                good = res.status == Status.OK
-                winner = res.winner.as_value()
-                m.d.sync += [
-                    r.ok.eq(good), r.square.eq(refused_square),
-                    r.ended.eq(good & ((winner != 0) | (res.reason != Reason.NONE))),
-                    r.won.eq(good & (winner == mover)),
-                    r.lost.eq(good & (winner != 0) & (winner != mover)),
-                ]
+                self._flags(m, r, res)
                 # (a hunt's placements taken back count too, refused or not at its end)
                 m.d.sync += self.report.nodes.eq(self.report.nodes + res.nodes)
                 with m.If(r.ins.op != Op.PLACE):          # the scan register follows SEEK

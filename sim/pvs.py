@@ -45,12 +45,13 @@ class PVSHarness(wiring.Component):
     the host's commands going to the engines while the sequencers are idle.  With
     ``profile`` (one core), ``state_cycles[code]`` counts the cycles its engine has spent in the
     state of that code since reset.  ``cap``, ``book``: the program's cap on a root move's
-    test and its opening book (:func:`~traxfpga.hdl.pvs_program.program`)."""
+    test and its opening book (:func:`~traxfpga.hdl.pvs_program.program`); ``scoped``: the
+    threat search's scoped scans."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None):
+                 cap=TEST_CAP, book=None, scoped=False):
         self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
-        self.quad, self.cap, self.book = quad, cap, book
+        self.quad, self.cap, self.book, self.scoped = quad, cap, book, scoped
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -64,7 +65,7 @@ class PVSHarness(wiring.Component):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
                                        tt=not self.dual, cap=self.cap, book=self.book,
-                                       profile=self.profile)
+                                       profile=self.profile, scoped=self.scoped)
         if self.profile:
             for code in range(1 << STATE_BITS):
                 with m.If(s.state == code):
@@ -95,11 +96,11 @@ class PVSResult(NamedTuple):
 class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
     or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
-    with ``profile`` (one core), :meth:`state_cycles`; ``cap`` and ``book`` as
+    with ``profile`` (one core), :meth:`state_cycles`; ``cap``, ``book`` and ``scoped`` as
     :class:`PVSHarness`'s."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None):
+                 cap=TEST_CAP, book=None, scoped=False):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
@@ -109,6 +110,8 @@ class PVSSim:
             args["cap"] = cap
         if book is not None:
             args["book"] = tuple(map(tuple, book))
+        if scoped:
+            args["scoped"] = True
         self._names = engine_state_names(log2n=log2n, dual=dual, quad=quad) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).
