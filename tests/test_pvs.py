@@ -365,6 +365,27 @@ def test_hardware_runs_the_program_as_the_twin(sim):
 
 
 @needs_cxx
+@pytest.mark.parametrize("dual", [True, False], ids=["dual", "one-port"])
+def test_hardware_runs_the_scoped_program_as_the_twin(dual):
+    """With scoped scans (an engine keeping each placement's scope, the sequencer its
+    lists): the same move, value, depth, nodes and instructions as the twin's, deep enough
+    for the threat search's AND nodes to scan in scope."""
+    from traxfpga.sim.pvs import PVSSim
+    code = program(tt=not dual, scoped=True).words()
+    with PVSSim(log2n=7, dual=dual, scoped=True) as sim:
+        for k, moves in enumerate(_positions(3, seed=SEED + 5, high=24)):
+            game = _setup(sim, moves)
+            for limit in (2000, 40000 + 20000 * k):
+                sim.limits(nodes=limit)
+                got = sim.search()
+                want = run(game, node_limit=limit, seed=sim.seed, tt=not dual, code=code)
+                assert (got.move, got.depth, got.value, got.nodes, got.insns) == \
+                    (format_move(want.move), want.depth, want.value, want.nodes,
+                     want.insns), moves
+            assert want.depth >= 3          # the AND nodes scanned (iteration 3 on)
+
+
+@needs_cxx
 def test_hardware_answers_from_its_book_as_the_twin():
     """A book in the hardware's program: its positions answered with its moves, a position
     not in it searched; move, depth, value, nodes and instructions as the twin's."""
