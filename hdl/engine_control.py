@@ -944,7 +944,7 @@ class Control:
             m.next = "RESULT"
         with m.Elif(self.hunt & (self.fault == Status.OK)):
             # A hunted move that ended nothing: the scan goes on after it.
-            self.resume_seek(addressed=below)
+            self.hunted_on(addressed=below)
         with m.Else():
             self.finish(self.fault)
 
@@ -990,6 +990,8 @@ class Control:
                 top = v[L + 1:]
                 return (top == 0) | (top == (1 << len(top)) - 1)
             seeks = (p.op == Op.SEEK) | (p.op == Op.UNDO_SEEK)
+            # (with `scope`, a PLACE may hunt too: the sequencer's walk of a list)
+            hunts = seeks | (p.op == Op.PLACE) if self.scoped else seeks
             with m.If(self.cmd.valid):
                 m.d.sync += [
                     prx.eq(p.col), pry.eq(p.row), self.tile.eq(p.tile),
@@ -997,7 +999,7 @@ class Control:
                     self.undoing.eq((p.op == Op.UNDO) | (p.op == Op.UNDO_SEEK)),
                     self.k.eq(0), self.fault.eq(Status.OK), self.placed.eq(0),
                     self.seeking.eq(seeks), self.scanned.eq(0),
-                    self.hunt.eq(p.hunt & seeks & (self.variant != Variant.EIGHT)),
+                    self.hunt.eq(p.hunt & hunts & (self.variant != Variant.EIGHT)),
                     self.nodes.eq(0),
                     self.at_col.eq(p.col), self.at_row.eq(p.row), self.at_tile.eq(p.tile),
                 ]
@@ -1374,6 +1376,17 @@ class Control:
         self.next_placement(height)
         self.m.next = "CHECK"
 
+    def hunted_on(self, addressed):
+        """A hunted move taken back: a SEEK's scan goes on (`resume_seek`); with `scope`, a
+        hunting PLACE's result says OK, the move taken back (no tiles placed, a node)."""
+        if not self.scoped:
+            self.resume_seek(addressed)
+            return
+        with self.m.If(self.seeking):
+            self.resume_seek(addressed)
+        with self.m.Else():
+            self.finish(Status.OK)
+
     def resume_seek(self, addressed):
         """A hunted move of this SEEK taken back: the scan goes on from the placement after
         it.  The scan's registers still follow P (`scanned`: `pcell` P's word, nx, ny the
@@ -1668,7 +1681,7 @@ class Control:
                     self.tried(0)
                     with m.If(self.k == 0):
                         self.restore_area()
-                        self.resume_seek(addressed=True)
+                        self.hunted_on(addressed=True)
                     with m.Else():
                         self.take_back()
 

@@ -241,8 +241,9 @@ class PVSCore(wiring.Component):
                 m.d.comb += r.cmd.op.eq(EngineOp.PLACE)
         if self.scoped:
             m.d.comb += self.scans.window_fields(r.cmd)
-            with m.If(self.scans.walking):          # the list's walk: a plain PLACE, UNDO
-                m.d.comb += [r.cmd.op.eq(self.scans.walk_op), r.cmd.hunt.eq(0),
+            with m.If(self.scans.walking):          # the list's walk: a hunting PLACE, UNDO
+                m.d.comb += [r.cmd.op.eq(self.scans.walk_op),
+                             r.cmd.hunt.eq(self.scans.walk_op == EngineOp.PLACE),
                              r.cmd.window.eq(0)]
 
     def _leaf(self, m, r):

@@ -105,7 +105,7 @@ class ScanMode(enum.IntEnum):
 #: UP's x: latch the last placement's scope (the move the level entered answers).
 LATCH = 1
 #: A level's list of placements (ScanMode.RECORD): more, and the level has none.
-LIST_ENTRIES = 256
+LIST_ENTRIES = 128
 #: The scoped scan's window: the squares within this many of the latched move's tiles'
 #: extent (host/reference/scope.py argues the rule).
 WINDOW = 2

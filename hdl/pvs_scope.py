@@ -218,7 +218,11 @@ class ScopedScans:
         count = self.count[self.parent]
         index_bits = (LIST_ENTRIES - 1).bit_length()
         entry = data.View(ListEntry, self.rd.data)
-        m.d.comb += self.rd.addr.eq(Cat(self.idx[:index_bits], self.parent))
+        # The entry after this one is read while this one is tested: a place passed over
+        # costs a cycle.
+        step_on = Signal()
+        at = Mux(step_on, self.idx + 1, self.idx)
+        m.d.comb += self.rd.addr.eq(Cat(at[:index_bits], self.parent))
         with m.FSM(name="walk"):
             with m.State("IDLE"):
                 m.d.sync += [self.walking.eq(1), r.phase.eq(1)]
@@ -228,10 +232,7 @@ class ScopedScans:
                     m.next = "READ"
             with m.State("READ"):
                 with m.If(self.idx >= count):
-                    # the list's end: refused as a scan that ran out
-                    m.d.sync += [r.ok.eq(0), r.square.eq(1), r.ended.eq(0), r.won.eq(0),
-                                 r.lost.eq(0)]
-                    self._done()
+                    self._ran_out()
                 with m.Else():
                     m.next = "TEST"
             with m.State("TEST"):
@@ -242,7 +243,10 @@ class ScopedScans:
                     m.next = "PLACE"
                 with m.Else():
                     m.d.sync += self.idx.eq(self.idx + 1)
-                    m.next = "READ"
+                    with m.If(self.idx + 1 >= count):
+                        self._ran_out()
+                    with m.Else():
+                        m.d.comb += step_on.eq(1)
             for name, op, then in (("PLACE", EngineOp.PLACE, "PLACED"),
                                    ("UNDO", EngineOp.UNDO, "UNDONE")):
                 with m.State(name):
@@ -256,9 +260,8 @@ class ScopedScans:
                                  r.w.eq(res.width), r.h.eq(res.height)]
                     ends = (res.winner != Winner.NONE) | (res.reason != Reason.NONE)
                     passed = Cat(res.status == s for s in _PASSED_OVER).any()
-                    with m.If((res.status == Status.OK) & ~ends):
-                        m.next = "UNDO"
-                    with m.Elif(passed):
+                    # (a hunting PLACE: one that ends nothing is taken back already)
+                    with m.If(((res.status == Status.OK) & ~ends) | passed):
                         m.d.sync += self.idx.eq(self.idx + 1)
                         m.next = "READ"
                     with m.Else():
@@ -270,6 +273,12 @@ class ScopedScans:
                     m.d.sync += [self.idx.eq(self.idx + 1), r.w.eq(res.width),
                                  r.h.eq(res.height)]
                     m.next = "READ"
+
+    def _ran_out(self):
+        """The list's end: the hunt refused as a scan that ran out."""
+        r = self.r
+        self.m.d.sync += [r.ok.eq(0), r.square.eq(1), r.ended.eq(0), r.won.eq(0), r.lost.eq(0)]
+        self._done()
 
     def _done(self):
         self.m.d.comb += self.r.advance.eq(1)

@@ -659,9 +659,9 @@ def add_arguments(parser):
                         help="work: also count the placements of each part of the program "
                              "(by the label its instructions follow)")
     parser.add_argument("--scoped", action="store_true",
-                        help="work: the program with scoped scans (the AND nodes' scans for a "
-                             "reply that ends the game place only the replies in the scope "
-                             "of the attacker's move; in the twin, not yet in the devices)")
+                        help="pvs, work, reach: the program with scoped scans (the AND nodes' "
+                             "scans for a reply that ends the game place only the replies in "
+                             "the scope of the attacker's move; docs/player.md)")
     parser.add_argument("--scope", action="store_true",
                         help="work: also count, in the threat search's scans for a move "
                              "that ends the game (the AND nodes' and the OR nodes'), the moves "

@@ -242,7 +242,8 @@ def bench_pvs(args, progress=None):
     of the cycles the program itself takes (the rest waits for the engine), instructions
     a node and the iterations completed; the engine's store is ``2**args.log2n`` squares a
     side, on the dual-port schedule with ``args.dual``; ``args.cores`` sequencers share each
-    search (their nodes summed, a node's cycles counted on its core)."""
+    search (their nodes summed, a node's cycles counted on its core); with ``args.scoped``
+    their threat searches scan in scope."""
     from .pvs import PVSSim
 
     progress = progress or (lambda text: None)
@@ -255,8 +256,9 @@ def bench_pvs(args, progress=None):
     cores = getattr(args, "cores", 1)
     profile = getattr(args, "profile", False)       # one core (Cores refuses more)
     each = [] if profile else None
+    scoped = getattr(args, "scoped", False)
     with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
-                profile=profile) as sim:
+                profile=profile, scoped=scoped) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
             f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), each)
@@ -269,7 +271,7 @@ def bench_pvs(args, progress=None):
     return {
         "target": "pvs", "clock_mhz": clock, "think_time_s": think, "budget_cycles": budget,
         "store": store_name(args.dual, getattr(args, "quad", False)), "capacity": 1 << args.log2n,
-        "cores": cores,
+        "cores": cores, "scoped": scoped,
         "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,
         "nodes_per_second": round(nodes * clock * 1e6 / cycles),
         "cycles_per_node": round(busy / max(nodes, 1), 1),

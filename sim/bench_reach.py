@@ -31,7 +31,7 @@ def bench_reach(args, picked, progress=None, sim=None):
     ``THINK_TIME``) at ``args.clock_mhz``, and for those short of
     iteration ``args.depth`` the twin's placements to complete it.  ``sim``:
     the :class:`~traxfpga.sim.pvs.PVSSim` to search on (the iCEBreaker's device, book
-    included, by default)."""
+    included, by default; with ``args.scoped`` its threat search scanning in scope)."""
     from contextlib import nullcontext
 
     from ..hdl.pvs_program import program
@@ -42,13 +42,14 @@ def bench_reach(args, picked, progress=None, sim=None):
     think = getattr(args, "think_time", THINK_TIME)
     budget = budget_cycles(think, args.clock_mhz * 1e6)
     progress(f"{len(picked)} positions; the device's budget {budget:,} cycles ...")
-    with nullcontext(sim) if sim else PVSSim() as device:
+    scoped = getattr(args, "scoped", False)
+    with nullcontext(sim) if sim else PVSSim(scoped=scoped) as device:
         device.set_seed(LFSR_SEED)              # the twin's noise
         device.limits(cycles=budget)
         rows = _search_each(device, [moves for _, moves in picked], progress, lambda got: (
             f"iteration {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"))
     # the device's program (the iCEBreaker's: with the table) up to --depth
-    code = program(args.depth, tt=True).words()
+    code = program(args.depth, tt=True, scoped=scoped).words()
     short = []
     for (source, moves), got in zip(picked, rows):
         if got.depth >= args.depth or got.cycles < budget:
@@ -65,6 +66,7 @@ def bench_reach(args, picked, progress=None, sim=None):
     return {"target": "reach", "clock_mhz": args.clock_mhz, "think_time_s": think,
             "budget_cycles": budget,
             "iteration": args.depth, "positions": len(rows), "seed": args.seed,
+            "scoped": scoped,
             "depth_reached": depth_histogram(r.depth for r in rows),
             "cut_by_the_budget": cut,
             "reached": f"{cut - len(short)} of {cut}",

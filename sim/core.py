@@ -184,10 +184,12 @@ class CoreSim:
     def reset(self, variant="trax"):
         return self._call(op=Op.RESET, variant=VARIANTS[variant])[0]
 
-    def place(self, col, row, shape):
+    def place(self, col, row, shape, *, hunt=False):
         """Place a tile: ``col``/``row`` relative to the area as in the notation
-        (``-1`` for ``@``/``0``), ``shape`` one of ``+ / \\``."""
-        return self._call(op=Op.PLACE, col=col, row=row, tile=SHAPES[shape])[0]
+        (``-1`` for ``@``/``0``), ``shape`` one of ``+ / \\``.  ``hunt`` (an engine of
+        ``scope``): a legal placement that ends nothing is taken back at once."""
+        return self._call(op=Op.PLACE, col=col, row=row, tile=SHAPES[shape],
+                          hunt=int(hunt))[0]
 
     def seek(self, col, row, shape, *, hunt=False, window=None):
         """``SEEK`` from a placement in scan order; the result's ``at`` is the one tried.

@@ -8,7 +8,7 @@ from amaranth.sim import Simulator
 
 from traxfpga.hdl.engine import Engine, Op
 from traxfpga.hdl.tile_chars import TILE_CHARS
-from traxfpga.hdl.tiles import Shape, Status, Variant
+from traxfpga.hdl.tiles import STATUS_CODES, Shape, Status, Variant
 from traxfpga.host.reference.scope import extent, move_boxes
 from traxfpga.host.reference.trax import Game, Illegal, Move, parse_move
 from traxfpga.sim.bench import search_positions
@@ -64,6 +64,36 @@ def test_each_placements_boxes_are_the_references(core):
             assert core.undo().status == Status.OK
             checked += 1
     assert checked > 100
+
+
+def test_a_hunting_place_keeps_only_a_move_that_ends_the_game(core):
+    """With ``scope``, PLACE hunts as SEEK does (the sequencer's walk of a list): a legal
+    placement that ends nothing is taken back at once, a node counted; one that ends the
+    game stays; a refused one is refused as by PLACE."""
+    ended = 0
+    for game in _positions():
+        _set_up(core, game)
+        rows = game.board_rows()
+        for col in range(-1, game.width + 1):
+            for row in range(-1, game.height + 1):
+                for tile in TILE_CHARS:
+                    try:
+                        game.play(Move(col, row, tile))
+                    except Illegal as exc:
+                        res = core.place(col, row, tile, hunt=True)
+                        assert STATUS_CODES[res.status] == exc.code, (game.moves, col, row)
+                        continue
+                    res = core.place(col, row, tile, hunt=True)
+                    assert (res.status, res.nodes) == (Status.OK, 1), (game.moves, col, row)
+                    if game.over:
+                        ended += 1
+                        assert (res.placed, res.ply) == (len(game._hist[-1].placed), game.ply)
+                        assert core.undo().status == Status.OK
+                    else:
+                        assert (res.placed, res.ply) == (0, game.ply - 1)
+                    game.undo()
+        assert core.board_rows() == rows
+    assert ended > 0
 
 
 def _window(game, box):
