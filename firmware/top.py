@@ -115,7 +115,7 @@ class Device(wiring.Component):
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
                  quad=False, player_id="trax-fpga", think_time=THINK_TIME, perft=True, cores=1,
-                 cap=TEST_CAP):
+                 cap=TEST_CAP, scoped=False):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity:
@@ -135,6 +135,7 @@ class Device(wiring.Component):
         check_cores(cores)              # here: the cores are made later
         self.cores = cores
         self.cap = cap
+        self.scoped = scoped
         self.budget = budget_cycles(think_time, clk_freq)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -155,7 +156,7 @@ class Device(wiring.Component):
         m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
                                            dual=self.dual, quad=self.quad, tt=not self.dual,
-                                           cap=self.cap)
+                                           cap=self.cap, scoped=self.scoped)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,
                                                  line_depth=self.line_depth,

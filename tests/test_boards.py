@@ -679,10 +679,21 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
     assert "50.000 MHz (PLL from 25 MHz), fmax 57.30 MHz: timing met" in text
 
 
+def test_build_takes_scoped_scans(monkeypatch, tmp_path):
+    """``--scoped``: the device's cores are built with scoped scans, and the report says
+    so (the toolchain faked, the device elaborated)."""
+    _fake_toolchain(monkeypatch, fmax=57.3, target=50.0, lc=4012, bram=47, family="ecp5")
+    report = build_mod.build("ulx3s-25f", out_dir=tmp_path / "out", cores=2, scoped=True)
+    assert report["scoped"] is True and report["cores"] == 2
+    assert ", scoped scans" in build_mod.format_report(report)
+    assert build_mod.build("ulx3s-25f", out_dir=tmp_path / "plain", cores=1)["scoped"] is False
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--cores", "1", "--think-time", "61"], "a think time must be 0.01 to 60 seconds, not 61"),
     (["--cores", "1", "--think-time", "50", "--clock", "100"], "more cycles at 100 MHz"),
     (["--design", "selftest", "--think-time", "0.9"], "--think-time is a setting of the device"),
+    (["--design", "selftest", "--scoped"], "--scoped is a setting of the device"),
 ])
 def test_build_refuses_a_think_time_before_the_toolchain(monkeypatch, tmp_path, capsys, argv,
                                                         message):
