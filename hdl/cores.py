@@ -23,7 +23,7 @@ from amaranth.lib.wiring import In, Out
 from .engine import STATE_BITS, CellOut, Command, Engine, Result
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .pvs import PVSCore
-from .pvs_program import TEST_CAP
+from .pvs_program import MAX_ITER, TEST_CAP
 from .pvs_isa import MAX_CAPACITY
 from .request import MAX_CORES, SearchLimits, SearchReport, SearchRequest
 from .share import share_engine
@@ -69,6 +69,8 @@ class Cores(wiring.Component):
     scoped : bool
         Each sequencer's threat search scans in scope (:mod:`~traxfpga.hdl.pvs_scope`), its
         engine keeping each placement's scope.
+    max_iter : int
+        The sequencers' last iteration (:class:`~traxfpga.hdl.pvs.PVSCore`'s).
 
     Attributes
     ----------
@@ -88,7 +90,7 @@ class Cores(wiring.Component):
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
                  dual=False, quad=False, tt=False, cap=TEST_CAP, book=None, profile=False,
-                 scoped=False):
+                 scoped=False, max_iter=MAX_ITER):
         check_cores(n)
         if profile and n != 1:
             raise ValueError("the engine's state is shown for one core only")
@@ -105,6 +107,7 @@ class Cores(wiring.Component):
         self.book = book
         self.profile = profile
         self.scoped = scoped
+        self.max_iter = max_iter
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -127,7 +130,7 @@ class Cores(wiring.Component):
             # (The command stage is the one-port device's: its clock needs it.)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram,
                                 staged=not self.quad, cap=self.cap, book=self.book,
-                                scoped=self.scoped)
+                                scoped=self.scoped, max_iter=self.max_iter)
             if self.tt:
                 m.d.comb += sequencer.key.eq(engine.key)
             if self.scoped:

@@ -22,7 +22,7 @@ from .lfsr import lfsr_step
 from .pvs_isa import (ATT_PENALTY, FRAME_REGS, KEY_WORDS, LEAF_CLAMP, LEAF_WIN, LEVELS,
                       NOISE_MAX, WIN, WORD_BITS, Cond, Op, Rel)
 from .pvs_layout import Insn, MoveWord
-from .pvs_program import TEST_CAP, program
+from .pvs_program import MAX_ITER, TEST_CAP, program
 from .pvs_scope import ScopedScans
 from .request import SearchLimits, SearchReport, SearchRequest
 from .share import check_core
@@ -43,7 +43,8 @@ class PVSCore(wiring.Component):
     (:func:`~.pvs_program.program`; None: the device's).  With ``staged`` (the default)
     its engine commands pass through a register stage, a cycle each.  With ``scoped``, the
     program's threat search scans the AND nodes' replies in the scope of the attacker's
-    move (:mod:`.pvs_scope`), on an engine of ``scope``.
+    move (:mod:`.pvs_scope`), on an engine of ``scope``.  ``max_iter``: the program's last
+    iteration (a benchmark's; the devices' is ``MAX_ITER``).
 
     Attributes
     ----------
@@ -65,12 +66,13 @@ class PVSCore(wiring.Component):
     """
 
     def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False, staged=True,
-                 cap=TEST_CAP, book=None, scoped=False):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER):
         check_core(core, cores)
         self.core, self.cores = core, cores
         self.staged = staged
         self.tt, self.spram, self.scoped = tt, spram, scoped
-        self.code = (program(cores=cores, tt=tt, cap=cap, book=book, scoped=scoped).assemble()
+        self.code = (program(max_iter, cores=cores, tt=tt, cap=cap, book=book,
+                             scoped=scoped).assemble()
                      if code is None else code)
         super().__init__({
             "ctl":    In(SearchRequest),

@@ -171,10 +171,14 @@ def bench_pvs(args):
         note("trax-fpga bench pvs", text)
 
     from ..hdl.pvs_isa import MAX_CAPACITY, MAX_CORES
+    from ..hdl.pvs_program import MAX_ITER
     if args.positions < 1:
         raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
     if not 1 <= args.cores <= MAX_CORES:
         raise SystemExit(f"trax-fpga bench pvs: --cores must be 1 .. {MAX_CORES}")
+    to_iteration = getattr(args, "to_iteration", None)
+    if to_iteration is not None and not 1 <= to_iteration <= MAX_ITER:
+        raise SystemExit(f"trax-fpga bench pvs: --to-iteration must be 1 .. {MAX_ITER}")
     if getattr(args, "profile", False) and args.cores != 1:
         raise SystemExit("trax-fpga bench pvs: --profile counts one core's engine: "
                          "leave out --cores")
@@ -658,6 +662,9 @@ def add_arguments(parser):
     parser.add_argument("--sites", action="store_true",
                         help="work: also count the placements of each part of the program "
                              "(by the label its instructions follow)")
+    parser.add_argument("--to-iteration", type=int, default=None, metavar="N",
+                        help="pvs: search each position to iteration N without a budget (the "
+                             "cycles it takes to complete it; minutes a position from 6 on)")
     parser.add_argument("--scoped", action="store_true",
                         help="pvs, work, reach: the program with scoped scans (the AND nodes' "
                              "scans for a reply that ends the game place only the replies in "

@@ -243,22 +243,26 @@ def bench_pvs(args, progress=None):
     a node and the iterations completed; the engine's store is ``2**args.log2n`` squares a
     side, on the dual-port schedule with ``args.dual``; ``args.cores`` sequencers share each
     search (their nodes summed, a node's cycles counted on its core); with ``args.scoped``
-    their threat searches scan in scope."""
+    their threat searches scan in scope.  With ``args.to_iteration`` each search runs without
+    a budget to that iteration, the program's last: the cycles it takes to complete it."""
     from .pvs import PVSSim
 
     progress = progress or (lambda text: None)
     clock = args.clock_mhz
     think = getattr(args, "think_time", THINK_TIME)
-    budget = budget_cycles(think, clock * 1e6)
+    to_iteration = getattr(args, "to_iteration", None)
+    budget = 0 if to_iteration else budget_cycles(think, clock * 1e6)
     positions = search_positions(args.positions, args.seed)
-    progress(f"budget {budget:,} cycles ({clock:g} MHz): building the sequencer and its "
-             "engine (cached after the first run) ...")
+    progress((f"to iteration {to_iteration}" if to_iteration else
+              f"budget {budget:,} cycles ({clock:g} MHz)")
+             + ": building the sequencer and its engine (cached after the first run) ...")
     cores = getattr(args, "cores", 1)
     profile = getattr(args, "profile", False)       # one core (Cores refuses more)
     each = [] if profile else None
     scoped = getattr(args, "scoped", False)
+    iterations = {"max_iter": to_iteration} if to_iteration else {}
     with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
-                profile=profile, scoped=scoped) as sim:
+                profile=profile, scoped=scoped, **iterations) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
             f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), each)
@@ -269,7 +273,10 @@ def bench_pvs(args, progress=None):
     own = busy - sum(r.engine_cycles for r in rows)
     probes, hits = sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows)
     return {
-        "target": "pvs", "clock_mhz": clock, "think_time_s": think, "budget_cycles": budget,
+        "target": "pvs", "clock_mhz": clock,
+        **({"to_iteration": to_iteration} if to_iteration else
+           {"think_time_s": think, "budget_cycles": budget}),
+        "cycles_each": [r.cycles for r in rows],
         "store": store_name(args.dual, getattr(args, "quad", False)), "capacity": 1 << args.log2n,
         "cores": cores, "scoped": scoped,
         "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,
@@ -280,9 +287,10 @@ def bench_pvs(args, progress=None):
         "program_pct": round(100 * own / busy, 1),
         "instructions_per_node": round(sum(r.insns for r in rows) / max(nodes, 1), 1),
         "depth_reached": depth_histogram(r.depth for r in rows),
-        "at_budget": sum(r.cycles >= budget for r in rows),
+        "at_budget": sum(budget and r.cycles >= budget for r in rows),
         # the positions the budget cut short (the others' searches ended by themselves)
-        "depth_reached_at_budget": depth_histogram(r.depth for r in rows if r.cycles >= budget),
+        "depth_reached_at_budget": depth_histogram(r.depth for r in rows
+                                                   if budget and r.cycles >= budget),
         **table_figures(probes, hits),          # (one-port engines only)
         # where a node's cycles go: the engine's state (IDLE: the sequencer's own work)
         **({"cycles_per_node_in": {name: round(n / max(nodes, 1), 2)

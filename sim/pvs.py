@@ -17,7 +17,7 @@ from amaranth.lib.wiring import In, Out
 from ..hdl.cores import Cores
 from ..hdl.engine import STATE_BITS, Command, Engine, Op, Result
 from ..hdl.lfsr import LFSR_SEED
-from ..hdl.pvs_program import TEST_CAP
+from ..hdl.pvs_program import MAX_ITER, TEST_CAP
 from ..hdl.request import SearchLimits, SearchReport, SearchRequest
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
 from . import cxxrtl
@@ -46,12 +46,13 @@ class PVSHarness(wiring.Component):
     ``profile`` (one core), ``state_cycles[code]`` counts the cycles its engine has spent in the
     state of that code since reset.  ``cap``, ``book``: the program's cap on a root move's
     test and its opening book (:func:`~traxfpga.hdl.pvs_program.program`); ``scoped``: the
-    threat search's scoped scans."""
+    threat search's scoped scans; ``max_iter``: the program's last iteration."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None, scoped=False):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER):
         self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
         self.quad, self.cap, self.book, self.scoped = quad, cap, book, scoped
+        self.max_iter = max_iter
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -65,7 +66,8 @@ class PVSHarness(wiring.Component):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
                                        tt=not self.dual, cap=self.cap, book=self.book,
-                                       profile=self.profile, scoped=self.scoped)
+                                       profile=self.profile, scoped=self.scoped,
+                                       max_iter=self.max_iter)
         if self.profile:
             for code in range(1 << STATE_BITS):
                 with m.If(s.state == code):
@@ -96,11 +98,11 @@ class PVSResult(NamedTuple):
 class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
     or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
-    with ``profile`` (one core), :meth:`state_cycles`; ``cap``, ``book`` and ``scoped`` as
-    :class:`PVSHarness`'s."""
+    with ``profile`` (one core), :meth:`state_cycles`; ``cap``, ``book``, ``scoped`` and
+    ``max_iter`` as :class:`PVSHarness`'s."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None, scoped=False):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
@@ -112,6 +114,8 @@ class PVSSim:
             args["book"] = tuple(map(tuple, book))
         if scoped:
             args["scoped"] = True
+        if max_iter != MAX_ITER:
+            args["max_iter"] = max_iter
         self._names = engine_state_names(log2n=log2n, dual=dual, quad=quad) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).

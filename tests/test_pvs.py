@@ -559,3 +559,14 @@ def test_bench_pvs_profiles_one_core_only():
                               no_synth=True, seed=1, profile=True)
     with pytest.raises(SystemExit, match="one core"):
         bench_pvs(args)
+
+
+@pytest.mark.parametrize("iteration", [0, 14])
+def test_bench_pvs_refuses_an_iteration_the_program_has_not(iteration):
+    import argparse
+
+    from traxfpga.host.cmd_bench import bench_pvs
+    args = argparse.Namespace(positions=1, log2n=7, board="icebreaker", one_port=False, cores=1,
+                              no_synth=True, seed=1, to_iteration=iteration)
+    with pytest.raises(SystemExit, match="--to-iteration must be 1 .. 13"):
+        bench_pvs(args)
