@@ -107,6 +107,32 @@ def _next(game: Game, col, row, tile, skip_square, scans):
     return scan_next(col, row, tile, skip_square, game.height)
 
 
+def _placement(g: Game, op, col, row, tile, scans: Scans):
+    """An instruction that places (PLACE, SEEK, USEEK, HUNT, UHUNT) on the reference, from
+    the scan register (``col``, ``row``, ``tile``): ``(col, row, tile, refusal, passed,
+    mover, taken)``, the scan register after it, its refusal or None, the legal placements
+    a hunt took back, the side that moved, and the moves UNDO_SEEK took back first.  Only a
+    hunt goes by a scoped or recorded scan (``scans``)."""
+    taken = 0
+    hunting = op in (Op.HUNT, Op.UHUNT)
+    if op in (Op.USEEK, Op.UHUNT):          # the engine's UNDO_SEEK
+        g.undo()
+        taken = 1
+        col, row, tile = _next(g, col, row, tile, False, scans if hunting else None)
+    mover = g.to_move
+    if hunting:
+        col, row, tile, exc, passed = hunt(g, col, row, tile, scans)
+        return col, row, tile, exc, passed, mover, taken
+    if op != Op.PLACE:
+        return (*seek(g, col, row, tile), 0, mover, taken)
+    try:
+        g.play(Move(col, row, TILE_CHARS[tile]))
+        exc = None
+    except Illegal as refusal:
+        exc = refusal
+    return col, row, tile, exc, 0, mover, taken
+
+
 class PVSChoice(NamedTuple):
     move: Move | None       # None: the game is over
     depth: int              # the deepest iteration completed, in plies (0: the opening)
@@ -231,22 +257,9 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
             col, row, tile = unpack_move(frames[addr(f)])
             scans.stop()
         elif op in (Op.PLACE, Op.SEEK, Op.USEEK, Op.HUNT, Op.UHUNT):
-            if op in (Op.USEEK, Op.UHUNT):  # the engine's UNDO_SEEK
-                g.undo()
-                depth_in -= 1
-                col, row, tile = _next(g, col, row, tile, False, scans)
-            mover = g.to_move
-            if op in (Op.HUNT, Op.UHUNT):
-                col, row, tile, exc, passed = hunt(g, col, row, tile, scans)
-                nodes += passed
-            elif op != Op.PLACE:
-                col, row, tile, exc = seek(g, col, row, tile, scans)
-            else:
-                try:
-                    g.play(Move(col, row, TILE_CHARS[tile]))
-                    exc = None
-                except Illegal as refusal:
-                    exc = refusal
+            col, row, tile, exc, passed, mover, taken = _placement(g, op, col, row, tile, scans)
+            nodes += passed
+            depth_in -= taken
             if exc:
                 ok, ended, square = False, False, exc.code not in _SAME_SQUARE
             else:
