@@ -105,7 +105,7 @@ class Engine(wiring.Component):
     state : Out(STATE_BITS)
         With ``profile``: the state's code (``state_names[code]`` is its name).
     tried : Out(Tried)
-        With ``scope``: each legal placement made, the cycle after it is decided.
+        With ``scope``: each legal placement made, two cycles after it is decided.
     """
 
     def __init__(self, *, log2n=7, log_depth=None, stack_depth=256, clear_on_start=True,

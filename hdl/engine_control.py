@@ -209,7 +209,9 @@ class Control:
             self.wy0 = Signal(signed(L + 2))
             self.wy1 = Signal(signed(L + 2))
             # `tried`: the placement decided a cycle ago (the boxes follow its last tile).
-            # (the placement too: a hunt may move on to the next in the cycle it decides)
+            # (the placement too: a hunt may move on to the next in the cycle it decides; the
+            # strobe two cycles after, when the boxes hold the move's last tile)
+            self.tried_next = Signal()
             self.tried_now = Signal()
             self.tried_ended = Signal()
             self.tried_at = Signal(data.StructLayout({"col": signed(8), "row": signed(8),
@@ -469,7 +471,7 @@ class Control:
                               tried.col.eq(self.tried_at.col), tried.row.eq(self.tried_at.row),
                               tried.tile.eq(self.tried_at.tile), tried.ended.eq(self.tried_ended),
                               tried.box.eq(self.boxes.box)]
-            self.m.d.sync += self.tried_now.eq(0)
+            self.m.d.sync += [self.tried_now.eq(self.tried_next), self.tried_next.eq(0)]
 
     # -- the helpers the states share -------------------------------------------------------
 
@@ -561,9 +563,9 @@ class Control:
                             for s in range(2))]
 
     def tried(self, ended):
-        """An engine of `scope`: the move decided, on `tried` the next cycle."""
+        """An engine of `scope`: the move decided, on `tried` two cycles after."""
         if self.scoped:
-            self.m.d.sync += [self.tried_now.eq(~self.trial), self.tried_ended.eq(ended),
+            self.m.d.sync += [self.tried_next.eq(~self.trial), self.tried_ended.eq(ended),
                               self.tried_at.col.eq(self.at_col), self.tried_at.row.eq(self.at_row),
                               self.tried_at.tile.eq(self.at_tile)]
 

@@ -65,7 +65,7 @@ Result = data.StructLayout({
     "hull":    Box,
 })
 
-#: An engine of `scope`: each legal placement it makes (``valid`` for a cycle, the cycle
+#: An engine of `scope`: each legal placement it makes (``valid`` for a cycle, two cycles
 #: after it is decided; a hunt's taken back too), for the sequencer's recorded scans.  A
 #: strobe, not a stream: nothing may hold the engine back.
 Tried = data.StructLayout({

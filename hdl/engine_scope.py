@@ -8,7 +8,7 @@ Both are in the frame of the area before the move, as notation coordinates plus 
 or one square around it, so they fit in ``log2n`` bits without wrapping.
 """
 
-from amaranth.hdl import Module, Mux
+from amaranth.hdl import Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
@@ -26,7 +26,9 @@ class ScopeSignature(wiring.Signature):
     """The boxes seen from the engine: ``add`` a logged tile (its square ``p`` and the four
     far ends ``ends`` it joined) of the move whose area began at ``origin`` (its top-left
     square on the torus); ``first`` with the move's first tile starts the boxes anew.
-    ``box`` and ``hull`` are the tiles added so far, the cycle after."""
+    ``box`` and ``hull`` hold the tiles added so far two cycles after (a tile's squares are
+    registered before they are compared: the comparisons behind the engine's state were the
+    25F's longest path)."""
 
     def __init__(self, log2n):
         super().__init__({
@@ -56,7 +58,7 @@ class ScopeBoxes(wiring.Component):
             # (the square minus the area's corner, plus one, on the torus of 2**L squares)
             return ((pos.x - self.origin.x + 1)[:L], (pos.y - self.origin.y + 1)[:L])
 
-        def widen(box, points):
+        def widen(box, points, first):
             """``box`` (kept unless ``first``) grown to hold ``points``: its new fields."""
             lo_x = lo_y = hi_x = hi_y = None
             for x, y in points:
@@ -64,14 +66,18 @@ class ScopeBoxes(wiring.Component):
                 hi_x = x if hi_x is None else Mux(x > hi_x, x, hi_x)
                 lo_y = y if lo_y is None else Mux(y < lo_y, y, lo_y)
                 hi_y = y if hi_y is None else Mux(y > hi_y, y, hi_y)
-            first = self.first
             return [box.x0.eq(Mux(first | (lo_x < box.x0), lo_x, box.x0)),
                     box.x1.eq(Mux(first | (hi_x > box.x1), hi_x, box.x1)),
                     box.y0.eq(Mux(first | (lo_y < box.y0), lo_y, box.y0)),
                     box.y1.eq(Mux(first | (hi_y > box.y1), hi_y, box.y1))]
 
-        tile = rel(self.p)
-        with m.If(self.add):
-            m.d.sync += widen(self.box, [tile])
-            m.d.sync += widen(self.hull, [tile, *(rel(e) for e in self.ends)])
+        add, first = Signal(), Signal()
+        points = [(Signal(L, name=f"x{i}"), Signal(L, name=f"y{i}")) for i in range(5)]
+        m.d.sync += [add.eq(self.add), first.eq(self.first)]
+        for (x, y), pos in zip(points, [self.p, *self.ends]):
+            rx, ry = rel(pos)
+            m.d.sync += [x.eq(rx), y.eq(ry)]
+        with m.If(add):
+            m.d.sync += widen(self.box, points[:1], first)
+            m.d.sync += widen(self.hull, points, first)
         return m

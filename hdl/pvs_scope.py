@@ -59,8 +59,6 @@ class ScopedScans:
         self.box = _signed_box("latched_box")      # t's tiles' extent, in P
         self.hull = _signed_box("latched_hull")    # widened by one, with the ends, in P
         self.shift = Signal(2)                      # P + t's frame against P's: (x, y)
-        self.last_box = Signal(Box)             # the last placement's, from its result
-        self.last_hull = Signal(Box)
         self.eight = Signal()                   # the game is 8x8 (no scoped scans)
         self.window = _signed_box("window")         # in P + t
         self.walking = Signal()                 # the list walk has the engine
@@ -127,11 +125,14 @@ class ScopedScans:
 
     def up(self):
         """UP: with LATCH, the last placement's boxes kept for the scoped scan below (the
-        hull widened to hold the tiles' extent widened by one)."""
+        hull widened to hold the tiles' extent widened by one).  The engine's boxes are
+        on its result's payload whether or not a result is offered, and still the
+        placement's: no command came between (they settle two cycles after its last
+        tile, so they are read here rather than with the result)."""
         m, r = self.m, self.r
+        res = self.core.res.payload
         b, h = _signed_box("last_box"), _signed_box("last_hull")
-        m.d.comb += [*(b[k].eq(self.last_box[k]) for k in b),
-                     *(h[k].eq(self.last_hull[k]) for k in h)]
+        m.d.comb += [*(b[k].eq(res.box[k]) for k in b), *(h[k].eq(res.hull[k]) for k in h)]
         with m.If(r.ins.x == LATCH):
             m.d.sync += [self.latched.eq(1), self.shift.eq(Cat(b["x0"] == 0, b["y0"] == 0)),
                          *(self.box[k].eq(b[k]) for k in self.box),
@@ -147,13 +148,9 @@ class ScopedScans:
     # -- the engine's results, the lists ----------------------------------------------------
 
     def result(self, res):
-        """An engine result of the instruction's (not the walk's): the last placement's
-        boxes, the variant, and a recorded scan's placement refused by its forced tiles."""
-        m, r = self.m, self.r
-        placing = (r.ins.op == Op.PLACE) | (r.ins.op == Op.SEEK) | (r.ins.op == Op.USEEK) \
-            | self.hunting()
-        with m.If(placing & (res.status == Status.OK)):
-            m.d.sync += [self.last_box.eq(res.box), self.last_hull.eq(res.hull)]
+        """An engine result of the instruction's (not the walk's): the variant, a recorded
+        scan's placement refused by its forced tiles, and a windowed hunt that ran out."""
+        m = self.m
         m.d.sync += self.eight.eq(res.variant == Variant.EIGHT)
         with m.If(self.recording() & (res.status == Status.THREE_TRACKS)):
             self._put(res.col, res.row, res.tile, 0, 0, refused=1)
@@ -168,9 +165,12 @@ class ScopedScans:
 
     def record(self):
         """Every cycle: a recorded scan's legal placements (the engine's ``tried``) into its
-        level's list."""
+        level's list.  (``tried`` comes two cycles after a placement is decided, when a
+        hunt that returned one may have completed: any placement while the scan is recorded
+        is listed.  Only its hunts place tiles before it ends, and a list is started anew
+        before it is used.)"""
         tried = self.core.tried
-        with self.m.If(self.recording() & tried.valid):
+        with self.m.If((self.mode == ScanMode.RECORD) & tried.valid):
             self._put(tried.col, tried.row, tried.tile, tried.box, tried.ended, refused=0)
 
     def _put(self, col, row, tile, box, ended, refused):
