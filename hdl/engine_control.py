@@ -208,9 +208,8 @@ class Control:
             self.wx1 = Signal(signed(L + 2))
             self.wy0 = Signal(signed(L + 2))
             self.wy1 = Signal(signed(L + 2))
-            # `tried`: the placement decided a cycle ago (the boxes follow its last tile).
-            # (the placement too: a hunt may move on to the next in the cycle it decides; the
-            # strobe two cycles after, when the boxes hold the move's last tile)
+            # `tried`: the placement decided, on the strobe two cycles after, when the boxes
+            # hold its last tile (its square kept: a hunt may move on in the cycle it decides)
             self.tried_next = Signal()
             self.tried_now = Signal()
             self.tried_ended = Signal()

@@ -108,8 +108,6 @@ class PVSCore(wiring.Component):
         if self.tt:
             m.submodules.table = r.table = TTable(spram=self.spram)
         self.scans = ScopedScans(self, m, r) if self.scoped else None
-        if self.scoped:
-            self.scans.record()
         m.d.comb += rd.addr.eq(r.npc)              # the next instruction, read a cycle ahead
         self._frame_address(m, r)
         guard = self._guard(m, r)

@@ -15,7 +15,7 @@ else go on with the next one.
 
 import enum
 
-__all__ = ["Op", "ScanMode", "LATCH", "LIST_ENTRIES", "WINDOW", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
+__all__ = ["Op", "ScanMode", "PASSED_OVER", "LATCH", "LIST_ENTRIES", "WINDOW", "Cond", "Rel", "OPERAND_FIELDS", "INSN_FIELDS", "INSN_BITS", "MOVE_FIELDS",
            "field_width", "field_offsets", "FRAME_REGS",
            "LEVELS", "WORD_BITS", "KEY_WORDS", "MAX_CAPACITY", "MAX_CORES", "NODE_BITS", "MAX_NODE_LIMIT", "WIN", "INF", "LEAF_WIN", "LEAF_CLAMP",
            "ATT_PENALTY", "NOISE_MAX", "noise", "pack_move", "unpack_move", "leaf_value",
@@ -102,6 +102,10 @@ class ScanMode(enum.IntEnum):
                     # it that the scope keeps; PLAIN without a list or a latched move
 
 
+#: The refusals a scan passes over (the reference engine's codes), found from the square's
+#: word before anything is placed: the engine's SEEK goes on after them, as a scoped scan's
+#: walk of its list does, in the hardware and in the twin.
+PASSED_OVER = ("occupied", "not-adjacent", "mismatch", "bounds")
 #: UP's x: latch the last placement's scope (the move the level entered answers).
 LATCH = 1
 #: A level's list of placements (ScanMode.RECORD): more, and the level has none.

@@ -17,9 +17,9 @@ from amaranth.lib.memory import Memory
 
 from .engine import Op as EngineOp
 from .engine_scope import Box
-from .pvs_isa import LATCH, LEVELS, LIST_ENTRIES, WINDOW, Op, ScanMode
+from .pvs_isa import LATCH, LEVELS, LIST_ENTRIES, PASSED_OVER, WINDOW, Op, ScanMode
 from .pvs_layout import MoveWord
-from .tiles import Reason, Status, Variant, Winner
+from .tiles import STATUS_CODES, Reason, Status, Variant, Winner
 
 __all__ = ["ListEntry", "ScopedScans"]
 
@@ -27,12 +27,11 @@ __all__ = ["ListEntry", "ScopedScans"]
 #: whether its forced tiles refused it (its extent then unknown: always kept).
 ListEntry = data.StructLayout({"move": MoveWord, "box": Box, "ended": 1, "refused": 1})
 
+#: The statuses of the refusals a scan passes over.
+_PASSED_OVER = tuple(s for s, code in STATUS_CODES.items() if code in PASSED_OVER)
+
 #: Signed coordinates for the scans' arithmetic (a box's, widened, and the window's).
 _COORD = signed(10)
-
-#: The statuses a scan passes over (a square's word refuses the placement): the twin's
-#: ``_PASSED_OVER``.
-_PASSED_OVER = (Status.OCCUPIED, Status.NOT_ADJACENT, Status.MISMATCH, Status.BOUNDS)
 
 
 def _signed_box(name):
@@ -60,11 +59,14 @@ class ScopedScans:
         self.hull = _signed_box("latched_hull")    # widened by one, with the ends, in P
         self.shift = Signal(2)                      # P + t's frame against P's: (x, y)
         self.eight = Signal()                   # the game is 8x8 (no scoped scans)
-        self.window = _signed_box("window")         # in P + t
+        # the window's last column, first and last rows, in P + t (its first column is only
+        # where the scan register starts)
+        self.window = {k: Signal(_COORD, name=f"window_{k}") for k in ("x1", "y0", "y1")}
         self.walking = Signal()                 # the list walk has the engine
         self.walk_op = Signal(EngineOp)
         self.parent = Signal(range(LEVELS))     # the level whose list a scoped scan walks
         m.d.comb += self.parent.eq(r.lv - 1)
+        self._record()
 
     # -- the instructions --------------------------------------------------------------------
 
@@ -97,7 +99,7 @@ class ScopedScans:
         x0, y0 = Mux(x0 < -1, -1, x0), Mux(y0 < -1, -1, y0)
         x1, y1 = Mux(x1 > r.w, r.w, x1), Mux(y1 > r.h, r.h, y1)
         m.d.sync += [self.mode.eq(ScanMode.SCOPED), self.listing.eq(0),
-                     win["x0"].eq(x0), win["x1"].eq(x1), win["y0"].eq(y0), win["y1"].eq(y1),
+                     win["x1"].eq(x1), win["y0"].eq(y0), win["y1"].eq(y1),
                      r.col.eq(x0), r.row.eq(y0), r.tile.eq(0)]
 
     def next(self):
@@ -163,7 +165,7 @@ class ScopedScans:
     def recording(self):
         return (self.mode == ScanMode.RECORD) & self.hunting()
 
-    def record(self):
+    def _record(self):
         """Every cycle: a recorded scan's legal placements (the engine's ``tried``) into its
         level's list.  (``tried`` comes two cycles after a placement is decided, when a
         hunt that returned one may have completed: any placement while the scan is recorded

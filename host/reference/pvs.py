@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ...hdl.pvs_isa import (FRAME_REGS, KEY_WORDS, LATCH, LEVELS, WORD_BITS, Cond, Op, Rel,
-                            leaf_value, pack_move, term_value, to_signed, unpack_move)
+from ...hdl.pvs_isa import (FRAME_REGS, KEY_WORDS, LATCH, LEVELS, PASSED_OVER, WORD_BITS, Cond,
+                            Op, Rel, leaf_value, pack_move, term_value, to_signed, unpack_move)
 from ...hdl.lfsr import LFSR_SEED, lfsr_next
 from ...hdl.pvs_program import MAX_ITER, program
 from ...hdl.tile_chars import TILE_CHARS
@@ -28,9 +28,6 @@ __all__ = ["PVSChoice", "run", "run_cores", "seek", "hunt"]
 _MASK = (1 << WORD_BITS) - 1
 _DEPTH_MASK = (1 << DEPTH_BITS) - 1     # TTGET, TTPUT read a depth's low bits, as the hardware
 _SAME_SQUARE = ("mismatch", "three-tracks")     # refusals that leave the square's other tiles
-#: Refusals the engine's SEEK passes over (the rest it returns, as PLACE would): those it
-#: finds from the square's word before placing anything.
-_PASSED_OVER = ("occupied", "not-adjacent", "mismatch", "bounds")
 
 
 def scan_next(col, row, tile, skip_square, height):
@@ -72,7 +69,7 @@ def seek(game: Game, col: int, row: int, tile: int, scans: Scans | None = None):
         except Illegal as exc:
             if exc.code == "three-tracks" and scans is not None:
                 scans.record(game, col, row, tile, None)
-            if exc.code not in _PASSED_OVER:
+            if exc.code not in PASSED_OVER:      # (the rest it returns, as PLACE)
                 return col, row, tile, exc
             if scoped:
                 scans.at += 1
