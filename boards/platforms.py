@@ -72,6 +72,14 @@ class Board:
     #: nextpnr's placement seed for the device (None: nextpnr's own), where the part is so
     #: full that the clock is met for some seeds and not others
     nextpnr_seed: int | None = None
+    #: each search core has the threat search's transposition table (SPRAM or block RAM)
+    #: and its engine the position's key, and so the opening book (None: where the store is
+    #: SPRAM, as on the iCEBreaker, whose fourth SPRAM holds the table)
+    table: bool | None = None
+
+    def has_table(self, capacity=None):
+        """Whether the device's search cores have the transposition table (`table`)."""
+        return self.store_in_spram(capacity) if self.table is None else self.table
 
     def store_in_spram(self, capacity=None):
         """Whether the device's board store and path ends go to SPRAM (16K words each) at
@@ -122,9 +130,10 @@ ICE40_PROGRAMMERS = (("iceprog", ()), ("openFPGALoader", ("-b", "ice40_generic")
 ULX3S_PROGRAMMERS = (("openFPGALoader", ("-b", "ulx3s", "-f")), ("fujprog", ("-j", "flash")))
 
 
-def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, four_reads, nextpnr_seed=None):
+def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, four_reads, table, nextpnr_seed=None):
     """A ULX3S: the boards differ only in their ECP5 part, and so in the search cores it
-    holds, the clock they meet and whether their engines read four squares a cycle."""
+    holds, the clock they meet, whether their engines read four squares a cycle and whether
+    the cores have the transposition table."""
     return Board(
         name=f"ulx3s-{size.lower()}",
         title=f"Radiona ULX3S (LFE5U-{size}-BG381)",
@@ -135,6 +144,7 @@ def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, four_reads, nextpnr_see
         # A 64 x 64 store (62 columns and rows are more than a game at one second a move
         # reaches) so that the block RAMs hold many cores (docs/hardware.md).
         osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores, four_reads=four_reads,
+        table=table,
         nextpnr_seed=nextpnr_seed,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
@@ -238,9 +248,13 @@ BOARDS = {
     # before it placed at 38.8 MHz with the default seed and 43.9 with seed 2
     # (docs/figures.md).  Any change to the netlist may need another seed.
     "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12,
-                        four_reads=False, nextpnr_seed=1),
-    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=3,
-                        four_reads=True),
+                        four_reads=False, table=False, nextpnr_seed=1),
+    # One core with the threat search's table (36 DP16KD: the table takes 16, its program
+    # with the opening book one more) completes an iteration in half the cycles of a core
+    # without, and reaches deeper in 0.8 s than three cores without (docs/figures.md,
+    # "Many cores"); two would need 70 of the 56 block RAMs.
+    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=1,
+                        four_reads=True, table=True),
 }
 
 DEFAULT_BOARD = "icebreaker"

@@ -88,8 +88,12 @@ class Device(wiring.Component):
         sequencer and (with ``perft``) a perft unit, sharing the work of every answer and
         count.
     cap : int
-        With the threat search's table (a one-port store): a root move's test is cut short
-        after this many AND nodes (:func:`~traxfpga.hdl.pvs_program.program`; 0: never).
+        With the threat search's table: a root move's test is cut short after this many AND
+        nodes (:func:`~traxfpga.hdl.pvs_program.program`; 0: never).
+    tt : bool or None
+        Each search core has the threat search's transposition table (in SPRAM with
+        ``spram``, else block RAM), its engine the position's key, and its program the
+        opening book (None: with a one-port store, as the iCEBreaker's).
 
     Attributes
     ----------
@@ -115,7 +119,7 @@ class Device(wiring.Component):
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
                  quad=False, player_id="trax-fpga", think_time=THINK_TIME, perft=True, cores=1,
-                 cap=TEST_CAP, scoped=False):
+                 cap=TEST_CAP, scoped=False, tt=None):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity:
@@ -136,6 +140,7 @@ class Device(wiring.Component):
         self.cores = cores
         self.cap = cap
         self.scoped = scoped
+        self.tt = not dual if tt is None else tt
         self.budget = budget_cycles(think_time, clk_freq)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -155,7 +160,7 @@ class Device(wiring.Component):
         m.submodules.linebuf = linebuf = LineBuffer(self.line_depth)
         m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
-                                           dual=self.dual, quad=self.quad, tt=not self.dual,
+                                           dual=self.dual, quad=self.quad, tt=self.tt,
                                            cap=self.cap, scoped=self.scoped)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,

@@ -8,6 +8,7 @@ project add targets with :func:`register_target`.  The figures are printed as ta
 report their progress on standard error as they go.
 """
 
+import argparse
 import random
 import time
 from pathlib import Path
@@ -192,6 +193,7 @@ def bench_pvs(args):
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
+    args.tt = args.table
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
@@ -226,7 +228,7 @@ def bench_work(args):
     if not 1 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench work: --depth (the iteration) must be 1 .. {MAX_ITER}")
     board = _board(args, "work")
-    tt = board.store_in_spram(1 << args.log2n)
+    tt = board.has_table(1 << args.log2n) if args.table is None else args.table
     index_bits = _table_index_bits(args, tt)
     asm = program(args.depth, tt=tt, scoped=args.scoped)
     code = asm.words()
@@ -349,10 +351,13 @@ def bench_reach(args):
     if not 2 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench reach: --depth (the iteration) must be 2 .. {MAX_ITER}")
     board = _board(args, "reach")
-    if not board.store_in_spram(1 << args.log2n):
-        raise SystemExit("trax-fpga bench reach: the twin's count is of the one-port devices' "
-                         "program (the iCEBreaker's, with the table): leave out --board")
+    if not board.has_table(1 << args.log2n) or board.cores != 1:
+        raise SystemExit("trax-fpga bench reach: the twin's count is of one core with the "
+                         "table (the iCEBreaker's device, the 25F's): not of --board "
+                         f"{board.name}")
     args.clock_mhz = board.clock_mhz
+    args.dual = not board.store_in_spram(1 << args.log2n)
+    args.quad = board.store_reads_four(1 << args.log2n)
     _check_think_time(args, "reach")
     # the answers that took the devices' budget: the records are of the devices' games
     picked, answers = sample_long_answers(args.records, args.positions, args.seed,
@@ -665,6 +670,9 @@ def add_arguments(parser):
     parser.add_argument("--to-iteration", type=int, default=None, metavar="N",
                         help="pvs: search each position to iteration N without a budget (the "
                              "cycles it takes to complete it; minutes a position from 6 on)")
+    parser.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
+                        help="pvs: the threat search's transposition table and the engines' "
+                             "key (default: the board's)")
     parser.add_argument("--scoped", action="store_true",
                         help="pvs, work, reach: the program with scoped scans (the AND nodes' "
                              "scans for a reply that ends the game place only the replies in "

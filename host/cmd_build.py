@@ -48,6 +48,10 @@ def add_arguments(parser):
     parser.add_argument("--think-time", type=_positive_float, default=None, metavar="SECONDS",
                         help="device: the player's budget an answer, in seconds of the clock "
                              "(default 0.8: the contest's second, the serial line included)")
+    parser.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
+                        help="device: each search core has the threat search's transposition "
+                             "table, in SPRAM or block RAM, and the opening book (default: "
+                             "the board's)")
     parser.add_argument("--scoped", action="store_true",
                         help="device: the player's threat search scans in scope (a core's "
                              "lists take block RAM: docs/player.md, \"Scoped scans\"; no "
@@ -68,7 +72,7 @@ def run(args):
         report = build(args.board, design=args.design, capacity=args.capacity, baud=args.baud,
                        clock_mhz=args.clock, out_dir=args.out, log=sys.stderr,
                        perft=args.perft, cores=args.cores, think_time=args.think_time,
-                       scoped=args.scoped)
+                       scoped=args.scoped, table=args.table)
     except TimingError as error:
         if args.json:
             print(json.dumps(error.report, indent=2))

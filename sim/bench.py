@@ -262,7 +262,8 @@ def bench_pvs(args, progress=None):
     scoped = getattr(args, "scoped", False)
     iterations = {"max_iter": to_iteration} if to_iteration else {}
     with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
-                profile=profile, scoped=scoped, **iterations) as sim:
+                profile=profile, scoped=scoped, tt=getattr(args, "tt", None),
+                **iterations) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
             f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), each)

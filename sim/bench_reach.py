@@ -29,9 +29,11 @@ def bench_reach(args, picked, progress=None, sim=None):
     :func:`~traxfpga.host.positions.sample_long_answers`): the iteration the device
     completes in its budget (``args.think_time`` seconds, by default the devices'
     ``THINK_TIME``) at ``args.clock_mhz``, and for those short of
-    iteration ``args.depth`` the twin's placements to complete it.  ``sim``:
-    the :class:`~traxfpga.sim.pvs.PVSSim` to search on (the iCEBreaker's device, book
-    included, by default; with ``args.scoped`` its threat search scanning in scope)."""
+    iteration ``args.depth`` the twin's placements to complete it.  ``sim``: the
+    :class:`~traxfpga.sim.pvs.PVSSim` to search on (by default one core with the table and
+    the book, on ``2**args.log2n`` squares, on the dual-port schedule with ``args.dual``,
+    reading four squares a cycle with ``args.quad``: the iCEBreaker's device or the 25F's;
+    with ``args.scoped`` its threat search scanning in scope)."""
     from contextlib import nullcontext
 
     from ..hdl.pvs_program import program
@@ -43,7 +45,9 @@ def bench_reach(args, picked, progress=None, sim=None):
     budget = budget_cycles(think, args.clock_mhz * 1e6)
     progress(f"{len(picked)} positions; the device's budget {budget:,} cycles ...")
     scoped = getattr(args, "scoped", False)
-    with nullcontext(sim) if sim else PVSSim(scoped=scoped) as device:
+    log2n = getattr(args, "log2n", 7)
+    store = dict(log2n=log2n, dual=getattr(args, "dual", False), quad=getattr(args, "quad", False))
+    with nullcontext(sim) if sim else PVSSim(**store, tt=True, scoped=scoped) as device:
         device.set_seed(LFSR_SEED)              # the twin's noise
         device.limits(cycles=budget)
         rows = _search_each(device, [moves for _, moves in picked], progress, lambda got: (
@@ -54,7 +58,7 @@ def bench_reach(args, picked, progress=None, sim=None):
     for (source, moves), got in zip(picked, rows):
         if got.depth >= args.depth or got.cycles < budget:
             continue            # reached, or the search ended by itself (a decided game)
-        twin = run(Game.after(moves), MAX_MULTIPLE * got.nodes, code=code)
+        twin = run(Game.after(moves), MAX_MULTIPLE * got.nodes, code=code, log2n=log2n)
         done = twin.depth >= args.depth
         short.append({"source": source, "ply": len(moves), "iteration": got.depth,
                       "nodes": got.nodes, "twin_nodes": twin.nodes if done else None,
@@ -63,7 +67,7 @@ def bench_reach(args, picked, progress=None, sim=None):
                  + (f"{twin.nodes:,} nodes, {twin.nodes / got.nodes:.1f} times the device's"
                     if done else f"more than {MAX_MULTIPLE} times the device's nodes"))
     cut = sum(r.cycles >= budget for r in rows)
-    return {"target": "reach", "clock_mhz": args.clock_mhz, "think_time_s": think,
+    return {"target": "reach", "clock_mhz": args.clock_mhz, "capacity": 1 << log2n, "think_time_s": think,
             "budget_cycles": budget,
             "iteration": args.depth, "positions": len(rows), "seed": args.seed,
             "scoped": scoped,

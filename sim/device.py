@@ -207,11 +207,14 @@ class DeviceSim:
         iCEBreaker's).
     cap : int
         The player's cap on a root move's threat test, in AND nodes (see :class:`Device`).
+    tt : bool or None
+        The search cores' transposition table (see :class:`Device`; None: with a one-port
+        store).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=THINK_TIME, perft=True, cores=1,
-                 dual=False, quad=False, node_limit=0, cap=TEST_CAP):
+                 dual=False, quad=False, node_limit=0, cap=TEST_CAP, tt=None):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -225,6 +228,8 @@ class DeviceSim:
             args["quad"] = True
         if cap != TEST_CAP:             # (the default device's cache entry unchanged)
             args["cap"] = cap
+        if tt is not None and tt != (not dual):
+            args["tt"] = tt
         self.device = Device(**args)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity

@@ -46,13 +46,16 @@ class PVSHarness(wiring.Component):
     ``profile`` (one core), ``state_cycles[code]`` counts the cycles its engine has spent in the
     state of that code since reset.  ``cap``, ``book``: the program's cap on a root move's
     test and its opening book (:func:`~traxfpga.hdl.pvs_program.program`); ``scoped``: the
-    threat search's scoped scans; ``max_iter``: the program's last iteration."""
+    threat search's scoped scans; ``max_iter``: the program's last iteration; ``tt``: the
+    threat search's transposition table and the engines' key (None: with a one-port store,
+    as the iCEBreaker's device)."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER, tt=None):
         self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
         self.quad, self.cap, self.book, self.scoped = quad, cap, book, scoped
         self.max_iter = max_iter
+        self.tt = not dual if tt is None else tt
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -65,7 +68,7 @@ class PVSHarness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
-                                       tt=not self.dual, cap=self.cap, book=self.book,
+                                       tt=self.tt, cap=self.cap, book=self.book,
                                        profile=self.profile, scoped=self.scoped,
                                        max_iter=self.max_iter)
         if self.profile:
@@ -98,11 +101,11 @@ class PVSResult(NamedTuple):
 class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
     or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
-    with ``profile`` (one core), :meth:`state_cycles`; ``cap``, ``book``, ``scoped`` and
-    ``max_iter`` as :class:`PVSHarness`'s."""
+    with ``profile`` (one core), :meth:`state_cycles`; ``cap``, ``book``, ``scoped``,
+    ``max_iter`` and ``tt`` as :class:`PVSHarness`'s."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER, tt=None):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
@@ -116,6 +119,8 @@ class PVSSim:
             args["scoped"] = True
         if max_iter != MAX_ITER:
             args["max_iter"] = max_iter
+        if tt is not None and tt != (not dual):     # (the default's cache entry unchanged)
+            args["tt"] = tt
         self._names = engine_state_names(log2n=log2n, dual=dual, quad=quad) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).

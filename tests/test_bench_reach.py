@@ -94,7 +94,8 @@ def test_bench_reach_says_what_it_cannot_measure(tmp_path):
         bench_reach(args)
     args.records = [tmp_path]
     for change, says in (({"depth": 1}, "--depth"), ({"positions": 0}, "--positions"),
-                         ({"board": "ulx3s-85f"}, "one-port")):
+                         ({"board": "ulx3s-85f"}, "one core with the table"),
+                         ({"board": "hx8k"}, "one core with the table")):
         with pytest.raises(SystemExit, match=says):
             bench_reach(argparse.Namespace(**{**vars(args), **change}))
     bad = _record(tmp_path / "bad", {12: 0.9})

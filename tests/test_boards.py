@@ -648,8 +648,8 @@ def test_build_report_with_a_fake_toolchain(monkeypatch, tmp_path):
 
 def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
     """The ECP5 flow: its tools in the environment, top.bit, LUT4s and DP16KDs, and the
-    board's search cores (the device itself is elaborated, the toolchain is not run; three
-    cores on the 25F, to keep it quick)."""
+    board's search core and its table (the device itself is elaborated, the toolchain is not
+    run)."""
     calls = _fake_toolchain(monkeypatch, fmax=57.3, target=50.0, lc=4012, bram=47,
                             family="ecp5")
     report = build_mod.build("ulx3s-25f", out_dir=tmp_path / "out")
@@ -660,7 +660,8 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
     script = (cwd / "build_top.sh").read_text()
     assert "--report top.report.json" in script and "--25k" in script
     assert report["family"] == "ecp5" and report["device"] == "LFE5U-25F-BG381"
-    assert report["cores"] == 3 and report["capacity"] == 64 and report["think_time_s"] == 0.8
+    assert report["cores"] == 1 and report["capacity"] == 64 and report["think_time_s"] == 0.8
+    assert report["table"] is True
     assert (report["logic_cells"], report["logic_cells_total"], report["logic_unit"]) == \
         (4012, 24288, "LUT4s")
     assert report["logic_cells_pct"] == pytest.approx(16.5)
@@ -673,7 +674,8 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
         == (1, 2, 12)
     assert report["bitstream"] == str(tmp_path / "out" / "top.bit")
     text = build_mod.format_report(report)
-    assert "design device, 3 search cores, capacity 64" in text and "0.8 s an answer" in text
+    assert "design device, 1 search core, capacity 64" in text
+    assert "0.8 s an answer, the table" in text
     assert "4012 / 24288 LUT4s (16.5%)" in text
     assert "memory     47 / 56 DP16KD block RAMs\n" in text and "SPRAM" not in text
     assert "50.000 MHz (PLL from 25 MHz), fmax 57.30 MHz: timing met" in text
@@ -689,11 +691,22 @@ def test_build_takes_scoped_scans(monkeypatch, tmp_path):
     assert build_mod.build("ulx3s-25f", out_dir=tmp_path / "plain", cores=1)["scoped"] is False
 
 
+def test_build_takes_the_table_or_leaves_it_out(monkeypatch, tmp_path):
+    """``--table``/``--no-table`` override the board's choice, and the report says which
+    (the toolchain faked, the device elaborated)."""
+    _fake_toolchain(monkeypatch, fmax=57.3, target=50.0, lc=4012, bram=47, family="ecp5")
+    report = build_mod.build("ulx3s-25f", out_dir=tmp_path / "out", cores=2, table=False)
+    assert report["table"] is False and report["cores"] == 2
+    assert ", no table" in build_mod.format_report(report)
+    assert build_mod.build("ulx3s-25f", out_dir=tmp_path / "board")["table"] is True
+
+
 @pytest.mark.parametrize("argv, message", [
     (["--cores", "1", "--think-time", "61"], "a think time must be 0.01 to 60 seconds, not 61"),
     (["--cores", "1", "--think-time", "50", "--clock", "100"], "more cycles at 100 MHz"),
     (["--design", "selftest", "--think-time", "0.9"], "--think-time is a setting of the device"),
     (["--design", "selftest", "--scoped"], "--scoped is a setting of the device"),
+    (["--design", "selftest", "--no-table"], "--table is a setting of the device"),
 ])
 def test_build_refuses_a_think_time_before_the_toolchain(monkeypatch, tmp_path, capsys, argv,
                                                         message):

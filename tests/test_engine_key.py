@@ -16,10 +16,11 @@ from traxfpga.host.reference.ttable import game_key
 from traxfpga.sim.core import CoreSim
 
 
-@pytest.fixture(scope="module", params=[(7, False), (5, True)], ids=["one-port", "dual"])
+@pytest.fixture(scope="module", params=[(7, False, False), (5, True, False), (6, True, True)],
+                ids=["one-port", "dual", "four-reads"])
 def core(request):
-    log2n, dual = request.param
-    with CoreSim(log2n=log2n, dual=dual, keyed=True) as c:
+    log2n, dual, quad = request.param
+    with CoreSim(log2n=log2n, dual=dual, quad=quad, keyed=True) as c:
         yield c, log2n
 
 

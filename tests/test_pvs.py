@@ -365,6 +365,30 @@ def test_hardware_runs_the_program_as_the_twin(sim):
 
 
 @needs_cxx
+@pytest.mark.parametrize("quad", [False, True], ids=["dual", "four-reads"])
+def test_block_ram_schedules_run_the_tables_program_as_the_twin(quad):
+    """The ECP5 boards' cores (block RAM, two or four reads a cycle) with the table: the
+    same move, value, depth, nodes, instructions and probes answered as the twin's, whose
+    table's keys are of the store's squares."""
+    from traxfpga.sim.pvs import PVSSim
+    probes = hits = 0
+    with PVSSim(log2n=6, dual=True, quad=quad, tt=True) as sim:
+        for k, moves in enumerate(_positions(4, seed=SEED + 2, high=24)):
+            game = _setup(sim, moves)
+            for limit in (600, 8000 + 4000 * k):
+                sim.limits(nodes=limit)
+                got = sim.search()
+                want = run(game, node_limit=limit, seed=sim.seed, log2n=6)
+                assert (got.move, got.depth, got.value, got.nodes, got.insns, got.tt_probes,
+                        got.tt_hits) == (format_move(want.move), want.depth, want.value,
+                                         want.nodes, want.insns, want.tt_probes,
+                                         want.tt_hits), moves
+                probes += got.tt_probes
+                hits += got.tt_hits
+    assert 0 < hits < probes
+
+
+@needs_cxx
 @pytest.mark.parametrize("dual", [True, False], ids=["dual", "one-port"])
 def test_hardware_runs_the_scoped_program_as_the_twin(dual):
     """With scoped scans (an engine keeping each placement's scope, the sequencer its

@@ -394,11 +394,14 @@ def test_sim_options_take_the_boards_settings():
     board = BOARDS["ulx3s-85f"]
     want = {"clk_freq": 45_000_000, "capacity": board.capacity, "perft": True,
             "cores": board.cores, "dual": True,     # block RAM: the dual-port schedule,
-            "quad": False}                          # ... two reads a cycle (12 cores fit)
+            "quad": False,                          # ... two reads a cycle (12 cores fit),
+            "tt": board.has_table()}                # ... the board's choice of the table
     assert _parse_sim_options("s", ["board=ulx3s-85f"]) == want
     assert _parse_sim_options("s", ["board=icebreaker"])["dual"] is False     # SPRAM
     assert _parse_sim_options("s", ["board=hx8k"])["quad"] is False          # iCE40 block RAM
     assert _parse_sim_options("s", ["board=ulx3s-25f"])["quad"] is True      # four reads
+    assert _parse_sim_options("s", ["board=ulx3s-25f"])["tt"] is True        # and the table
+    assert _parse_sim_options("s", ["board=hx8k"])["tt"] is False
     # cores= overrides the board's, before or after it
     for options in (["board=ulx3s-85f", "cores=2"], ["cores=2", "board=ulx3s-85f"]):
         assert _parse_sim_options("s", options) == {**want, "cores": 2}
