@@ -247,8 +247,8 @@ BOARDS = {
     # 89% full: its twelve cores meet 45 MHz with nextpnr's seed 1 (45.3 MHz); the netlist
     # before it placed at 38.8 MHz with the default seed and 43.9 with seed 2
     # (docs/figures.md).  Any change to the netlist may need another seed.
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=12,
-                        four_reads=False, table=False, nextpnr_seed=1),
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=6,
+                        four_reads=True, table=True, nextpnr_seed=1),
     # One core with the threat search's table (36 DP16KD: the table takes 16, its program
     # with the opening book one more) completes an iteration in half the cycles of a core
     # without, and reaches deeper in 0.8 s than three cores without (docs/figures.md,

@@ -18,8 +18,9 @@ def _lut(bits, wires, table):
 
 def tile_key(x, y, mask):
     """:func:`~.tt_spec.tile_key` as logic, of store coordinates narrower than
-    :data:`~.tt_spec.COORD_BITS` (zero-extended)."""
-    v = Cat(x, Const(0, COORD_BITS - len(x)), y, Const(0, COORD_BITS - len(y)), mask)
+    :data:`~.tt_spec.COORD_BITS` sign-extended (:func:`~.tt_spec.key_coord`)."""
+    v = Cat(x, x[-1].replicate(COORD_BITS - len(x)), y, y[-1].replicate(COORD_BITS - len(y)),
+            mask)
     a = [_lut(v, w, t) for w, t in LAYER_A]
     b = [_xor(a[i] for i in w) for w in LAYER_B]
     return Cat(*(_lut(b, w, t) for w, t in LAYER_C))

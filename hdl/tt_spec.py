@@ -26,7 +26,7 @@ import random
 from functools import lru_cache
 
 __all__ = ["KEY_BITS", "KEY_MASK", "INDEX_BITS", "CHECK_BITS", "DEPTH_BITS", "ENTRIES", "ENTRY_WORDS",
-           "COORD_BITS", "LAYER_A", "LAYER_B", "LAYER_C", "OR", "AND",
+           "COORD_BITS", "key_coord", "LAYER_A", "LAYER_B", "LAYER_C", "OR", "AND",
            "tile_key", "position_key", "slot", "check", "probe", "merge", "store_coord"]
 
 COORD_BITS = 7          # a column or row of the store (at most 128 squares a side)
@@ -139,6 +139,15 @@ def store_coord(offset: int, log2n: int) -> int:
     first tile lies at ``-1`` (the engine's area starts at 0 after a reset), the others
     ``offset`` squares from it."""
     return (offset - 1) % (1 << log2n)
+
+
+def key_coord(coord: int, log2n: int) -> int:
+    """The :data:`COORD_BITS`-bit column (or row) that a store of ``2**log2n`` squares a
+    side gives :func:`tile_key` for its ``coord``: sign-extended, so that every square
+    within 32 of the first tile's (``-1``) keys as it does in a 128x128 store, and one key
+    (and the opening book's) serves every store a game of the book reaches."""
+    top = 1 << (log2n - 1)
+    return (coord ^ top) - top & (1 << COORD_BITS) - 1
 
 
 def slot(key: int, stm: int, kind: int, index_bits: int = INDEX_BITS) -> int:

@@ -10,6 +10,7 @@ import pytest
 
 from traxfpga.hdl.pvs_isa import (LEVELS, Asm, Cond, Op, Rel, leaf_value, pack_move,
                                   term_value, unpack_move)
+from traxfpga.hdl.opening_book import BOOK
 from traxfpga.hdl.pvs_program import MAX_BOOK, ROM_WORDS, F, program, schedule, threat_search
 from traxfpga.host.reference.corpus import load_corpus
 from traxfpga.host.reference.evaluate import evaluate
@@ -385,6 +386,12 @@ def test_block_ram_schedules_run_the_tables_program_as_the_twin(quad):
                                          want.tt_hits), moves
                 probes += got.tt_probes
                 hits += got.tt_hits
+        # the opening book's positions key as on the iCEBreaker's store: answered from it
+        for _, _, text in BOOK[:3]:
+            moves, answer = text.split(": ")
+            _setup(sim, moves.split())
+            got = sim.search()
+            assert (got.move, got.nodes) == (answer.split()[0], 0), text
     assert 0 < hits < probes
 
 

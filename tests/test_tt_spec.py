@@ -5,8 +5,8 @@ answers and stores as the spec does."""
 import random
 
 from engine_harness import simulate
-from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, KEY_BITS, OR, check, merge,
-                                  probe, slot, tile_key)
+from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, KEY_BITS, OR, check, key_coord,
+                                  merge, probe, slot, store_coord, tile_key)
 from traxfpga.hdl.ttable import TTable
 from traxfpga.host.reference.trax import TILE_MASKS
 
@@ -17,6 +17,17 @@ def test_tile_keys_are_one_to_one_on_a_128_square_store():
     keys = {tile_key(x, y, m) for x in range(128) for y in range(128) for m in MASKS}
     assert len(keys) == 128 * 128 * len(MASKS)
     assert all(0 < k < 1 << KEY_BITS for k in keys)
+
+
+def test_a_smaller_store_keys_the_squares_near_the_first_tile_as_the_largest():
+    """A store of 64 or 32 squares a side sign-extends its coordinates into the key: one to
+    one, and the same as the 128x128 store's within 32 squares of the first tile."""
+    for log2n in (5, 6):
+        coords = [key_coord(c, log2n) for c in range(1 << log2n)]
+        assert len(set(coords)) == len(coords) and max(coords) < 128
+        near = range(-(1 << log2n - 1) + 1, 1 << log2n - 1)
+        assert all(key_coord(store_coord(o, log2n), log2n) == store_coord(o, 7) for o in near)
+    assert [key_coord(c, 7) for c in range(128)] == list(range(128))
 
 
 def test_an_entry_answers_as_deep_as_it_knows():

@@ -2,7 +2,7 @@
 of a game, and the table the hardware keeps in its SPRAM, entry for entry, so that the twin
 finds what the hardware finds."""
 
-from ...hdl.tt_spec import (INDEX_BITS, check, merge, position_key, probe, slot,
+from ...hdl.tt_spec import (INDEX_BITS, check, key_coord, merge, position_key, probe, slot,
                             store_coord)
 from .trax import Game
 
@@ -12,7 +12,8 @@ __all__ = ["game_key", "Table"]
 def game_key(game: Game, log2n: int = 7) -> int:
     """The key of ``game``'s position and side to move, as an engine with ``2**log2n``
     squares a side keeps it after a reset and the game's moves (its ``key`` output)."""
-    key = position_key((store_coord(dx, log2n), store_coord(dy, log2n), mask)
+    key = position_key((key_coord(store_coord(dx, log2n), log2n),
+                        key_coord(store_coord(dy, log2n), log2n), mask)
                        for dx, dy, mask in game.placed_tiles())
     return key ^ (game.ply & 1)
 
