@@ -42,9 +42,10 @@ NODES = 1500
 @pytest.fixture(scope="module")
 def dev():
     from traxfpga.sim.device import DeviceSim
-    # the ECP5 boards' schedule (block RAM read four squares a cycle, no table), where the
-    # cores are: one compiled design for every test of this file
-    with DeviceSim(capacity=32, cores=CORES, dual=True, quad=True, node_limit=NODES) as d:
+    # the 85F's cores (block RAM read four squares a cycle, each core with its table): one
+    # compiled design for every test of this file
+    with DeviceSim(capacity=32, cores=CORES, dual=True, quad=True, tt=True,
+                   node_limit=NODES) as d:
         yield d
 
 
@@ -61,8 +62,8 @@ def _play(dev, game, move):
 
 @needs_cxx
 def test_hardware_cores_run_as_the_twins(dev):
-    """Three sequencers with their engines: the combined answer is the twins' (the move,
-    depth, value, nodes and instructions), under node limits, through a game against the
+    """Three sequencers with their engines and tables: the combined answer is the twins'
+    (the move, depth, value, nodes, instructions and the tables' probes), under node limits, through a game against the
     reference AI with an undo; every engine result agrees with the reference, so the
     engines stay equal."""
     rng = random.Random(SEED)
@@ -76,11 +77,11 @@ def test_hardware_cores_run_as_the_twins(dev):
             limit = 600 + 50 * game.ply
             dev.set_node_limit(limit)
             (answer,) = dev.exchange(":move")
-            want = run_cores(game, CORES, limit, seed=dev.search_seed, tt=False)
+            want = run_cores(game, CORES, limit, seed=dev.search_seed, log2n=5)
             got = (answer.split()[-1], dev.search_depth, dev.search_value, dev.search_nodes,
                    dev.search_insns, dev.search_tt)
             assert got == (format_move(want.move), want.depth, want.value, want.nodes,
-                           want.insns, (0, 0)), game.moves          # (no table)
+                           want.insns, (want.tt_probes, want.tt_hits)), game.moves
             step = game.play(want.move)
             assert answer == f"{_ok(game, step)} {format_move(want.move)}", game.moves
             if game.ply == 7:                   # an undo reaches every engine
@@ -117,7 +118,7 @@ def test_perft_and_moves_on_many_cores(dev):
             break
         (answer,) = say(":move")
         played = parse_move(answer.split()[-1])
-        want = run_cores(game, CORES, NODES, seed=dev.search_seed, tt=False)
+        want = run_cores(game, CORES, NODES, seed=dev.search_seed, log2n=5)
         assert format_move(played) == format_move(want.move), game.moves
         step = game.play(played)
         assert answer == f"{_ok(game, step)} {format_move(played)}", game.moves
