@@ -240,14 +240,13 @@ BOARDS = {
     ),
     # The ECP5 parts have no SPRAM: the board store is in DP16KD block RAM.  The device with a
     # 128x128 store takes 50 of them, which even the 25F's 56 hold.
-    # 12 cores on the 85F: a core takes 17 block RAMs (its undo log's compact 72-bit entries
-    # take two), so 13 would need about 223 of the 208.
-    # The 85F's twelve cores fill it; with four reads eleven would fit, as many nodes a
-    # second (docs/figures.md, "Many cores").
-    # 89% full: its twelve cores meet 45 MHz with nextpnr's seed 1 (45.3 MHz); the netlist
-    # before it placed at 38.8 MHz with the default seed and 43.9 with seed 2
-    # (docs/figures.md).  Any change to the netlist may need another seed.
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=45.0, cores=6,
+    # A core takes 17 block RAMs (its undo log's compact 72-bit entries take two), its
+    # transposition table 16 and its program with the book one more: six fill the 85F
+    # (206 of 208).  A core's table is worth more than two cores (docs/figures.md, "Many
+    # cores").  Built for 45 MHz the six placed at 43.1 and 42.3 MHz (nextpnr seeds 1, 2:
+    # their longest paths cross the die from a store's block RAM), so they run at 40 MHz
+    # with seed 1 (docs/figures.md).  Any change to the netlist may need another seed.
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=40.0, cores=6,
                         four_reads=True, table=True, nextpnr_seed=1),
     # One core with the threat search's table (36 DP16KD: the table takes 16, its program
     # with the opening book one more) completes an iteration in half the cycles of a core

@@ -193,7 +193,8 @@ def bench_pvs(args):
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
-    args.tt = args.table
+    table = getattr(args, "table", None)
+    args.tt = board.has_table(1 << args.log2n) if table is None else table
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
@@ -216,7 +217,8 @@ def bench_work(args):
     """The search's work, apart from the hardware's speed: the software twin's legal
     placements and instructions to complete iteration ``--depth`` on the positions of
     ``bench pvs`` (``--positions``, ``--seed``), with the program of ``--board`` (with the
-    transposition table where its store is one-port; ``--scoped``: with scoped scans)."""
+    transposition table where the board has it, or as ``--table`` says; ``--scoped``: with
+    scoped scans)."""
     from ..hdl.pvs_program import MAX_ITER, program
     from ..sim.bench import search_positions, table_figures
     from .reference.pvs import run
@@ -228,7 +230,8 @@ def bench_work(args):
     if not 1 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench work: --depth (the iteration) must be 1 .. {MAX_ITER}")
     board = _board(args, "work")
-    tt = board.has_table(1 << args.log2n) if args.table is None else args.table
+    table = getattr(args, "table", None)
+    tt = board.has_table(1 << args.log2n) if table is None else table
     index_bits = _table_index_bits(args, tt)
     asm = program(args.depth, tt=tt, scoped=args.scoped)
     code = asm.words()
@@ -671,8 +674,8 @@ def add_arguments(parser):
                         help="pvs: search each position to iteration N without a budget (the "
                              "cycles it takes to complete it; minutes a position from 6 on)")
     parser.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
-                        help="pvs: the threat search's transposition table and the engines' "
-                             "key (default: the board's)")
+                        help="pvs, work: the threat search's transposition table and the "
+                             "engines' key (default: the board's)")
     parser.add_argument("--scoped", action="store_true",
                         help="pvs, work, reach: the program with scoped scans (the AND nodes' "
                              "scans for a reply that ends the game place only the replies in "

@@ -261,9 +261,10 @@ def bench_pvs(args, progress=None):
     each = [] if profile else None
     scoped = getattr(args, "scoped", False)
     iterations = {"max_iter": to_iteration} if to_iteration else {}
+    tt = getattr(args, "tt", None)
+    tt = not args.dual if tt is None else tt
     with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
-                profile=profile, scoped=scoped, tt=getattr(args, "tt", None),
-                **iterations) as sim:
+                profile=profile, scoped=scoped, tt=tt, **iterations) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
             f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), each)
@@ -279,7 +280,7 @@ def bench_pvs(args, progress=None):
            {"think_time_s": think, "budget_cycles": budget}),
         "cycles_each": [r.cycles for r in rows],
         "store": store_name(args.dual, getattr(args, "quad", False)), "capacity": 1 << args.log2n,
-        "cores": cores, "scoped": scoped,
+        "cores": cores, "table": tt, "scoped": scoped,
         "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,
         "nodes_per_second": round(nodes * clock * 1e6 / cycles),
         "cycles_per_node": round(busy / max(nodes, 1), 1),

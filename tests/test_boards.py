@@ -115,7 +115,7 @@ def test_clock_plan():
     f, p = clock_plan("hx8k", 25)
     assert f == pytest.approx(25.125) and p.divf == 66
     assert pcf_clock_constraint(24e6) == "set_frequency clk 24.000000"
-    assert clock_plan("ulx3s-85f") == (45.0, ecp5_pll_params(25, 45))
+    assert clock_plan("ulx3s-85f") == (40.0, ecp5_pll_params(25, 40))
     assert clock_plan("ulx3s-25f") == (50.0, ecp5_pll_params(25, 50))
     assert clock_plan("ulx3s-25f", 25) == (25.0, None)
     f, p = clock_plan("ulx3s-85f", 48)

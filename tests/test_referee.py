@@ -392,10 +392,10 @@ def test_sim_options_take_the_boards_settings():
     from traxfpga.boards.platforms import BOARDS
     from traxfpga.host.players import _parse_sim_options
     board = BOARDS["ulx3s-85f"]
-    want = {"clk_freq": 45_000_000, "capacity": board.capacity, "perft": True,
+    want = {"clk_freq": 40_000_000, "capacity": board.capacity, "perft": True,
             "cores": board.cores, "dual": True,     # block RAM: the dual-port schedule,
-            "quad": False,                          # ... two reads a cycle (12 cores fit),
-            "tt": board.has_table()}                # ... the board's choice of the table
+            "quad": True,                           # ... four reads a cycle,
+            "tt": True}                             # ... each core with its table
     assert _parse_sim_options("s", ["board=ulx3s-85f"]) == want
     assert _parse_sim_options("s", ["board=icebreaker"])["dual"] is False     # SPRAM
     assert _parse_sim_options("s", ["board=hx8k"])["quad"] is False          # iCE40 block RAM
