@@ -243,9 +243,10 @@ BOARDS = {
     # A core takes 17 block RAMs (its undo log's compact 72-bit entries take two), its
     # transposition table 16 and its program with the book one more: six fill the 85F
     # (206 of 208).  A core's table is worth more than two cores (docs/figures.md, "Many
-    # cores").  Built for 45 MHz the six placed at 43.1 and 42.3 MHz (nextpnr seeds 1, 2:
-    # their longest paths cross the die from a store's block RAM), so they run at 40 MHz
-    # with seed 1 (docs/figures.md).  Any change to the netlist may need another seed.
+    # cores").  Built for 45 MHz the six placed at 43.1, 42.3 and 41.0 MHz (nextpnr seeds
+    # 1 to 3: their longest paths cross the die from a store's block RAM), so they run at
+    # 40 MHz, where seed 1 placed them at 46.5 MHz (docs/figures.md).  Any change to the
+    # netlist may need another seed.
     "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=40.0, cores=6,
                         four_reads=True, table=True, nextpnr_seed=1),
     # One core with the threat search's table (36 DP16KD: the table takes 16, its program
