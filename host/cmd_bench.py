@@ -193,8 +193,7 @@ def bench_pvs(args):
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
-    table = getattr(args, "table", None)
-    args.tt = board.has_table(1 << args.log2n) if table is None else table
+    args.tt = _table(args, board)
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
@@ -230,8 +229,7 @@ def bench_work(args):
     if not 1 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench work: --depth (the iteration) must be 1 .. {MAX_ITER}")
     board = _board(args, "work")
-    table = getattr(args, "table", None)
-    tt = board.has_table(1 << args.log2n) if table is None else table
+    tt = _table(args, board)
     index_bits = _table_index_bits(args, tt)
     asm = program(args.depth, tt=tt, scoped=args.scoped)
     code = asm.words()
@@ -319,6 +317,13 @@ register_target("work", bench_work,
 #: ``bench work --tt-entries``' range: the slot's two low bits are the side to move and the
 #: node's kind; 2**22 entries are more than any search here stores.
 MIN_TABLE_BITS, MAX_TABLE_BITS = 4, 22
+
+
+def _table(args, board):
+    """Whether the benched program and cores have the threat search's table: ``--table`` or
+    ``--no-table``, else the board's choice at ``--log2n``."""
+    table = getattr(args, "table", None)
+    return board.has_table(1 << args.log2n) if table is None else table
 
 
 def _table_index_bits(args, tt):

@@ -261,13 +261,13 @@ def bench_pvs(args, progress=None):
     each = [] if profile else None
     scoped = getattr(args, "scoped", False)
     iterations = {"max_iter": to_iteration} if to_iteration else {}
-    tt = getattr(args, "tt", None)
-    tt = not args.dual if tt is None else tt
     with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
-                profile=profile, scoped=scoped, tt=tt, **iterations) as sim:
+                profile=profile, scoped=scoped, tt=getattr(args, "tt", None),
+                **iterations) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
             f"depth {got.depth}, {got.nodes:,} nodes in {got.cycles:,} cycles"), each)
+    tt = sim.harness.tt                     # (None in args: the store's default)
     states = sum(each, Counter()) if profile else None
     cycles = sum(r.cycles for r in rows)
     busy = sum(r.busy for r in rows)          # the cores' own cycles (one core: cycles)
