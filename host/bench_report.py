@@ -185,13 +185,15 @@ def _short_part(figures):
     short = figures.pop("short", None)
     if not short:
         return []
-    more = f"more than {figures.get('max_multiple', '?')}x"
-    rows = [[s["source"], str(s["ply"]), str(s["iteration"]), f"{s['nodes']:,}",
-             "-" if s["twin_nodes"] is None else f"{s['twin_nodes']:,}",
-             more if s["multiple"] is None else f"{s['multiple']:.1f}x"] for s in short]
-    heads = ["record", "ply", "iteration completed", "the device's nodes",
-             f"the twin's to iteration {figures.get('iteration', '?')}", "multiple"]
-    return [table(heads, rows, right=(1, 2, 3, 4, 5))]
+    rows = [[s["source"], str(s["ply"]), str(s["iteration"]), f"{s['nodes']:,}"] for s in short]
+    heads = ["record", "ply", "iteration completed", "the device's nodes"]
+    if "multiple" in short[0]:          # not with --no-twin
+        more = f"more than {figures.get('max_multiple', '?')}x"
+        for row, s in zip(rows, short):
+            row += ["-" if s["twin_nodes"] is None else f"{s['twin_nodes']:,}",
+                    more if s["multiple"] is None else f"{s['multiple']:.1f}x"]
+        heads += [f"the twin's to iteration {figures.get('iteration', '?')}", "multiple"]
+    return [table(heads, rows, right=tuple(range(1, len(heads))))]
 
 
 def report(figures):

@@ -359,10 +359,12 @@ def bench_reach(args):
     if not 2 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench reach: --depth (the iteration) must be 2 .. {MAX_ITER}")
     board = _board(args, "reach")
-    if not board.has_table(1 << args.log2n) or board.cores != 1:
+    args.twin = not getattr(args, "no_twin", False)
+    args.cores, args.table = board.cores, board.has_table(1 << args.log2n)
+    if args.twin and (not args.table or args.cores != 1):
         raise SystemExit("trax-fpga bench reach: the twin's count is of one core with the "
                          "table (the iCEBreaker's device, the 25F's): not of --board "
-                         f"{board.name}")
+                         f"{board.name} (--no-twin measures its device alone)")
     args.clock_mhz = board.clock_mhz
     args.dual = not board.store_in_spram(1 << args.log2n)
     args.quad = board.store_reads_four(1 << args.log2n)
@@ -690,6 +692,10 @@ def add_arguments(parser):
                              "that ends the game (the AND nodes' and the OR nodes'), the moves "
                              "in the scope of the move before (those a scan that knew each "
                              "placement's tiles before that move would place; minutes)")
+    parser.add_argument("--no-twin", action="store_true",
+                        help="reach: the board's device alone, without the twin's count of "
+                             "the nodes the short positions need (any board, its cores and "
+                             "table as built)")
     parser.add_argument("--records", nargs="+", metavar="PATH",
                         help="held-back, reach: game records (files or folders of referee "
                              "--record or bench player --record games)")

@@ -6,6 +6,7 @@ import argparse
 import pytest
 
 from traxfpga.hdl.pvs_program import program
+from traxfpga.host.bench_report import report
 from traxfpga.host.positions import long_answers
 from traxfpga.host.reference.movetext import UnusableInput
 from traxfpga.host.reference.pvs import run
@@ -45,17 +46,17 @@ def test_the_long_answers_are_the_simulated_boards_alone(tmp_path):
         long_answers([tmp_path / "missing.txt"], 0.8)
 
 
-def _args(records, depth, clock_mhz):
+def _args(records, depth, clock_mhz, twin=True):
     return argparse.Namespace(records=[records], positions=5, seed=1, depth=depth,
-                              clock_mhz=clock_mhz)
+                              clock_mhz=clock_mhz, twin=twin)
 
 
-def _measure(records, depth, clock_mhz, sim):
+def _measure(records, depth, clock_mhz, sim, twin=True):
     from traxfpga.host.positions import sample_long_answers
     from traxfpga.sim.bench_reach import bench_reach
     picked, answers = sample_long_answers([records], 5, 1, 0.8)
     assert answers == len(picked) == 1
-    return bench_reach(_args(records, depth, clock_mhz), picked, sim=sim)
+    return bench_reach(_args(records, depth, clock_mhz, twin), picked, sim=sim)
 
 
 @pytest.fixture(scope="module")
@@ -80,9 +81,32 @@ def test_bench_reach_counts_the_twins_nodes_past_the_budget(sim, tmp_path):
     code = program(3, tt=True).words()
     assert run(Game.after(MOVES[:12]), short["nodes"], code=code).depth == 2
     assert run(Game.after(MOVES[:12]), short["twin_nodes"], code=code).depth == 3
+    # without the twin: the same device's search, and no count past it
+    alone = _measure(rec, 3, 0.2, sim, twin=False)
+    assert alone["short"] == [{k: short[k] for k in ("source", "ply", "iteration", "nodes")}]
+    assert "multiples_needed" not in alone and alone["reached"] == "0 of 1"
+    assert alone["depth_reached_at_budget"] == got["depth_reached_at_budget"] == {"2": 1}
+    text = report(alone)
+    assert "the device's nodes" in text and "multiple" not in text
     # 0.8 s at 0.5 MHz completes iteration 3 there: nothing short of it
     got = _measure(rec, 3, 0.5, sim)
     assert got["reached"] == "1 of 1" and got["short"] == []
+
+
+def test_bench_reach_without_the_twin_measures_any_boards_device(tmp_path, monkeypatch):
+    """--no-twin takes the board's device as built, many cores and all, which the twin's
+    count refuses."""
+    import traxfpga.sim.bench_reach as reach
+    from traxfpga.host.cmd_bench import bench_reach
+    seen = {}
+    monkeypatch.setattr(reach, "bench_reach", lambda args, picked, progress: seen.update(
+        vars(args)) or {"target": "reach"})
+    rec = _record(tmp_path / "r", {12: 0.8})
+    args = argparse.Namespace(records=[rec], positions=5, seed=1, depth=8, board="ulx3s-85f",
+                              log2n=6, no_twin=True)
+    bench_reach(args)
+    assert (seen["twin"], seen["cores"], seen["table"], seen["quad"], seen["clock_mhz"]) == (
+        False, 6, True, True, 40.0)
 
 
 def test_bench_reach_says_what_it_cannot_measure(tmp_path):
@@ -94,7 +118,7 @@ def test_bench_reach_says_what_it_cannot_measure(tmp_path):
         bench_reach(args)
     args.records = [tmp_path]
     for change, says in (({"depth": 1}, "--depth"), ({"positions": 0}, "--positions"),
-                         ({"board": "ulx3s-85f"}, "one core with the table"),
+                         ({"board": "ulx3s-85f"}, "one core with the table.*--no-twin"),
                          ({"board": "hx8k"}, "one core with the table")):
         with pytest.raises(SystemExit, match=says):
             bench_reach(argparse.Namespace(**{**vars(args), **change}))
