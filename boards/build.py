@@ -148,7 +148,7 @@ def _main_clock(clocks, clock_mhz):
 # --- the flow ----------------------------------------------------------------------------------
 
 def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=True, cores=1,
-                    think_time=None, scoped=False, tt=None):
+                    think_time=None, scoped=False, tt=None, tt_bits=None):
     if design == "selftest":
         from .selftest import SelfTest
         return lambda clk_freq: SelfTest(clk_freq=clk_freq, baud=baud, capacity=capacity)
@@ -162,7 +162,8 @@ def _device_factory(design, *, capacity, baud, spram=False, quad=False, perft=Tr
     think_time = THINK_TIME if think_time is None else think_time
     return lambda clk_freq: Device(clk_freq=clk_freq, baud=baud, capacity=capacity, spram=spram,
                                    dual=not spram, quad=quad, perft=perft, cores=cores,
-                                   think_time=think_time, scoped=scoped, tt=tt)
+                                   think_time=think_time, scoped=scoped, tt=tt,
+                                   **({} if tt_bits is None else {"tt_bits": tt_bits}))
 
 
 def _tail(path, lines=25):
@@ -226,7 +227,8 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
                               perft=board.perft if perft is None else perft,
                               cores=board.cores if cores is None else cores,
                               think_time=think_time, scoped=scoped,
-                              tt=board.has_table(capacity) if table is None else table)
+                              tt=board.has_table(capacity) if table is None else table,
+                              tt_bits=board.table_bits)
     try:
         top = BoardTop(board, factory, requested_mhz)
     except (TypeError, ValueError) as error:
@@ -296,6 +298,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         "capacity": capacity,
         "baud": baud,
         **({"cores": top.device.cores, "perft": top.device.perft, "table": top.device.tt,
+            **({"table_entries": 1 << top.device.tt_bits} if top.device.tt else {}),
             "think_time_s": top.device.think_time, "scoped": top.device.scoped}
            if design == "device" else {}),
         "logic_cells": results["logic_cells"],
@@ -341,7 +344,8 @@ def format_report(report):
         if "cores" in report else ""
     perft = {True: ", perft unit", False: ", no perft unit"}.get(report.get("perft"), "")
     think = f", {report['think_time_s']:g} s an answer" if "think_time_s" in report else ""
-    think += {True: ", the table", False: ", no table"}.get(report.get("table"), "")
+    think += {True: f", tables of {report.get('table_entries', 0):,} entries",
+              False: ", no table"}.get(report.get("table"), "")
     think += ", scoped scans" if report.get("scoped") else ""
     lines = [
         f"board      {report['board']} ({report['device']}), design {report['design']}"

@@ -8,6 +8,7 @@ amaranth-boards class only when a build needs it.
 from dataclasses import dataclass
 import importlib
 
+from ..hdl.tt_spec import INDEX_BITS
 from .families import get_family
 
 __all__ = ["Board", "BOARDS", "DEFAULT_BOARD", "get_board", "board_names"]
@@ -76,6 +77,9 @@ class Board:
     #: and its engine the position's key, and so the opening book (None: where the store is
     #: SPRAM, as on the iCEBreaker, whose fourth SPRAM holds the table)
     table: bool | None = None
+    #: each table's entries, ``2**table_bits`` (the iCEBreaker's SPRAM holds 2**13; fewer
+    #: leave block RAM for more cores)
+    table_bits: int = INDEX_BITS
 
     def has_table(self, capacity=None):
         """Whether the device's search cores have the transposition table (`table`)."""
@@ -130,7 +134,8 @@ ICE40_PROGRAMMERS = (("iceprog", ()), ("openFPGALoader", ("-b", "ice40_generic")
 ULX3S_PROGRAMMERS = (("openFPGALoader", ("-b", "ulx3s", "-f")), ("fujprog", ("-j", "flash")))
 
 
-def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, four_reads, table, nextpnr_seed=None):
+def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, four_reads, table,
+           table_bits=INDEX_BITS, nextpnr_seed=None):
     """A ULX3S: the boards differ only in their ECP5 part, and so in the search cores it
     holds, the clock they meet, whether their engines read four squares a cycle and whether
     the cores have the transposition table."""
@@ -144,7 +149,7 @@ def _ulx3s(size, *, logic_cells, bram, clock_mhz, cores, four_reads, table, next
         # A 64 x 64 store (62 columns and rows are more than a game at one second a move
         # reaches) so that the block RAMs hold many cores (docs/hardware.md).
         osc_mhz=25.0, clock_mhz=clock_mhz, capacity=64, cores=cores, four_reads=four_reads,
-        table=table,
+        table=table, table_bits=table_bits,
         nextpnr_seed=nextpnr_seed,
         # The 25 MHz oscillator arrives on G2 (a PCLK pin); the EHXPLLL takes it from there.
         pll_primitive="EHXPLLL",
@@ -245,16 +250,17 @@ BOARDS = {
     # (206 of 208).  A core's table is worth more than two cores (docs/figures.md, "Many
     # cores").  Built for 45 MHz the six placed at 43.1, 42.3 and 41.0 MHz (nextpnr seeds
     # 1 to 3: their longest paths cross the die from a store's block RAM), so they run at
-    # 40 MHz, where seed 1 placed them at 46.5 MHz (docs/figures.md).  Any change to the
-    # netlist may need another seed.
-    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=40.0, cores=6,
+    # the PLL's step below, 42.86 MHz (25 MHz / 7 x 12), where seed 1 placed them at
+    # 43.66 MHz (docs/figures.md).  Any change to the netlist may need another seed.
+    "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=25 / 7 * 12, cores=6,
                         four_reads=True, table=True, nextpnr_seed=1),
-    # One core with the threat search's table (36 DP16KD: the table takes 16, its program
-    # with the opening book one more) completes an iteration in half the cycles of a core
-    # without, and reaches deeper in 0.8 s than three cores without (docs/figures.md,
-    # "Many cores"); two would need 70 of the 56 block RAMs.
-    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=1,
-                        four_reads=True, table=True),
+    # A core with the threat search's table completes an iteration in half the cycles of a
+    # core without, and two cores reach deeper in 0.8 s than one (docs/figures.md, "Many
+    # cores").  A table of 8,192 entries takes 16 DP16KD, so two cores with such tables
+    # would need 70 of the 56 block RAMs; with 4,096 entries each (5.6% more placements)
+    # they take 54.
+    "ulx3s-25f": _ulx3s("25F", logic_cells=24288, bram=56, clock_mhz=50.0, cores=2,
+                        four_reads=True, table=True, table_bits=12),
 }
 
 DEFAULT_BOARD = "icebreaker"

@@ -13,7 +13,8 @@ from amaranth.hdl import Module, Shape, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.cores import Cores, check_capacity, check_cores
+from ..hdl.cores import Cores, check_capacity, check_cores, table_of
+from ..hdl.tt_spec import INDEX_BITS
 from ..hdl.lfsr import LFSR_SEED, lfsr_step
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
@@ -94,6 +95,8 @@ class Device(wiring.Component):
         Each search core has the threat search's transposition table (in SPRAM with
         ``spram``, else block RAM), its engine the position's key, and its program the
         opening book (None: with a one-port store, as the iCEBreaker's).
+    tt_bits : int
+        Each table's entries: ``2**tt_bits`` (:class:`~traxfpga.hdl.ttable.TTable`).
 
     Attributes
     ----------
@@ -119,7 +122,7 @@ class Device(wiring.Component):
 
     def __init__(self, *, clk_freq, baud=115200, capacity=128, spram=False, dual=False,
                  quad=False, player_id="trax-fpga", think_time=THINK_TIME, perft=True, cores=1,
-                 cap=TEST_CAP, scoped=False, tt=None):
+                 cap=TEST_CAP, scoped=False, tt=None, tt_bits=INDEX_BITS):
         if spram and dual:
             raise ValueError("an SPRAM store has one port: spram and dual exclude each other")
         if capacity & (capacity - 1) or not 8 <= capacity:
@@ -140,7 +143,7 @@ class Device(wiring.Component):
         self.cores = cores
         self.cap = cap
         self.scoped = scoped
-        self.tt = not dual if tt is None else tt
+        self.tt, self.tt_bits = table_of(tt, dual), tt_bits
         self.budget = budget_cycles(think_time, clk_freq)
         self.divisor = divisor_for(clk_freq, baud)
         self.line_depth = LINE_MAX + 1
@@ -161,6 +164,7 @@ class Device(wiring.Component):
         m.submodules.cores = cores = Cores(n=self.cores, log2n=self.log2n, perft=self.perft,
                                            clear_on_start=self.spram, spram=self.spram,
                                            dual=self.dual, quad=self.quad, tt=self.tt,
+                                           tt_bits=self.tt_bits,
                                            cap=self.cap, scoped=self.scoped)
         m.submodules.protocol = proto = Protocol(capacity=self.capacity,
                                                  player_id=self.player_id,

@@ -27,8 +27,16 @@ from .pvs_program import MAX_ITER, TEST_CAP
 from .pvs_isa import MAX_CAPACITY
 from .request import MAX_CORES, SearchLimits, SearchReport, SearchRequest
 from .share import share_engine
+from .tt_spec import INDEX_BITS
 
-__all__ = ["Cores", "check_capacity", "check_cores"]
+__all__ = ["Cores", "check_capacity", "check_cores", "table_of"]
+
+
+def table_of(tt, dual):
+    """Whether search cores have the threat search's transposition table: ``tt``, or where
+    it is None, with a one-port store (the iCEBreaker's: its fourth SPRAM holds the
+    table)."""
+    return not dual if tt is None else tt
 
 
 def check_capacity(capacity):
@@ -64,6 +72,8 @@ class Cores(wiring.Component):
     tt : bool
         Each sequencer has a transposition table for its threat search (in an SPRAM with
         ``spram``), and its engine keeps the position's key.
+    tt_bits : int
+        Each table's entries: ``2**tt_bits`` (:class:`~traxfpga.hdl.ttable.TTable`).
     profile : bool
         One core only: its engine's state on ``state`` (:class:`~traxfpga.hdl.engine.Engine`).
     scoped : bool
@@ -90,7 +100,7 @@ class Cores(wiring.Component):
 
     def __init__(self, *, n=1, log2n=7, perft=False, clear_on_start=False, spram=False,
                  dual=False, quad=False, tt=False, cap=TEST_CAP, book=None, profile=False,
-                 scoped=False, max_iter=MAX_ITER):
+                 scoped=False, max_iter=MAX_ITER, tt_bits=INDEX_BITS):
         check_cores(n)
         if profile and n != 1:
             raise ValueError("the engine's state is shown for one core only")
@@ -102,7 +112,7 @@ class Cores(wiring.Component):
         self.spram = spram
         self.dual = dual
         self.quad = quad
-        self.tt = tt
+        self.tt, self.tt_bits = tt, tt_bits
         self.cap = cap
         self.book = book
         self.profile = profile
@@ -130,7 +140,8 @@ class Cores(wiring.Component):
             # (The command stage is the one-port device's: its clock needs it.)
             sequencer = PVSCore(core=i, cores=n, tt=self.tt, spram=self.spram,
                                 staged=not self.quad, cap=self.cap, book=self.book,
-                                scoped=self.scoped, max_iter=self.max_iter)
+                                scoped=self.scoped, max_iter=self.max_iter,
+                                tt_bits=self.tt_bits)
             if self.tt:
                 m.d.comb += sequencer.key.eq(engine.key)
             if self.scoped:

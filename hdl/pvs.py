@@ -28,7 +28,7 @@ from .request import SearchLimits, SearchReport, SearchRequest
 from .share import check_core
 from .stage import Stage
 from .tiles import Reason, Status, Winner
-from .tt_spec import DEPTH_BITS, KEY_BITS
+from .tt_spec import DEPTH_BITS, INDEX_BITS, KEY_BITS
 from .ttable import TTable
 
 __all__ = ["PVSCore"]
@@ -38,7 +38,7 @@ class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it);
     with ``tt``, a transposition table for the threat search (:mod:`.ttable`, in an
-    SPRAM with ``spram``), cleared as each search starts, and root moves' tests cut short
+    SPRAM with ``spram``) of ``2**tt_bits`` entries, cleared as each search starts, and root moves' tests cut short
     after ``cap`` AND nodes, and with the table the opening book ``book``
     (:func:`~.pvs_program.program`; None: the device's).  With ``staged`` (the default)
     its engine commands pass through a register stage, a cycle each.  With ``scoped``, the
@@ -66,9 +66,9 @@ class PVSCore(wiring.Component):
     """
 
     def __init__(self, code=None, *, core=0, cores=1, tt=False, spram=False, staged=True,
-                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER, tt_bits=INDEX_BITS):
         check_core(core, cores)
-        self.core, self.cores = core, cores
+        self.core, self.cores, self.tt_bits = core, cores, tt_bits
         self.staged = staged
         self.tt, self.spram, self.scoped = tt, spram, scoped
         self.code = (program(max_iter, cores=cores, tt=tt, cap=cap, book=book,
@@ -106,7 +106,7 @@ class PVSCore(wiring.Component):
         r.cmd = r.cmd_stream.payload
         r.fr, r.fw = frames.read_port(), frames.write_port()
         if self.tt:
-            m.submodules.table = r.table = TTable(spram=self.spram)
+            m.submodules.table = r.table = TTable(spram=self.spram, index_bits=self.tt_bits)
         self.scans = ScopedScans(self, m, r) if self.scoped else None
         m.d.comb += rd.addr.eq(r.npc)              # the next instruction, read a cycle ahead
         self._frame_address(m, r)

@@ -15,9 +15,9 @@ is zero about 80 times as often as chance.  (A sum would cut that to about 15 ti
 about 120 more logic cells than the UP5K has.)  docs/player.md ("The transposition table") gives the
 false hits measured in searches: none.
 
-**The table.**  :data:`ENTRIES` entries of two 16-bit words, addressed by the key's low
-bits XOR the side to move (bit 0) and the node's kind (bit 1); the rest of the key is the
-entry's check.  An entry holds the least depth the attacker was found to win at and the
+**The table.**  :data:`ENTRIES` entries of two 16-bit words (the iCEBreaker's; a board
+may keep ``2**index_bits``), addressed by the key's low bits XOR the side to move (bit 0)
+and the node's kind (bit 1); the next :data:`CHECK_BITS` of the key are the entry's check.  An entry holds the least depth the attacker was found to win at and the
 greatest depth it was found to fail at: a win at depth d answers every depth >= d, a
 failure every depth <= d (0: none known).
 """
@@ -158,7 +158,10 @@ def slot(key: int, stm: int, kind: int, index_bits: int = INDEX_BITS) -> int:
 
 
 def check(key: int, index_bits: int = INDEX_BITS) -> int:
-    return key >> index_bits
+    """The entry's check of ``key``: the key's bits above the index, as many as an entry
+    holds (:data:`CHECK_BITS`; a smaller table than the iCEBreaker's leaves the key's top
+    bits out)."""
+    return key >> index_bits & (1 << CHECK_BITS) - 1
 
 
 def probe(entry, chk: int, depth: int):

@@ -10,7 +10,7 @@ a copy of the 39-bit key, which the UP5K has no cells to spare for.  Its depth a
 are registered as it arrives: the sequencer's logic in front of them, and the check's
 comparisons behind, were too long a path for the UP5K at 24 MHz.  ``clear`` empties the
 table (a search's start): it zeroes the depths of every entry's second word (an entry
-that knows no depth answers nothing, whatever its check), ENTRIES cycles during which no
+that knows no depth answers nothing, whatever its check), a cycle an entry during which no
 query is taken.
 """
 
@@ -19,7 +19,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .store import SinglePortRAM
-from .tt_spec import CHECK_BITS, DEPTH_BITS, ENTRIES, ENTRY_WORDS, INDEX_BITS, KEY_BITS
+from .tt_spec import CHECK_BITS, DEPTH_BITS, ENTRY_WORDS, INDEX_BITS, KEY_BITS
 
 __all__ = ["TTable", "TTQuery", "TTAnswer", "High"]
 
@@ -41,7 +41,11 @@ class TTable(wiring.Component):
     Parameters
     ----------
     spram : bool
-        Keep it in an iCE40UP5K SPRAM (else a ``Memory``, in simulation).
+        Keep it in an iCE40UP5K SPRAM (else a ``Memory``: block RAM on an ECP5, or in
+        simulation).
+    index_bits : int
+        ``2**index_bits`` entries (:data:`~.tt_spec.INDEX_BITS`: the iCEBreaker's SPRAM
+        full; at most that, as an entry's check holds the key's bits above the index).
 
     Attributes
     ----------
@@ -53,8 +57,11 @@ class TTable(wiring.Component):
         Empty the table (while no query is offered).
     """
 
-    def __init__(self, *, spram=False):
-        self.spram = spram
+    def __init__(self, *, spram=False, index_bits=INDEX_BITS):
+        if not 2 <= index_bits <= INDEX_BITS:
+            raise ValueError(f"a table of 2**{index_bits} entries: the index must be 2 .. "
+                             f"{INDEX_BITS} bits")
+        self.spram, self.index_bits = spram, index_bits
         super().__init__({
             "q": In(stream.Signature(TTQuery)),
             "answer": Out(TTAnswer),
@@ -63,13 +70,14 @@ class TTable(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.ram = ram = SinglePortRAM(shape=16, depth=ENTRIES * ENTRY_WORDS,
+        bits = self.index_bits
+        m.submodules.ram = ram = SinglePortRAM(shape=16, depth=ENTRY_WORDS << bits,
                                                spram=self.spram)
         query = self.q.payload
-        index = query.key[:INDEX_BITS] ^ (query.kind << 1)
-        chk = query.key[INDEX_BITS:]
+        index = query.key[:bits] ^ (query.kind << 1)
+        chk = query.key[bits:bits + CHECK_BITS]          # tt_spec.check
         same_low = Signal()                     # the entry's first word is the query's
-        count = Signal(INDEX_BITS)
+        count = Signal(bits)
         win, fail = Signal(DEPTH_BITS), Signal(DEPTH_BITS)      # the entry to write
         # the query's depth and verdict (not its key)
         held = Signal(data.StructLayout({"depth": DEPTH_BITS, "put": 1, "win": 1}))
@@ -106,7 +114,7 @@ class TTable(wiring.Component):
                 m.d.comb += [ram.addr.eq(Cat(1, count)), ram.we.eq(1),
                              ram.wdata.eq(Cat(chk[16:], win, fail))]
                 m.d.sync += count.eq(count + 1)
-                with m.If(count == ENTRIES - 1):
+                with m.If(count == (1 << bits) - 1):
                     m.next = "IDLE"
         return m
 
@@ -114,7 +122,7 @@ class TTable(wiring.Component):
         """The entry's second word is in: the answer (tt_spec.probe) and, for a store, the
         entry to write (tt_spec.merge)."""
         read = data.View(High, high)
-        same = same_low & (read.check == self.q.payload.key[INDEX_BITS + 16:])
+        same = same_low & (read.check == self.q.payload.key[self.index_bits + 16:][:CHECK_BITS - 16])
         depth = held.depth
         m.d.sync += [
             self.answer.win.eq(same & (read.win != 0) & (read.win <= depth)),

@@ -125,7 +125,7 @@ def bench_perft(args):
     args.quad = args.dual and board.store_reads_four() and not args.two_reads
     figures = run_bench(args, progress=lambda text: note("trax-fpga bench perft", text))
     figures["board"] = board.name
-    ulx3s = BOARDS["ulx3s-85f"].clock_mhz
+    ulx3s = round(BOARDS["ulx3s-85f"].clock_mhz, 3)
     figures["ulx3s_clock_mhz"] = ulx3s
     figures["leaves_per_second_at_ulx3s_clock"] = round(
         figures["leaves_per_second"] * ulx3s / figures["clock_mhz"])
@@ -193,7 +193,7 @@ def bench_pvs(args):
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
-    args.tt = _table(args, board)
+    args.tt, args.tt_bits = _table(args, board), board.table_bits
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
@@ -230,7 +230,7 @@ def bench_work(args):
         raise SystemExit(f"trax-fpga bench work: --depth (the iteration) must be 1 .. {MAX_ITER}")
     board = _board(args, "work")
     tt = _table(args, board)
-    index_bits = _table_index_bits(args, tt)
+    index_bits = _table_index_bits(args, tt, board)
     asm = program(args.depth, tt=tt, scoped=args.scoped)
     code = asm.words()
     census = _ScopeCensus() if args.scope else None
@@ -326,14 +326,12 @@ def _table(args, board):
     return board.has_table(1 << args.log2n) if table is None else table
 
 
-def _table_index_bits(args, tt):
-    """The index bits of ``bench work``'s table: the device's, or ``--tt-entries``' (a
+def _table_index_bits(args, tt, board):
+    """The index bits of ``bench work``'s table: the board's, or ``--tt-entries``' (a
     power of two), to show what a table of another size would save."""
-    from ..hdl.tt_spec import INDEX_BITS
-
     entries = args.tt_entries
     if entries is None:
-        return INDEX_BITS
+        return board.table_bits
     if not tt:
         raise SystemExit("trax-fpga bench work: --tt-entries needs a board whose program has "
                          "the table (a one-port store, such as the iCEBreaker's)")
@@ -361,6 +359,7 @@ def bench_reach(args):
     board = _board(args, "reach")
     args.twin = not getattr(args, "no_twin", False)
     args.cores, args.table = board.cores, board.has_table(1 << args.log2n)
+    args.tt_bits = board.table_bits
     if args.twin and (not args.table or args.cores != 1):
         raise SystemExit("trax-fpga bench reach: the twin's count is of one core with the "
                          "table (the iCEBreaker's device, the 25F's): not of --board "

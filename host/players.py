@@ -974,7 +974,7 @@ def _parse_sim_options(spec, options):
                             f"(expected one of: {', '.join(fits)})")
         sim_args.update(clk_freq=round(board.clock_mhz * 1e6), capacity=board.capacity,
                         dual=not board.store_in_spram(), quad=board.store_reads_four(),
-                        tt=board.has_table(), perft=board.perft)
+                        tt=board.has_table(), tt_bits=board.table_bits, perft=board.perft)
         sim_args.setdefault("cores", board.cores)
     if "think_time" in sim_args:
         try:

@@ -10,6 +10,7 @@ from collections import Counter
 
 from ..firmware.top import THINK_TIME, budget_cycles
 from ..hdl.tiles import Status
+from ..hdl.tt_spec import INDEX_BITS
 
 __all__ = ["bench_engine", "bench_sim", "bench_perft", "bench_pvs",
            "search_positions", "percentile"]
@@ -263,6 +264,7 @@ def bench_pvs(args, progress=None):
     iterations = {"max_iter": to_iteration} if to_iteration else {}
     with PVSSim(log2n=args.log2n, dual=args.dual, quad=getattr(args, "quad", False), cores=cores,
                 profile=profile, scoped=scoped, tt=getattr(args, "tt", None),
+                tt_bits=getattr(args, "tt_bits", INDEX_BITS),
                 **iterations) as sim:
         sim.limits(cycles=budget)
         rows = _search_each(sim, positions, progress, lambda got: (
@@ -275,12 +277,13 @@ def bench_pvs(args, progress=None):
     own = busy - sum(r.engine_cycles for r in rows)
     probes, hits = sum(r.tt_probes for r in rows), sum(r.tt_hits for r in rows)
     return {
-        "target": "pvs", "clock_mhz": clock,
+        "target": "pvs", "clock_mhz": round(clock, 3),
         **({"to_iteration": to_iteration} if to_iteration else
            {"think_time_s": think, "budget_cycles": budget}),
         "cycles_each": [r.cycles for r in rows],
         "store": store_name(args.dual, getattr(args, "quad", False)), "capacity": 1 << args.log2n,
-        "cores": cores, "table": tt, "scoped": scoped,
+        "cores": cores, "table": tt,
+        "table_entries": 1 << sim.harness.tt_bits if tt else 0, "scoped": scoped,
         "positions": len(rows), "seed": args.seed, "nodes": nodes, "cycles": cycles,
         "nodes_per_second": round(nodes * clock * 1e6 / cycles),
         "cycles_per_node": round(busy / max(nodes, 1), 1),

@@ -14,6 +14,7 @@ many times less work) the board would need to reach that iteration there.
 
 from ..firmware.top import THINK_TIME, budget_cycles
 from ..hdl.lfsr import LFSR_SEED
+from ..hdl.tt_spec import INDEX_BITS
 from ..host.reference.pvs import run
 from ..host.reference.trax import Game
 from .bench import _search_each, depth_histogram
@@ -50,7 +51,8 @@ def bench_reach(args, picked, progress=None, sim=None):
     log2n = getattr(args, "log2n", 7)
     twin = getattr(args, "twin", True)
     store = dict(log2n=log2n, dual=getattr(args, "dual", False), quad=getattr(args, "quad", False))
-    device_of = dict(cores=getattr(args, "cores", 1), tt=getattr(args, "table", True))
+    device_of = dict(cores=getattr(args, "cores", 1), tt=getattr(args, "table", True),
+                     tt_bits=getattr(args, "tt_bits", INDEX_BITS))
     with nullcontext(sim) if sim else PVSSim(**store, **device_of, scoped=scoped) as device:
         device.set_seed(LFSR_SEED)              # the twin's noise
         device.limits(cycles=budget)
@@ -65,11 +67,13 @@ def bench_reach(args, picked, progress=None, sim=None):
         row = {"source": source, "ply": len(moves), "iteration": got.depth, "nodes": got.nodes}
         short.append(row)
         if twin:
-            row.update(_twin_count(moves, got.nodes, args.depth, code, log2n, progress,
-                                   f"{source}, ply {len(moves)}"))
+            row.update(_twin_count(moves, got.nodes, args.depth, code, log2n,
+                                   device_of["tt_bits"], progress, f"{source}, ply {len(moves)}"))
     cut = sum(r.cycles >= budget for r in rows)
-    figures = {"target": "reach", "clock_mhz": args.clock_mhz, "capacity": 1 << log2n,
-               "cores": device_of["cores"], "table": device_of["tt"], "think_time_s": think,
+    figures = {"target": "reach", "clock_mhz": round(args.clock_mhz, 3), "capacity": 1 << log2n,
+               "cores": device_of["cores"], "table": device_of["tt"],
+               "table_entries": 1 << device_of["tt_bits"] if device_of["tt"] else 0,
+               "think_time_s": think,
                "budget_cycles": budget,
                "iteration": args.depth, "positions": len(rows), "seed": args.seed,
                "scoped": scoped,
@@ -87,10 +91,10 @@ def bench_reach(args, picked, progress=None, sim=None):
     return figures
 
 
-def _twin_count(moves, nodes, depth, code, log2n, progress, where):
+def _twin_count(moves, nodes, depth, code, log2n, tt_bits, progress, where):
     """The twin's placements to complete iteration ``depth`` after ``moves``, where the
     device stopped after ``nodes``: up to ``MAX_MULTIPLE`` times them."""
-    twin = run(Game.after(moves), MAX_MULTIPLE * nodes, code=code, log2n=log2n)
+    twin = run(Game.after(moves), MAX_MULTIPLE * nodes, code=code, log2n=log2n, tt_bits=tt_bits)
     done = twin.depth >= depth
     progress(f"{where}: iteration {depth} needs "
              + (f"{twin.nodes:,} nodes, {twin.nodes / nodes:.1f} times the device's"

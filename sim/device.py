@@ -20,10 +20,12 @@ from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..firmware.top import LED_READY, THINK_TIME, Device
+from ..hdl.cores import table_of
 from ..hdl.perft import COUNT_BITS
 from ..hdl.pvs_isa import MAX_NODE_LIMIT, NODE_BITS
 from ..hdl.pvs_program import TEST_CAP
 from ..hdl.request import SearchReport
+from ..hdl.tt_spec import INDEX_BITS
 from ..hdl.uart import RxByte, UARTRx, UARTTx
 from .compiled import COMPILED, default_backend
 from .backends import BACKENDS, signed16
@@ -210,11 +212,14 @@ class DeviceSim:
     tt : bool or None
         The search cores' transposition table (see :class:`Device`; None: with a one-port
         store).
+    tt_bits : int
+        Each table's entries: ``2**tt_bits`` (see :class:`Device`).
     """
 
     def __init__(self, *, capacity=128, clk_freq=DEFAULT_CLK, baud=DEFAULT_BAUD, backend="auto",
                  vcd=None, player_id="trax-fpga", think_time=THINK_TIME, perft=True, cores=1,
-                 dual=False, quad=False, node_limit=0, cap=TEST_CAP, tt=None):
+                 dual=False, quad=False, node_limit=0, cap=TEST_CAP, tt=None,
+                 tt_bits=INDEX_BITS):
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}")
         if backend == "auto":
@@ -228,8 +233,10 @@ class DeviceSim:
             args["quad"] = True
         if cap != TEST_CAP:             # (the default device's cache entry unchanged)
             args["cap"] = cap
-        if tt is not None and tt != (not dual):
+        if table_of(tt, dual) != table_of(None, dual):  # (the default's cache entry unchanged)
             args["tt"] = tt
+        if tt_bits != INDEX_BITS:
+            args["tt_bits"] = tt_bits
         self.device = Device(**args)
         self.harness = DeviceHarness(self.device)
         self.capacity = capacity

@@ -14,7 +14,8 @@ from amaranth.hdl import Fragment, Module
 from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
-from ..hdl.cores import Cores
+from ..hdl.cores import Cores, table_of
+from ..hdl.tt_spec import INDEX_BITS
 from ..hdl.engine import STATE_BITS, Command, Engine, Op, Result
 from ..hdl.lfsr import LFSR_SEED
 from ..hdl.pvs_program import MAX_ITER, TEST_CAP
@@ -48,14 +49,15 @@ class PVSHarness(wiring.Component):
     test and its opening book (:func:`~traxfpga.hdl.pvs_program.program`); ``scoped``: the
     threat search's scoped scans; ``max_iter``: the program's last iteration; ``tt``: the
     threat search's transposition table and the engines' key (None: with a one-port store,
-    as the iCEBreaker's device)."""
+    as the iCEBreaker's device), of ``2**tt_bits`` entries."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER, tt=None):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER, tt=None,
+                 tt_bits=INDEX_BITS):
         self.log2n, self.dual, self.cores, self.profile = log2n, dual, cores, profile
         self.quad, self.cap, self.book, self.scoped = quad, cap, book, scoped
         self.max_iter = max_iter
-        self.tt = not dual if tt is None else tt
+        self.tt, self.tt_bits = table_of(tt, dual), tt_bits
         super().__init__({
             "cmd":    In(stream.Signature(Command)),
             "res":    Out(stream.Signature(Result)),
@@ -68,7 +70,7 @@ class PVSHarness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
-                                       tt=self.tt, cap=self.cap, book=self.book,
+                                       tt=self.tt, tt_bits=self.tt_bits, cap=self.cap, book=self.book,
                                        profile=self.profile, scoped=self.scoped,
                                        max_iter=self.max_iter)
         if self.profile:
@@ -102,10 +104,11 @@ class PVSSim:
     """Engines plus search sequencers in compiled simulation (needs a C++ compiler): one,
     or ``cores`` sharing each search, their engines on a dual-port store with ``dual``;
     with ``profile`` (one core), :meth:`state_cycles`; ``cap``, ``book``, ``scoped``,
-    ``max_iter`` and ``tt`` as :class:`PVSHarness`'s."""
+    ``max_iter``, ``tt`` and ``tt_bits`` as :class:`PVSHarness`'s."""
 
     def __init__(self, *, log2n=7, dual=False, quad=False, cores=1, profile=False,
-                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER, tt=None):
+                 cap=TEST_CAP, book=None, scoped=False, max_iter=MAX_ITER, tt=None,
+                 tt_bits=INDEX_BITS):
         if not cxxrtl.available():
             raise RuntimeError("PVSSim needs a C++ compiler for the compiled simulation")
         args = dict(log2n=log2n, dual=dual, cores=cores, profile=profile)
@@ -119,8 +122,10 @@ class PVSSim:
             args["scoped"] = True
         if max_iter != MAX_ITER:
             args["max_iter"] = max_iter
-        if tt is not None and tt != (not dual):     # (the default's cache entry unchanged)
+        if table_of(tt, dual) != table_of(None, dual):  # (the default's cache entry unchanged)
             args["tt"] = tt
+        if tt_bits != INDEX_BITS:
+            args["tt_bits"] = tt_bits
         self._names = engine_state_names(log2n=log2n, dual=dual, quad=quad) if profile else None
         self.harness = PVSHarness(**args)
         # The fastest compiled backend, as the device picks it (a C++ compiler is there).

@@ -115,7 +115,7 @@ def test_clock_plan():
     f, p = clock_plan("hx8k", 25)
     assert f == pytest.approx(25.125) and p.divf == 66
     assert pcf_clock_constraint(24e6) == "set_frequency clk 24.000000"
-    assert clock_plan("ulx3s-85f") == (40.0, ecp5_pll_params(25, 40))
+    assert clock_plan("ulx3s-85f") == (25 / 7 * 12, ecp5_pll_params(25, 25 / 7 * 12))
     assert clock_plan("ulx3s-25f") == (50.0, ecp5_pll_params(25, 50))
     assert clock_plan("ulx3s-25f", 25) == (25.0, None)
     f, p = clock_plan("ulx3s-85f", 48)
@@ -660,8 +660,8 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
     script = (cwd / "build_top.sh").read_text()
     assert "--report top.report.json" in script and "--25k" in script
     assert report["family"] == "ecp5" and report["device"] == "LFE5U-25F-BG381"
-    assert report["cores"] == 1 and report["capacity"] == 64 and report["think_time_s"] == 0.8
-    assert report["table"] is True
+    assert report["cores"] == 2 and report["capacity"] == 64 and report["think_time_s"] == 0.8
+    assert report["table"] is True and report["table_entries"] == 4096
     assert (report["logic_cells"], report["logic_cells_total"], report["logic_unit"]) == \
         (4012, 24288, "LUT4s")
     assert report["logic_cells_pct"] == pytest.approx(16.5)
@@ -674,8 +674,8 @@ def test_build_report_on_ecp5_with_a_fake_toolchain(monkeypatch, tmp_path):
         == (1, 2, 12)
     assert report["bitstream"] == str(tmp_path / "out" / "top.bit")
     text = build_mod.format_report(report)
-    assert "design device, 1 search core, capacity 64" in text
-    assert "0.8 s an answer, the table" in text
+    assert "design device, 2 search cores, capacity 64" in text
+    assert "0.8 s an answer, tables of 4,096 entries" in text
     assert "4012 / 24288 LUT4s (16.5%)" in text
     assert "memory     47 / 56 DP16KD block RAMs\n" in text and "SPRAM" not in text
     assert "50.000 MHz (PLL from 25 MHz), fmax 57.30 MHz: timing met" in text

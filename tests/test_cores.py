@@ -16,6 +16,7 @@ from traxfpga.sim.bench import search_positions
 from player_harness import SEED, needs_cxx
 
 CORES = 3
+TT_BITS = 12            # the 25F's tables
 
 
 def test_cores_share_the_roots_moves():
@@ -42,9 +43,9 @@ NODES = 1500
 @pytest.fixture(scope="module")
 def dev():
     from traxfpga.sim.device import DeviceSim
-    # the 85F's cores (block RAM read four squares a cycle, each core with its table): one
-    # compiled design for every test of this file
-    with DeviceSim(capacity=32, cores=CORES, dual=True, quad=True, tt=True,
+    # the ECP5 boards' cores (block RAM read four squares a cycle, each core with its
+    # table, of the 25F's 4,096 entries): one compiled design for every test of this file
+    with DeviceSim(capacity=32, cores=CORES, dual=True, quad=True, tt=True, tt_bits=TT_BITS,
                    node_limit=NODES) as d:
         yield d
 
@@ -62,8 +63,9 @@ def _play(dev, game, move):
 
 @needs_cxx
 def test_hardware_cores_run_as_the_twins(dev):
-    """Three sequencers with their engines and tables: the combined answer is the twins'
-    (the move, depth, value, nodes, instructions and the tables' probes), under node limits, through a game against the
+    """Three sequencers with their engines and tables (half the iCEBreaker's entries): the
+    combined answer is the twins' (the move, depth, value, nodes, instructions and the
+    tables' probes), under node limits, through a game against the
     reference AI with an undo; every engine result agrees with the reference, so the
     engines stay equal."""
     rng = random.Random(SEED)
@@ -77,7 +79,8 @@ def test_hardware_cores_run_as_the_twins(dev):
             limit = 600 + 50 * game.ply
             dev.set_node_limit(limit)
             (answer,) = dev.exchange(":move")
-            want = run_cores(game, CORES, limit, seed=dev.search_seed, log2n=5)
+            want = run_cores(game, CORES, limit, seed=dev.search_seed, log2n=5,
+                             tt_bits=TT_BITS)
             got = (answer.split()[-1], dev.search_depth, dev.search_value, dev.search_nodes,
                    dev.search_insns, dev.search_tt)
             assert got == (format_move(want.move), want.depth, want.value, want.nodes,
@@ -118,7 +121,7 @@ def test_perft_and_moves_on_many_cores(dev):
             break
         (answer,) = say(":move")
         played = parse_move(answer.split()[-1])
-        want = run_cores(game, CORES, NODES, seed=dev.search_seed, log2n=5)
+        want = run_cores(game, CORES, NODES, seed=dev.search_seed, log2n=5, tt_bits=TT_BITS)
         assert format_move(played) == format_move(want.move), game.moves
         step = game.play(played)
         assert answer == f"{_ok(game, step)} {format_move(played)}", game.moves

@@ -392,15 +392,16 @@ def test_sim_options_take_the_boards_settings():
     from traxfpga.boards.platforms import BOARDS
     from traxfpga.host.players import _parse_sim_options
     board = BOARDS["ulx3s-85f"]
-    want = {"clk_freq": 40_000_000, "capacity": board.capacity, "perft": True,
+    want = {"clk_freq": 42_857_143, "capacity": board.capacity, "perft": True,
             "cores": board.cores, "dual": True,     # block RAM: the dual-port schedule,
             "quad": True,                           # ... four reads a cycle,
-            "tt": True}                             # ... each core with its table
+            "tt": True, "tt_bits": 13}              # ... each core with its table
     assert _parse_sim_options("s", ["board=ulx3s-85f"]) == want
     assert _parse_sim_options("s", ["board=icebreaker"])["dual"] is False     # SPRAM
     assert _parse_sim_options("s", ["board=hx8k"])["quad"] is False          # iCE40 block RAM
     assert _parse_sim_options("s", ["board=ulx3s-25f"])["quad"] is True      # four reads
     assert _parse_sim_options("s", ["board=ulx3s-25f"])["tt"] is True        # and the table
+    assert _parse_sim_options("s", ["board=ulx3s-25f"])["tt_bits"] == 12     # of 4,096 entries
     assert _parse_sim_options("s", ["board=hx8k"])["tt"] is False
     # cores= overrides the board's, before or after it
     for options in (["board=ulx3s-85f", "cores=2"], ["cores=2", "board=ulx3s-85f"]):
@@ -427,8 +428,7 @@ def test_sim_think_time_refused(option, message):
 
 def test_simulated_board_of_another_board():
     """``sim,board=NAME`` simulates that board's device: its clock times the answers (one
-    core here, to keep the test's simulation small: the device of bench perft's test on
-    that board)."""
+    core here, to keep the test's simulation small)."""
     with open_player(f"sim,board=ulx3s-25f,cores=1,nodes={QUICK}") as p:
         assert p.transport.clk_freq == 50e6 and p.transport.sim.capacity == 64
         assert p.start("black") is None

@@ -4,8 +4,10 @@ answers and stores as the spec does."""
 
 import random
 
+import pytest
+
 from engine_harness import simulate
-from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, KEY_BITS, OR, check, key_coord,
+from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, INDEX_BITS, KEY_BITS, OR, check, key_coord,
                                   merge, probe, slot, store_coord, tile_key)
 from traxfpga.hdl.ttable import TTable
 from traxfpga.host.reference.trax import TILE_MASKS
@@ -46,21 +48,35 @@ def test_the_slot_separates_side_and_kind():
     slots = {slot(key, stm, kind) for stm in (0, 1) for kind in (OR, AND)}
     assert len(slots) == 4 and all(0 <= s < ENTRIES for s in slots)
     assert check(key) < 1 << CHECK_BITS
+    # a smaller table's check: the key's bits above its index, as many as an entry holds
+    top = 1 << KEY_BITS - 1
+    assert check(key | top, INDEX_BITS - 1) == check(key, INDEX_BITS - 1) < 1 << CHECK_BITS
+    assert check(key | top) != check(key)
+    big = key | top           # a larger table's (the twin's): every bit above the index
+    assert check(big, INDEX_BITS + 1) == big >> INDEX_BITS + 1
+    with pytest.raises(ValueError, match="index"):
+        TTable(index_bits=INDEX_BITS + 1)
 
 
-def test_the_table_in_hardware_follows_the_spec():
-    dut = TTable()
+@pytest.mark.parametrize("bits", [INDEX_BITS, INDEX_BITS - 1])
+def test_the_table_in_hardware_follows_the_spec(bits):
+    """The iCEBreaker's table, and one of half the entries (the 25F's cores'), whose check
+    leaves out the key's top bit."""
+    dut = TTable(index_bits=bits)
+    entries = 1 << bits
     rng = random.Random(7)
     keys = [rng.getrandbits(KEY_BITS) for _ in range(6)]
-    # two keys in one slot with different checks: a replacement
-    keys.append(keys[0] ^ 1 << KEY_BITS - 1)
+    # two keys in one slot whose checks differ in their top bit: a replacement
+    keys.append(keys[0] ^ 1 << bits + CHECK_BITS - 1)
+    # and a key the smaller table cannot tell from another (the same check)
+    keys.append(keys[1] ^ 1 << KEY_BITS - 1)
     model = {}
 
     async def bench(ctx):
         ctx.set(dut.clear, 1)
         await ctx.tick()
         ctx.set(dut.clear, 0)
-        for _ in range(ENTRIES + 2):
+        for _ in range(entries + 2):
             await ctx.tick()
         for n in range(300):
             key, kind = rng.choice(keys), rng.choice((OR, AND))
@@ -71,19 +87,19 @@ def test_the_table_in_hardware_follows_the_spec():
             ctx.set(dut.q.valid, 1)
             await ctx.tick().until(dut.q.ready)
             ctx.set(dut.q.valid, 0)
-            at = slot(key, 0, kind)
+            at = slot(key, 0, kind, bits)
             entry = model.get(at, (0, 0, 0))
-            want = probe(entry, check(key), depth)
+            want = probe(entry, check(key, bits), depth)
             got = (ctx.get(dut.answer.win), ctx.get(dut.answer.fail))
             assert got == tuple(map(int, want)), n
             if put:
-                model[at] = merge(entry, check(key), win, depth)
+                model[at] = merge(entry, check(key, bits), win, depth)
         assert any(w or f for _, w, f in model.values())
         # cleared: no entry answers any more
         ctx.set(dut.clear, 1)
         await ctx.tick()
         ctx.set(dut.clear, 0)
-        for _ in range(ENTRIES + 2):
+        for _ in range(entries + 2):
             await ctx.tick()
         for key in keys:
             for kind in (OR, AND):

@@ -17,7 +17,7 @@ from ...hdl.pvs_isa import (FRAME_REGS, KEY_WORDS, LATCH, LEVELS, PASSED_OVER, W
 from ...hdl.lfsr import LFSR_SEED, lfsr_next
 from ...hdl.pvs_program import MAX_ITER, program
 from ...hdl.tile_chars import TILE_CHARS
-from ...hdl.tt_spec import DEPTH_BITS
+from ...hdl.tt_spec import DEPTH_BITS, INDEX_BITS
 from .evaluate import evaluate
 from .trax import Game, Illegal, Move
 from .scoped_scan import Scans
@@ -153,7 +153,7 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
         max_iter: int | None = None, threats: bool = True, code=None,
         max_insns: int = 1 << 40, core: int = 0, cores: int = 1, tt: bool = True,
         log2n: int = 7, table: Table | None = None, observe: dict | None = None,
-        sites: dict | None = None) -> PVSChoice:
+        sites: dict | None = None, tt_bits: int = INDEX_BITS) -> PVSChoice:
     """The sequencer's answer on ``game`` (left as it was); ``node_limit`` 0: none;
     ``seed``: the noise generator's start (None: no noise, for comparing values with a
     plain minimax); ``max_iter``, ``threats``, ``tt``:
@@ -161,15 +161,15 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     one-port devices', False as the dual-port boards'); ``code``: another program
     (``Asm.words()``); ``core`` of ``cores``: the core whose share of the root's moves is
     searched (see :func:`run_cores`); ``log2n``: the engine's store (the table's keys
-    are of its squares); ``table``: the transposition table, empty (a new one by default),
-    whose counts the caller may read afterwards; ``observe``: ``{address: f}``, ``f(game)``
+    are of its squares); ``table``: the transposition table, empty (by default a new one of
+    ``2**tt_bits`` entries), whose counts the caller may read afterwards; ``observe``: ``{address: f}``, ``f(game)``
     called before the instruction at that address runs, and ``sites``, ``{address:
     nodes}``, added to for the nodes each instruction placed (both to measure the
     search)."""
     if code is None:
         code = (_code(cores, tt) if max_iter is None and threats
                 else program(max_iter or MAX_ITER, threats, cores=cores, tt=tt).words())
-    table = Table(log2n) if table is None else table
+    table = Table(log2n, index_bits=tt_bits) if table is None else table
     probes, hits = table.probes, table.hits        # a table passed in may have counts
     g = game
     frames = [0] * (LEVELS * FRAME_REGS)
