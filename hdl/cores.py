@@ -9,21 +9,22 @@ To their host (the protocol sequencer) they look like one engine and one player:
   core 0's results and squares;
 * a search starts every sequencer at once; each searches the root's moves dealt to it
   until the budget is spent, and when all have answered the **combiner** passes on the
-  answer of highest value, the lower core's on a tie, as the twin's ``run_cores``;
+  greatest answer by ``pvs_program.answer_rank`` (a win, then the deepest iteration, then
+  the highest value), the lower core's on a tie, as the twin's ``run_cores``;
 * a ``:perft`` count starts every perft unit at once, each counting below the first moves
   on its own squares, and the host reads the sum.
 
 With one core this is the engine, the sequencer and the perft unit wired together.
 """
 
-from amaranth.hdl import Array, Cat, Module, Signal
+from amaranth.hdl import Array, Cat, Module, Mux, Signal
 from amaranth.lib import stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .engine import STATE_BITS, CellOut, Command, Engine, Result
 from .perft import COUNT_BITS, Perft, PerftRequest
 from .pvs import PVSCore
-from .pvs_program import MAX_ITER, TEST_CAP
+from .pvs_program import DECIDED, MAX_ITER, TEST_CAP
 from .pvs_isa import MAX_CAPACITY
 from .request import MAX_CORES, SearchLimits, SearchReport, SearchRequest
 from .share import share_engine
@@ -54,6 +55,13 @@ def check_cores(n):
     ``core``)."""
     if not 1 <= n <= MAX_CORES:
         raise ValueError(f"there must be 1 .. {MAX_CORES} search cores, not {n}")
+
+
+def _rank(depth, value):
+    """:func:`~.pvs_program.answer_rank` as an unsigned number: a won game, not a lost one,
+    the depth of an undecided one, the value (its sign bit flipped)."""
+    won, lost = value > DECIDED, value < -DECIDED
+    return Cat(value[:-1], ~value[-1], Mux(won | lost, 0, depth), ~lost, won)
 
 
 class Cores(wiring.Component):
@@ -223,8 +231,9 @@ class Cores(wiring.Component):
     def _combine(self, m, sequencers):
         """The sequencers all search at once, each the root moves dealt to it (one each in
         turn, in scan order: see the program's DEAL).  When every one has answered, their
-        answers are looked at one a cycle and the one of highest value is passed on, the
-        lower core's on a tie: as the twin's ``run_cores``."""
+        answers are looked at one a cycle and the greatest by
+        :func:`~.pvs_program.answer_rank` is passed on, the lower core's on a tie: as the
+        twin's ``run_cores``."""
         n = self.n
         report = self.report
         m.d.comb += report.seed_used.eq(sequencers[0].report.seed_used)
@@ -259,7 +268,10 @@ class Cores(wiring.Component):
                 with m.If(all_done):
                     m.next = "MERGE"
             with m.State("MERGE"):
-                with m.If(found[p] & (~best_found | (pick["value"][p] > best["value"]))):
+                depth, value = Signal.like(best["depth"]), Signal.like(best["value"])
+                m.d.comb += [depth.eq(pick["depth"][p]), value.eq(pick["value"][p])]
+                better = _rank(depth, value) > _rank(best["depth"], best["value"])
+                with m.If(found[p] & (~best_found | better)):
                     m.d.sync += [best_found.eq(1), best_core.eq(p),
                                  *(best[name].eq(a[p]) for name, a in pick.items()),
                                  *(best_ctl[name].eq(a[p]) for name, a in ctl.items())]

@@ -10,7 +10,7 @@ from .pvs_isa import (INF, KEY_WORDS, LATCH, LEVELS, WIN, WORD_BITS, Asm, Cond, 
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
-__all__ = ["program", "threat_search", "schedule", "OPENING", "MAX_ITER", "MAX_BOOK", "ROM_WORDS",
+__all__ = ["program", "threat_search", "schedule", "answer_rank", "OPENING", "MAX_ITER", "MAX_BOOK", "ROM_WORDS",
            "MAX_DEFENCE", "MAX_ATTACK", "TEST_CAP", "MAX_TEST_CAP", "F", "G"]
 
 #: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
@@ -69,6 +69,20 @@ EXCLUDED = 16
 REFUTED = -(WIN - 32)
 DECIDED = WIN - 64          # a value beyond this is a decided game
 NO_MOVE = 0xFFFF            # an empty entry of the list: tile 3, no placement's word
+
+
+def answer_rank(depth: int, value: int):
+    """The order of many cores' answers (``Cores``' combiner and the twin's ``run_cores``
+    play the greatest, the lower core's on a tie): a won game first, the quickest win
+    best; then an undecided game's answer, of the deepest iteration first, then of the
+    highest value; a lost game last.  A core whose own moves all lose at an iteration
+    answers the best of the iteration before, which a deeper core's answer holds against
+    as well: its value, of a shallower search, does not compare with the deeper one's."""
+    if value > DECIDED:
+        return 2, 0, value
+    if value < -DECIDED:
+        return 0, 0, value
+    return 1, depth, value
 
 
 def schedule(i: int):

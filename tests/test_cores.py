@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from traxfpga.hdl.pvs_isa import WIN
+from traxfpga.hdl.pvs_program import DECIDED, REFUTED, answer_rank
 from traxfpga.host.reference.ai import choose_move
 from traxfpga.host.reference.corpus import engine_variant, load_corpus
 from traxfpga.host.reference.pvs import run, run_cores
@@ -33,6 +35,54 @@ def test_cores_share_the_roots_moves():
             assert max(p.value for p in parts) == one.value, moves
             assert run_cores(game, cores, max_iter=1, threats=False,
                              seed=None).value == one.value
+
+
+#: (depth, value) of cores' answers: every class of ``answer_rank`` and its edges.
+ANSWERS = [(d, v) for d in (0, 1, 5, 12)
+           for v in (-WIN, REFUTED, -DECIDED - 1, -DECIDED, -5, 0, 55, DECIDED, DECIDED + 1, WIN)]
+
+
+def test_a_deeper_answer_is_played_before_a_shallower_ones_value():
+    """A core whose moves all lose at iteration 2 keeps its iteration-1 answer: its value
+    (55, of one ply) does not compare with a core's of iteration 8 (-28), whose answer is
+    played (the position of ply 18 of the e018899 match's seed 12, game 17, on the 25F);
+    a won game beats any depth, and a lost one comes last."""
+    assert answer_rank(8, -28) > answer_rank(1, 55)
+    assert answer_rank(3, DECIDED + 1) > answer_rank(12, 400) > answer_rank(1, REFUTED)
+    assert answer_rank(5, WIN) > answer_rank(2, DECIDED + 1)        # the quicker win
+
+
+def test_run_cores_plays_the_greatest_answer(monkeypatch):
+    from traxfpga.host.reference import pvs
+    told = {0: pvs.PVSChoice((0, 0, 1), 8, -28, 100, 10),
+            1: pvs.PVSChoice((1, 0, 1), 1, 55, 7, 1), 2: pvs.PVSChoice(None, 9, -32000, 1, 1)}
+    monkeypatch.setattr(pvs, "run", lambda game, limit, core=0, **kw: told[core])
+    got = run_cores(Game(), 3)
+    assert (got.move, got.depth, got.value, got.nodes, got.insns) == ((0, 0, 1), 8, -28, 108, 12)
+
+
+def test_the_combiners_rank_is_the_twins():
+    """``Cores``' combiner orders the answers as ``answer_rank``."""
+    from amaranth.hdl import Module, Signal, signed
+    from amaranth.sim import Simulator
+    from traxfpga.hdl.cores import _rank
+    depth, value = Signal(4), Signal(signed(16))
+    rank = Signal(32)
+    m = Module()
+    m.d.comb += rank.eq(_rank(depth, value))
+    got = {}
+
+    async def bench(ctx):
+        for d, v in ANSWERS:
+            ctx.set(depth, d)
+            ctx.set(value, v)
+            got[d, v] = ctx.get(rank)
+    sim = Simulator(m)
+    sim.add_testbench(bench)
+    sim.run()
+    for a in ANSWERS:
+        for b in ANSWERS:
+            assert (got[a] > got[b]) == (answer_rank(*a) > answer_rank(*b)), (a, b)
 
 
 #: The node limit of the device's answers in the many-core tests, so that the twin predicts

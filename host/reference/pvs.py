@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ...hdl.pvs_isa import (FRAME_REGS, KEY_WORDS, LATCH, LEVELS, PASSED_OVER, WORD_BITS, Cond,
                             Op, Rel, leaf_value, pack_move, term_value, to_signed, unpack_move)
 from ...hdl.lfsr import LFSR_SEED, lfsr_next
-from ...hdl.pvs_program import MAX_ITER, program
+from ...hdl.pvs_program import MAX_ITER, answer_rank, program
 from ...hdl.tile_chars import TILE_CHARS
 from ...hdl.tt_spec import DEPTH_BITS, INDEX_BITS
 from .evaluate import evaluate
@@ -309,14 +309,16 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
 def run_cores(game: Game, cores: int, node_limit: int = 0, **kwargs) -> PVSChoice:
     """The answer of ``cores`` sequencers searching at once, as the device's combiner picks
     it: each core searches its share of the root's moves (dealt in scan order, one each in
-    turn) with ``node_limit``, and the answer of highest value is played, the lower core's
-    on a tie; ``nodes``, ``insns`` and the table's counts are the sums."""
+    turn) with ``node_limit``, and the greatest answer by
+    :func:`~traxfpga.hdl.pvs_program.answer_rank` is played, the lower core's on a tie;
+    ``nodes``, ``insns`` and the table's counts are the sums."""
     if cores == 1:
         return run(game, node_limit, **kwargs)
     answers = [run(game, node_limit, core=k, cores=cores, **kwargs) for k in range(cores)]
     best = None
     for a in answers:
-        if a.move is not None and (best is None or a.value > best.value):
+        if a.move is not None and (best is None or answer_rank(a.depth, a.value)
+                                   > answer_rank(best.depth, best.value)):
             best = a
     best = best or answers[0]
     return best._replace(**{name: sum(getattr(a, name) for a in answers)
