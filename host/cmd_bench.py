@@ -166,6 +166,7 @@ def bench_pvs(args):
     """The board's player, the search sequencer: node rate on seeded mid-game positions
     (see :mod:`traxfpga.sim.bench`), then its size and Fmax alone on the iCE40UP5K, unless
     ``--no-synth``."""
+    from ..hdl.tt_spec import INDEX_BITS
     from ..sim.bench import bench_pvs as run_bench
 
     def progress(text):
@@ -193,7 +194,8 @@ def bench_pvs(args):
     # The engines' schedule is the board's: dual-port where the store is block RAM.
     args.dual = not (args.one_port or board.store_in_spram(1 << args.log2n))
     args.quad = args.dual and board.store_reads_four(1 << args.log2n) and not args.two_reads
-    args.tt, args.tt_bits = _table(args, board), board.table_bits
+    args.tt = _table(args, board)
+    args.tt_bits = _table_index_bits(args, args.tt, board, "pvs", most=INDEX_BITS)
     figures = run_bench(args, progress=progress)
     figures["board"] = board.name
     if not args.no_synth:
@@ -230,7 +232,7 @@ def bench_work(args):
         raise SystemExit(f"trax-fpga bench work: --depth (the iteration) must be 1 .. {MAX_ITER}")
     board = _board(args, "work")
     tt = _table(args, board)
-    index_bits = _table_index_bits(args, tt, board)
+    index_bits = _table_index_bits(args, tt, board, "work", most=MAX_TABLE_BITS)
     asm = program(args.depth, tt=tt, scoped=args.scoped)
     code = asm.words()
     census = _ScopeCensus() if args.scope else None
@@ -326,18 +328,19 @@ def _table(args, board):
     return board.has_table(1 << args.log2n) if table is None else table
 
 
-def _table_index_bits(args, tt, board):
-    """The index bits of ``bench work``'s table: the board's, or ``--tt-entries``' (a
-    power of two), to show what a table of another size would save."""
-    entries = args.tt_entries
+def _table_index_bits(args, tt, board, target, most):
+    """The index bits of the benched table: the board's, or ``--tt-entries``' (a power of
+    two, at most ``2**most``: the hardware's tables keep the key's bits above the index in
+    an entry of the iCEBreaker's), to show what a table of another size would do."""
+    entries = getattr(args, "tt_entries", None)
     if entries is None:
         return board.table_bits
     if not tt:
-        raise SystemExit("trax-fpga bench work: --tt-entries needs a board whose program has "
-                         "the table (a one-port store, such as the iCEBreaker's)")
-    if entries < 1 << MIN_TABLE_BITS or entries > 1 << MAX_TABLE_BITS or entries & entries - 1:
-        raise SystemExit(f"trax-fpga bench work: --tt-entries must be a power of two, "
-                         f"{1 << MIN_TABLE_BITS} .. {1 << MAX_TABLE_BITS}")
+        raise SystemExit(f"trax-fpga bench {target}: --tt-entries needs the table (a board "
+                         f"whose device has it, or --table)")
+    if entries < 1 << MIN_TABLE_BITS or entries > 1 << most or entries & entries - 1:
+        raise SystemExit(f"trax-fpga bench {target}: --tt-entries must be a power of two, "
+                         f"{1 << MIN_TABLE_BITS} .. {1 << most}")
     return entries.bit_length() - 1
 
 
@@ -670,9 +673,9 @@ def add_arguments(parser):
                              "minutes); work: the iteration completed; reach: the iteration "
                              "measured (default 5)")
     parser.add_argument("--tt-entries", type=int, default=None, metavar="N",
-                        help="work: the twin's transposition table of N entries (a power of "
-                             "two) instead of the device's 8192, to show what a larger table "
-                             "would save")
+                        help="pvs, work: each core's transposition table of N entries (a "
+                             "power of two; pvs: at most 8192) instead of the board's, to "
+                             "show what a table of another size would do")
     parser.add_argument("--sites", action="store_true",
                         help="work: also count the placements of each part of the program "
                              "(by the label its instructions follow)")

@@ -51,7 +51,7 @@ def test_bench_work_keeps_a_table_of_the_size_asked():
                                          ({"tt_entries": 100}, "power of two"),
                                          ({"tt_entries": 8}, "power of two"),
                                          ({"tt_entries": 1024, "board": "hx8k"},
-                                          "needs a board")])
+                                          "needs the table")])
 def test_bench_work_refuses_bad_arguments(kw, message):
     with pytest.raises(SystemExit, match=message):
         bench_work(_args(**kw))

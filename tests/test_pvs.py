@@ -601,3 +601,18 @@ def test_bench_pvs_refuses_an_iteration_the_program_has_not(iteration):
                               no_synth=True, seed=1, to_iteration=iteration)
     with pytest.raises(SystemExit, match="--to-iteration must be 1 .. 13"):
         bench_pvs(args)
+
+
+@pytest.mark.parametrize("entries, message", [(16384, r"power of two, 16 \.\. 8192"),
+                                              (3000, "power of two")])
+def test_bench_pvs_refuses_a_table_the_hardware_cannot_keep(entries, message):
+    import argparse
+
+    from traxfpga.host.cmd_bench import bench_pvs
+    args = argparse.Namespace(positions=1, log2n=6, board="ulx3s-25f", one_port=False,
+                              two_reads=False, cores=1, no_synth=True, seed=1,
+                              tt_entries=entries)
+    with pytest.raises(SystemExit, match=message):
+        bench_pvs(args)
+    with pytest.raises(SystemExit, match="needs the table"):
+        bench_pvs(argparse.Namespace(**{**vars(args), "tt_entries": 4096, "table": False}))
