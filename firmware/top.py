@@ -14,13 +14,13 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.cores import Cores, check_capacity, check_cores, table_of
-from ..hdl.tt_spec import INDEX_BITS
 from ..hdl.lfsr import LFSR_SEED, lfsr_step
 from ..hdl.linebuf import LineBuffer
 from ..hdl.perft import COUNT_BITS
 from ..hdl.pvs_isa import NODE_BITS
 from ..hdl.pvs_program import TEST_CAP
 from ..hdl.request import SearchLimits, SearchReport
+from ..hdl.tt_spec import INDEX_BITS
 from ..hdl.uart import UARTRx, UARTTx, divisor_for
 from .leds import LED_ERROR, LED_READY, LED_THINKING
 from .protocol import Protocol

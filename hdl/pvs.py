@@ -38,9 +38,9 @@ class PVSCore(wiring.Component):
     """Runs the search program on the engine it borrows (``active``), core ``core`` of
     ``cores`` (:mod:`.cores`: with many, the root searches only the moves dealt to it);
     with ``tt``, a transposition table for the threat search (:mod:`.ttable`, in an
-    SPRAM with ``spram``) of ``2**tt_bits`` entries, cleared as each search starts, and root moves' tests cut short
-    after ``cap`` AND nodes, and with the table the opening book ``book``
-    (:func:`~.pvs_program.program`; None: the device's).  With ``staged`` (the default)
+    SPRAM with ``spram``) of ``2**tt_bits`` entries, cleared as each search starts, and
+    root moves' tests cut short after ``cap`` AND nodes, and with the table the opening
+    book ``book`` (:func:`~.pvs_program.program`; None: the device's).  With ``staged`` (the default)
     its engine commands pass through a register stage, a cycle each.  With ``scoped``, the
     program's threat search scans the AND nodes' replies in the scope of the attacker's
     move (:mod:`.pvs_scope`), on an engine of ``scope``.  ``max_iter``: the program's last

@@ -10,8 +10,9 @@ from .pvs_isa import (INF, KEY_WORDS, LATCH, LEVELS, WIN, WORD_BITS, Asm, Cond, 
 from .tile_chars import TILE_CHARS
 from .tt_spec import AND, DEPTH_BITS, OR
 
-__all__ = ["program", "threat_search", "schedule", "answer_rank", "OPENING", "MAX_ITER", "MAX_BOOK", "ROM_WORDS",
-           "MAX_DEFENCE", "MAX_ATTACK", "TEST_CAP", "MAX_TEST_CAP", "F", "G"]
+__all__ = ["program", "threat_search", "schedule", "answer_rank", "OPENING", "MAX_ITER",
+           "MAX_BOOK", "ROM_WORDS", "MAX_DEFENCE", "MAX_ATTACK", "TEST_CAP", "MAX_TEST_CAP",
+           "F", "G"]
 
 #: The board's first move as White, in notation coordinates (column, row, tile): ``@0/``.
 #: Both openings are legal and equal to the search; after ``@0+`` a 2016 contest program won

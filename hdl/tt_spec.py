@@ -17,9 +17,10 @@ false hits measured in searches: none.
 
 **The table.**  :data:`ENTRIES` entries of two 16-bit words (the iCEBreaker's; a board
 may keep ``2**index_bits``), addressed by the key's low bits XOR the side to move (bit 0)
-and the node's kind (bit 1); the next :data:`CHECK_BITS` of the key are the entry's check.  An entry holds the least depth the attacker was found to win at and the
-greatest depth it was found to fail at: a win at depth d answers every depth >= d, a
-failure every depth <= d (0: none known).
+and the node's kind (bit 1); the next :data:`CHECK_BITS` of the key are the entry's
+check.  An entry holds the least depth the attacker was found to win at and the greatest
+depth it was found to fail at: a win at depth d answers every depth >= d, a failure every
+depth <= d (0: none known).
 """
 
 import random

@@ -122,7 +122,8 @@ class TTable(wiring.Component):
         """The entry's second word is in: the answer (tt_spec.probe) and, for a store, the
         entry to write (tt_spec.merge)."""
         read = data.View(High, high)
-        same = same_low & (read.check == self.q.payload.key[self.index_bits + 16:][:CHECK_BITS - 16])
+        high_check = self.q.payload.key[self.index_bits + 16:][:CHECK_BITS - 16]
+        same = same_low & (read.check == high_check)
         depth = held.depth
         m.d.sync += [
             self.answer.win.eq(same & (read.win != 0) & (read.win <= depth)),

@@ -15,12 +15,12 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from ..hdl.cores import Cores, table_of
-from ..hdl.tt_spec import INDEX_BITS
 from ..hdl.engine import STATE_BITS, Command, Engine, Op, Result
 from ..hdl.lfsr import LFSR_SEED
 from ..hdl.pvs_program import MAX_ITER, TEST_CAP
 from ..hdl.request import SearchLimits, SearchReport, SearchRequest
 from ..hdl.tiles import SHAPE_CHARS, Shape, Status
+from ..hdl.tt_spec import INDEX_BITS
 from . import cxxrtl
 from .compiled import COMPILED, default_backend
 from .core import SHAPES, VARIANTS, command, send_command
@@ -70,7 +70,8 @@ class PVSHarness(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.cores = s = Cores(n=self.cores, log2n=self.log2n, dual=self.dual, quad=self.quad,
-                                       tt=self.tt, tt_bits=self.tt_bits, cap=self.cap, book=self.book,
+                                       tt=self.tt, tt_bits=self.tt_bits, cap=self.cap,
+                                       book=self.book,
                                        profile=self.profile, scoped=self.scoped,
                                        max_iter=self.max_iter)
         if self.profile:

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from engine_harness import simulate
-from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, INDEX_BITS, KEY_BITS, OR, check, key_coord,
-                                  merge, probe, slot, store_coord, tile_key)
+from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, INDEX_BITS, KEY_BITS, OR, check,
+                                  key_coord, merge, probe, slot, store_coord, tile_key)
 from traxfpga.hdl.ttable import TTable
 from traxfpga.host.reference.trax import TILE_MASKS
 

@@ -162,10 +162,10 @@ def run(game: Game, node_limit: int = 0, *, seed: int | None = LFSR_SEED,
     (``Asm.words()``); ``core`` of ``cores``: the core whose share of the root's moves is
     searched (see :func:`run_cores`); ``log2n``: the engine's store (the table's keys
     are of its squares); ``table``: the transposition table, empty (by default a new one of
-    ``2**tt_bits`` entries), whose counts the caller may read afterwards; ``observe``: ``{address: f}``, ``f(game)``
-    called before the instruction at that address runs, and ``sites``, ``{address:
-    nodes}``, added to for the nodes each instruction placed (both to measure the
-    search)."""
+    ``2**tt_bits`` entries), whose counts the caller may read afterwards; ``observe``:
+    ``{address: f}``, ``f(game)`` called before the instruction at that address runs, and
+    ``sites``, ``{address: nodes}``, added to for the nodes each instruction placed (both
+    to measure the search)."""
     if code is None:
         code = (_code(cores, tt) if max_iter is None and threats
                 else program(max_iter or MAX_ITER, threats, cores=cores, tt=tt).words())
