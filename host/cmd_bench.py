@@ -117,6 +117,7 @@ def bench_perft(args):
     if not 0 <= args.depth <= MAX_PERFT_DEPTH:
         raise SystemExit(f"trax-fpga bench perft: --depth must be 0 .. {MAX_PERFT_DEPTH}")
     from ..hdl.pvs_isa import MAX_CORES
+    args.cores = _cores(args)
     if not 1 <= args.cores <= MAX_CORES:
         raise SystemExit(f"trax-fpga bench perft: --cores must be 1 .. {MAX_CORES}")
     board = _board(args, "perft")
@@ -151,6 +152,13 @@ def _board(args, target):
     return board
 
 
+def _cores(args):
+    """``--cores`` for perft and pvs: one core unless it says more (reach takes the
+    board's)."""
+    cores = getattr(args, "cores", None)
+    return 1 if cores is None else cores
+
+
 def _check_think_time(args, target):
     """``--think-time`` (the devices' budget by default) at the board's clock."""
     from ..firmware.top import THINK_TIME, check_think_time
@@ -176,6 +184,7 @@ def bench_pvs(args):
     from ..hdl.pvs_program import MAX_ITER
     if args.positions < 1:
         raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
+    args.cores = _cores(args)
     if not 1 <= args.cores <= MAX_CORES:
         raise SystemExit(f"trax-fpga bench pvs: --cores must be 1 .. {MAX_CORES}")
     to_iteration = getattr(args, "to_iteration", None)
@@ -359,14 +368,22 @@ def bench_reach(args):
         raise SystemExit("trax-fpga bench reach: --positions must be at least 1")
     if not 2 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench reach: --depth (the iteration) must be 2 .. {MAX_ITER}")
+    from ..hdl.pvs_isa import MAX_CORES
+    from ..hdl.tt_spec import INDEX_BITS
     board = _board(args, "reach")
     args.twin = not getattr(args, "no_twin", False)
-    args.cores, args.table = board.cores, board.has_table(1 << args.log2n)
-    args.tt_bits = board.table_bits
+    # the board's device as built, unless --cores, --table or --tt-entries say otherwise
+    cores = getattr(args, "cores", None)
+    args.cores = board.cores if cores is None else cores
+    if not 1 <= args.cores <= MAX_CORES:
+        raise SystemExit(f"trax-fpga bench reach: --cores must be 1 .. {MAX_CORES}")
+    args.table = _table(args, board)
+    args.tt_bits = _table_index_bits(args, args.table, board, "reach", most=INDEX_BITS)
     if args.twin and (not args.table or args.cores != 1):
         raise SystemExit("trax-fpga bench reach: the twin's count is of one core with the "
-                         "table (the iCEBreaker's device, the 25F's): not of --board "
-                         f"{board.name} (--no-twin measures its device alone)")
+                         f"table, not of {args.cores} core(s) "
+                         f"{'with' if args.table else 'without'} it (--board {board.name}; "
+                         "--no-twin measures the device alone)")
     args.clock_mhz = board.clock_mhz
     args.dual = not board.store_in_spram(1 << args.log2n)
     args.quad = board.store_reads_four(1 << args.log2n)
@@ -642,10 +659,10 @@ def add_arguments(parser):
                         help="player: games at once in worker processes (see referee --jobs)")
     parser.add_argument("--no-pysim", action="store_true",
                         help="sim: leave out Amaranth's simulator (minutes on the workload)")
-    parser.add_argument("--cores", type=int, default=1, metavar="N",
-                        help="perft, pvs: search cores (perft: each counts below its "
-                             "share of the first moves; pvs: the root's moves dealt round "
-                             "them; default 1)")
+    parser.add_argument("--cores", type=int, default=None, metavar="N",
+                        help="perft, pvs, reach: search cores (perft: each counts below its "
+                             "share of the first moves; pvs, reach: the root's moves dealt "
+                             "round them; default 1, reach: the board's)")
     parser.add_argument("--board", default="icebreaker",
                         help="engine, perft, pvs: the board whose device is simulated: its "
                              "store's schedule, (perft, pvs) its clock (the search's budget) "
@@ -673,8 +690,8 @@ def add_arguments(parser):
                              "minutes); work: the iteration completed; reach: the iteration "
                              "measured (default 5)")
     parser.add_argument("--tt-entries", type=int, default=None, metavar="N",
-                        help="pvs, work: each core's transposition table of N entries (a "
-                             "power of two; pvs: at most 8192) instead of the board's, to "
+                        help="pvs, work, reach: each core's transposition table of N entries "
+                             "(a power of two; pvs, reach: at most 8192) instead of the board's, to "
                              "show what a table of another size would do")
     parser.add_argument("--sites", action="store_true",
                         help="work: also count the placements of each part of the program "
@@ -683,8 +700,8 @@ def add_arguments(parser):
                         help="pvs: search each position to iteration N without a budget (the "
                              "cycles it takes to complete it; minutes a position from 6 on)")
     parser.add_argument("--table", action=argparse.BooleanOptionalAction, default=None,
-                        help="pvs, work: the threat search's transposition table and the "
-                             "engines' key (default: the board's)")
+                        help="pvs, work, reach: the threat search's transposition table and "
+                             "the engines' key (default: the board's)")
     parser.add_argument("--scoped", action="store_true",
                         help="pvs, work, reach: the program with scoped scans (the AND nodes' "
                              "scans for a reply that ends the game place only the replies in "

@@ -107,6 +107,15 @@ def test_bench_reach_without_the_twin_measures_any_boards_device(tmp_path, monke
     bench_reach(args)
     assert (seen["twin"], seen["cores"], seen["table"], seen["quad"], seen["clock_mhz"]) == (
         False, 6, True, True, 25 / 7 * 12)
+    # --cores, --table and --tt-entries measure another device on the board: the 25F's
+    # before its second core, one core with a full table, which the twin can count
+    args = argparse.Namespace(records=[rec], positions=5, seed=1, depth=8, board="ulx3s-25f",
+                              log2n=6, cores=1, tt_entries=8192)
+    bench_reach(args)
+    assert (seen["twin"], seen["cores"], seen["table"], seen["tt_bits"]) == (True, 1, True, 13)
+    bench_reach(argparse.Namespace(**{**vars(args), "cores": 3, "table": False,
+                                      "tt_entries": None, "no_twin": True}))
+    assert (seen["twin"], seen["cores"], seen["table"]) == (False, 3, False)
 
 
 def test_bench_reach_says_what_it_cannot_measure(tmp_path):
@@ -119,7 +128,12 @@ def test_bench_reach_says_what_it_cannot_measure(tmp_path):
     args.records = [tmp_path]
     for change, says in (({"depth": 1}, "--depth"), ({"positions": 0}, "--positions"),
                          ({"board": "ulx3s-85f"}, "one core with the table.*--no-twin"),
-                         ({"board": "hx8k"}, "one core with the table")):
+                         ({"board": "hx8k"}, "one core with the table"),
+                         ({"table": False}, "not of 1 core.s. without it"),
+                         ({"board": "ulx3s-25f"}, "not of 2 core.s. with it"),
+                         ({"cores": 0}, "--cores must be 1 .. "),
+                         ({"tt_entries": 16384}, "--tt-entries must be a power of two"),
+                         ({"tt_entries": 64, "table": False}, "--tt-entries needs the table")):
         with pytest.raises(SystemExit, match=says):
             bench_reach(argparse.Namespace(**{**vars(args), **change}))
     bad = _record(tmp_path / "bad", {12: 0.9})
