@@ -173,6 +173,25 @@ def _tail(path, lines=25):
         return "(no log)"
 
 
+def _toolchain_failed(code, board, out_dir, log_path):
+    """The error for a flow that exited with ``code``: the resource the part ran out of,
+    where nextpnr says so, else the ends of the logs."""
+    family = board.family_info
+    text = log_path.read_text(errors="replace")
+    full = re.search(r"no BELs remaining to implement cell type '(\w+)'", text)
+    if full:
+        kind = {family.bram_bel: family.bram_unit, family.logic_bel: family.logic_unit,
+                family.spram_bel: "SPRAMs"}.get(full.group(1), full.group(1))
+        return BuildError(f"the design needs more {kind} than the {board.device} has; "
+                          f"try a smaller --capacity (board default {board.capacity}); "
+                          f"full output in {log_path}")
+    details = _tail(log_path)
+    if (out_dir / f"{NAME}.tim").exists():
+        details += "\n--- nextpnr log (end) ---\n" + _tail(out_dir / f"{NAME}.tim")
+    return BuildError(f"the toolchain failed (exit {code}); full output in {log_path}, logs "
+                      f"{NAME}.rpt (yosys) and {NAME}.tim (nextpnr) in {out_dir}:\n{details}")
+
+
 def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None, out_dir=None,
           log=None, perft=None, cores=None, think_time=None, scoped=False, table=None):
     """Build ``design`` for ``board`` and return the report (see the module docstring).
@@ -196,8 +215,13 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         raise BuildError(str(error)) from None
     if design == "device" and board.device_unfit:
         raise BuildError(board.device_unfit)
-    if design != "device" and capacity is not None:
-        raise BuildError(f"--capacity is a setting of the device, not of {design}")
+    if design != "device":
+        for flag, given in (("--capacity", capacity is not None), ("--perft", perft is not None),
+                            ("--cores", cores is not None),
+                            ("--think-time", think_time is not None), ("--scoped", scoped),
+                            ("--table", table is not None)):
+            if given:
+                raise BuildError(f"{flag} is a setting of the device, not of {design}")
     capacity = board.capacity if capacity is None else int(capacity)
     out_dir = Path(default_out_dir(board.name) if out_dir is None else out_dir)
 
@@ -212,16 +236,6 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
     requested_mhz = board.clock_mhz if clock_mhz is None else float(clock_mhz)
 
     spram = board.store_in_spram(capacity)
-    if perft is not None and design != "device":
-        raise BuildError(f"--perft is a setting of the device, not of {design}")
-    if cores is not None and design != "device":
-        raise BuildError(f"--cores is a setting of the device, not of {design}")
-    if think_time is not None and design != "device":
-        raise BuildError(f"--think-time is a setting of the device, not of {design}")
-    if scoped and design != "device":
-        raise BuildError(f"--scoped is a setting of the device, not of {design}")
-    if table is not None and design != "device":
-        raise BuildError(f"--table is a setting of the device, not of {design}")
     factory = _device_factory(design, capacity=capacity, baud=baud, spram=spram,
                               quad=board.store_reads_four(capacity),
                               perft=board.perft if perft is None else perft,
@@ -260,20 +274,7 @@ def build(board, *, design="device", capacity=None, baud=115200, clock_mhz=None,
         result = subprocess.run(["sh", f"{plan.script}.sh"], cwd=out_dir, env=env,
                                 stdout=log_file, stderr=subprocess.STDOUT)
     if result.returncode != 0:
-        text = log_path.read_text(errors="replace")
-        full = re.search(r"no BELs remaining to implement cell type '(\w+)'", text)
-        if full:
-            kind = {family.bram_bel: family.bram_unit, family.logic_bel: family.logic_unit,
-                    family.spram_bel: "SPRAMs"}.get(full.group(1), full.group(1))
-            raise BuildError(f"the design needs more {kind} than the {board.device} has; "
-                             f"try a smaller --capacity (board default {board.capacity}); "
-                             f"full output in {log_path}")
-        details = _tail(log_path)
-        if (out_dir / f"{NAME}.tim").exists():
-            details += "\n--- nextpnr log (end) ---\n" + _tail(out_dir / f"{NAME}.tim")
-        raise BuildError(f"the toolchain failed (exit {result.returncode}); full output in "
-                         f"{log_path}, logs {NAME}.rpt (yosys) and {NAME}.tim (nextpnr) "
-                         f"in {out_dir}:\n{details}")
+        raise _toolchain_failed(result.returncode, board, out_dir, log_path)
 
     bitstream = out_dir / board.bitstream_name
     if not bitstream.is_file() or bitstream.stat().st_size == 0:

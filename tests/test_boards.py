@@ -707,6 +707,9 @@ def test_build_takes_the_table_or_leaves_it_out(monkeypatch, tmp_path):
     (["--design", "selftest", "--think-time", "0.9"], "--think-time is a setting of the device"),
     (["--design", "selftest", "--scoped"], "--scoped is a setting of the device"),
     (["--design", "selftest", "--no-table"], "--table is a setting of the device"),
+    (["--design", "selftest", "--capacity", "32"], "--capacity is a setting of the device"),
+    (["--design", "selftest", "--cores", "2"], "--cores is a setting of the device"),
+    (["--design", "selftest", "--no-perft"], "--perft is a setting of the device"),
 ])
 def test_build_refuses_a_think_time_before_the_toolchain(monkeypatch, tmp_path, capsys, argv,
                                                         message):
