@@ -664,9 +664,10 @@ def add_arguments(parser):
                              "share of the first moves; pvs, reach: the root's moves dealt "
                              "round them; default 1, reach: the board's)")
     parser.add_argument("--board", default="icebreaker",
-                        help="engine, perft, pvs: the board whose device is simulated: its "
-                             "store's schedule, (perft, pvs) its clock (the search's budget) "
-                             "and (perft) its capacity (default icebreaker)")
+                        help="engine, perft, pvs, reach: the board whose device is "
+                             "simulated: its store's schedule, (perft, pvs, reach) its clock "
+                             "(the search's budget), (perft) its capacity and (reach) its "
+                             "cores and table; work: its program (default icebreaker)")
     parser.add_argument("--one-port", action="store_true",
                         help="engine, perft, pvs: the engines' one-port schedule (the "
                              "iCEBreaker's SPRAM store's) even on a block-RAM board")
