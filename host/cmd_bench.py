@@ -116,10 +116,7 @@ def bench_perft(args):
 
     if not 0 <= args.depth <= MAX_PERFT_DEPTH:
         raise SystemExit(f"trax-fpga bench perft: --depth must be 0 .. {MAX_PERFT_DEPTH}")
-    from ..hdl.pvs_isa import MAX_CORES
-    args.cores = _cores(args)
-    if not 1 <= args.cores <= MAX_CORES:
-        raise SystemExit(f"trax-fpga bench perft: --cores must be 1 .. {MAX_CORES}")
+    args.cores = _cores(args, "perft")
     board = _board(args, "perft")
     args.clock_mhz, args.capacity = board.clock_mhz, board.capacity
     args.dual = not (args.one_port or board.store_in_spram())
@@ -152,11 +149,15 @@ def _board(args, target):
     return board
 
 
-def _cores(args):
-    """``--cores`` for perft and pvs: one core unless it says more (reach takes the
-    board's)."""
+def _cores(args, target, default=1):
+    """``--cores``, checked, or ``default`` where it is not given (perft and pvs: one core;
+    reach: the board's)."""
+    from ..hdl.pvs_isa import MAX_CORES
     cores = getattr(args, "cores", None)
-    return 1 if cores is None else cores
+    cores = default if cores is None else cores
+    if not 1 <= cores <= MAX_CORES:
+        raise SystemExit(f"trax-fpga bench {target}: --cores must be 1 .. {MAX_CORES}")
+    return cores
 
 
 def _check_think_time(args, target):
@@ -180,13 +181,11 @@ def bench_pvs(args):
     def progress(text):
         note("trax-fpga bench pvs", text)
 
-    from ..hdl.pvs_isa import MAX_CAPACITY, MAX_CORES
+    from ..hdl.pvs_isa import MAX_CAPACITY
     from ..hdl.pvs_program import MAX_ITER
     if args.positions < 1:
         raise SystemExit("trax-fpga bench pvs: --positions must be at least 1")
-    args.cores = _cores(args)
-    if not 1 <= args.cores <= MAX_CORES:
-        raise SystemExit(f"trax-fpga bench pvs: --cores must be 1 .. {MAX_CORES}")
+    args.cores = _cores(args, "pvs")
     to_iteration = getattr(args, "to_iteration", None)
     if to_iteration is not None and not 1 <= to_iteration <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench pvs: --to-iteration must be 1 .. {MAX_ITER}")
@@ -358,6 +357,7 @@ def bench_reach(args):
     answers in ``--records`` (see :mod:`traxfpga.sim.bench_reach`)."""
     from ..firmware.top import THINK_TIME
     from ..hdl.pvs_program import MAX_ITER
+    from ..hdl.tt_spec import INDEX_BITS
     from ..sim.bench_reach import bench_reach as run_bench
     from .positions import sample_long_answers
 
@@ -368,15 +368,10 @@ def bench_reach(args):
         raise SystemExit("trax-fpga bench reach: --positions must be at least 1")
     if not 2 <= args.depth <= MAX_ITER:
         raise SystemExit(f"trax-fpga bench reach: --depth (the iteration) must be 2 .. {MAX_ITER}")
-    from ..hdl.pvs_isa import MAX_CORES
-    from ..hdl.tt_spec import INDEX_BITS
     board = _board(args, "reach")
     args.twin = not getattr(args, "no_twin", False)
     # the board's device as built, unless --cores, --table or --tt-entries say otherwise
-    cores = getattr(args, "cores", None)
-    args.cores = board.cores if cores is None else cores
-    if not 1 <= args.cores <= MAX_CORES:
-        raise SystemExit(f"trax-fpga bench reach: --cores must be 1 .. {MAX_CORES}")
+    args.cores = _cores(args, "reach", default=board.cores)
     args.table = _table(args, board)
     args.tt_bits = _table_index_bits(args, args.table, board, "reach", most=INDEX_BITS)
     if args.twin and (not args.table or args.cores != 1):
