@@ -44,7 +44,9 @@ def add_arguments(parser):
     parser.add_argument("--cores", type=_positive_int, default=None, metavar="N",
                         help="device: search cores, each an engine and its search sequencer "
                              "(and perft unit) sharing every answer (default: the board's, as "
-                             "many as fit: 1 on the iCE40 boards, 12 on the 85F)")
+                             "many as fit: " + ", ".join(
+                                 f"{board.cores} on the {name}" for name, board in BOARDS.items()
+                                 if board.cores > 1) + ", else 1)")
     parser.add_argument("--think-time", type=_positive_float, default=None, metavar="SECONDS",
                         help="device: the player's budget an answer, in seconds of the clock "
                              "(default 0.8: the contest's second, the serial line included)")
