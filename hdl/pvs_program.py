@@ -8,7 +8,7 @@ from .opening_book import BOOK
 from .pvs_isa import (INF, KEY_WORDS, LATCH, LEVELS, WIN, WORD_BITS, Asm, Cond, Op, Rel, ScanMode,
                       pack_move)
 from .tile_chars import TILE_CHARS
-from .tt_spec import AND, DEPTH_BITS, OR
+from .tt_spec import AND, ANY_DEPTH, DEPTH_BITS, OR
 
 __all__ = ["program", "threat_search", "schedule", "answer_rank", "OPENING", "MAX_ITER",
            "MAX_BOOK", "ROM_WORDS", "MAX_DEFENCE", "MAX_ATTACK", "TEST_CAP", "MAX_TEST_CAP",
@@ -52,8 +52,6 @@ FULL, NULL = 0, 1
 #: levels 2, 4, .. 2 * MAX_DEFENCE, ours between, so that level LEVELS - 1 stays the list.
 MAX_DEFENCE = 7
 assert MAX_DEFENCE < 1 << DEPTH_BITS        # the transposition table's depths
-#: The table's deepest depth: a failure stored at it answers a node at every depth.
-ANY_DEPTH = (1 << DEPTH_BITS) - 1
 #: Our own win by force is looked for while the iteration's depth is at most this.
 MAX_ATTACK = 4
 #: A cap on a root move's test, in AND nodes, for the program with the table (the

@@ -20,13 +20,15 @@ may keep ``2**index_bits``), addressed by the key's low bits XOR the side to mov
 and the node's kind (bit 1); the next :data:`CHECK_BITS` of the key are the entry's
 check.  An entry holds the least depth the attacker was found to win at and the greatest
 depth it was found to fail at: a win at depth d answers every depth >= d, a failure every
-depth <= d (0: none known).
+depth <= d (0: none known).  A verdict on another position replaces an entry unless the
+entry is worth more (:func:`worth`): the deeper a verdict, the more work it saves.
 """
 
 import random
 from functools import lru_cache
 
-__all__ = ["KEY_BITS", "KEY_MASK", "INDEX_BITS", "CHECK_BITS", "DEPTH_BITS", "ENTRIES", "ENTRY_WORDS",
+__all__ = ["KEY_BITS", "KEY_MASK", "INDEX_BITS", "CHECK_BITS", "DEPTH_BITS", "ANY_DEPTH",
+           "ENTRIES", "ENTRY_WORDS", "worth",
            "COORD_BITS", "key_coord", "LAYER_A", "LAYER_B", "LAYER_C", "OR", "AND",
            "tile_key", "position_key", "slot", "check", "probe", "merge", "store_coord"]
 
@@ -35,6 +37,9 @@ INDEX_BITS = 13
 ENTRIES = 1 << INDEX_BITS
 ENTRY_WORDS = 2         # 16-bit words an entry (an SPRAM's 16k words hold the table)
 DEPTH_BITS = 3          # depths 1 .. 7 (0: none)
+#: The depth of a failure that holds at every depth (the defender wins or draws at once,
+#: or the attacker's move threatens nothing): the deepest an entry holds.
+ANY_DEPTH = (1 << DEPTH_BITS) - 1
 CHECK_BITS = ENTRY_WORDS * 16 - 2 * DEPTH_BITS
 KEY_BITS = INDEX_BITS + CHECK_BITS
 KEY_MASK = (1 << KEY_BITS) - 1
@@ -174,11 +179,24 @@ def probe(entry, chk: int, depth: int):
     return w != 0 and w <= depth, f >= depth
 
 
+def worth(win: int, fail: int) -> int:
+    """What an entry's depths (``win``, ``fail``; 0: none) are worth keeping: the deeper of
+    them, a failure at :data:`ANY_DEPTH` counting as none.  Such a failure is found at
+    once (a reply that wins or draws, or one scan that meets no threat), whereas a deeper
+    verdict stands for a deeper search.  Kept so (``bench work``, docs/figures.md "The
+    search's work"), the table saves a fifth of a search's placements; always replaced,
+    or with those failures counted at their depth, it saves far less."""
+    return max(win, 0 if fail == ANY_DEPTH else fail)
+
+
 def merge(entry, chk: int, win: bool, depth: int):
     """The entry after storing a verdict (``win`` or not at ``depth``) of check ``chk``:
-    kept and tightened if it is the same position's, else replaced."""
+    kept and tightened if it is the same position's; another position's stays if it is
+    worth more than the verdict (:func:`worth`), else the verdict replaces it."""
     c, w, f = entry
     if c != chk:
+        if worth(w, f) > worth(depth if win else 0, 0 if win else depth):
+            return entry
         w, f = 0, 0
     if win:
         w = depth if w == 0 else min(w, depth)

@@ -5,7 +5,8 @@ A query is a key, a node's kind and depth, and either a probe (``put`` 0) or a v
 store (``put`` 1, ``win``).  The table works on the query while it is offered (a stream's
 payload holds until it is taken) and takes it when done, its answer then on ``answer``:
 whether the entry says the attacker wins, or fails, at that depth (for a store: what it
-said before).  A probe is taken in its 4th cycle, a store in its 5th: no register holds
+said before).  A store writes the entry unless another position's is worth more
+(``tt_spec.merge``).  A probe is taken in its 4th cycle, a store in its 5th: no register holds
 a copy of the 39-bit key, which the UP5K has no cells to spare for.  Its depth and verdict
 are registered as it arrives: the sequencer's logic in front of them, and the check's
 comparisons behind, were too long a path for the UP5K at 24 MHz.  ``clear`` empties the
@@ -19,7 +20,7 @@ from amaranth.lib import data, stream, wiring
 from amaranth.lib.wiring import In, Out
 
 from .store import SinglePortRAM
-from .tt_spec import CHECK_BITS, DEPTH_BITS, ENTRY_WORDS, INDEX_BITS, KEY_BITS
+from .tt_spec import ANY_DEPTH, CHECK_BITS, DEPTH_BITS, ENTRY_WORDS, INDEX_BITS, KEY_BITS
 
 __all__ = ["TTable", "TTQuery", "TTAnswer", "High"]
 
@@ -77,6 +78,7 @@ class TTable(wiring.Component):
         index = query.key[:bits] ^ (query.kind << 1)
         chk = query.key[bits:bits + CHECK_BITS]          # tt_spec.check
         same_low = Signal()                     # the entry's first word is the query's
+        keep = Signal()                         # another position's, worth more: no write
         count = Signal(bits)
         win, fail = Signal(DEPTH_BITS), Signal(DEPTH_BITS)      # the entry to write
         # the query's depth and verdict (not its key)
@@ -97,12 +99,12 @@ class TTable(wiring.Component):
                 m.d.sync += same_low.eq(ram.rdata == chk[:16])
                 m.next = "CHECK"
             with m.State("CHECK"):
-                self._check(m, held, ram.rdata, same_low, win, fail)
+                self._check(m, held, ram.rdata, same_low, win, fail, keep)
             with m.State("WRITE_LOW"):
-                m.d.comb += [ram.addr.eq(Cat(0, index)), ram.wdata.eq(chk[:16]), ram.we.eq(1)]
+                m.d.comb += [ram.addr.eq(Cat(0, index)), ram.wdata.eq(chk[:16]), ram.we.eq(~keep)]
                 m.next = "WRITE_HIGH"
             with m.State("WRITE_HIGH"):
-                m.d.comb += [ram.addr.eq(Cat(1, index)), ram.we.eq(1),
+                m.d.comb += [ram.addr.eq(Cat(1, index)), ram.we.eq(~keep),
                              ram.wdata.eq(Cat(chk[16:], win, fail)),
                              self.q.ready.eq(1)]
                 m.next = "IDLE"
@@ -118,9 +120,9 @@ class TTable(wiring.Component):
                     m.next = "IDLE"
         return m
 
-    def _check(self, m, held, high, same_low, win, fail):
+    def _check(self, m, held, high, same_low, win, fail, keep):
         """The entry's second word is in: the answer (tt_spec.probe) and, for a store, the
-        entry to write (tt_spec.merge)."""
+        entry to write (tt_spec.merge), or ``keep`` the one there."""
         read = data.View(High, high)
         high_check = self.q.payload.key[self.index_bits + 16:][:CHECK_BITS - 16]
         same = same_low & (read.check == high_check)
@@ -130,6 +132,13 @@ class TTable(wiring.Component):
             self.answer.fail.eq(same & (read.fail >= depth)),
         ]
         with m.If(held.put):
+            # tt_spec.worth: the entry's deeper depth, a failure at ANY_DEPTH none; the
+            # verdict's its depth, unless a failure at ANY_DEPTH.  Registered, so the
+            # comparison stays off the write's paths.
+            worth = Mux(read.fail == ANY_DEPTH, 0, read.fail)
+            worth = Mux(read.win > worth, read.win, worth)
+            new_worth = Mux(~held.win & (depth == ANY_DEPTH), 0, depth)
+            m.d.sync += keep.eq(~same & (worth > new_worth))
             had_win = Mux(same, read.win, 0)
             had_fail = Mux(same, read.fail, 0)
             with m.If(held.win):

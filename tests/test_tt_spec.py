@@ -7,8 +7,9 @@ import random
 import pytest
 
 from engine_harness import simulate
-from traxfpga.hdl.tt_spec import (AND, CHECK_BITS, ENTRIES, INDEX_BITS, KEY_BITS, OR, check,
-                                  key_coord, merge, probe, slot, store_coord, tile_key)
+from traxfpga.hdl.tt_spec import (AND, ANY_DEPTH, CHECK_BITS, ENTRIES, INDEX_BITS, KEY_BITS, OR,
+                                  check, key_coord, merge, probe, slot, store_coord, tile_key,
+                                  worth)
 from traxfpga.hdl.ttable import TTable
 from traxfpga.host.reference.trax import TILE_MASKS
 
@@ -43,6 +44,21 @@ def test_an_entry_answers_as_deep_as_it_knows():
     assert merge(e, 9, False, 4) == (9, 0, 4)   # another position replaces it
 
 
+def test_another_positions_deeper_verdict_stays():
+    """An entry is worth its deeper depth, a failure at ANY_DEPTH (found at once) none; a
+    verdict on another position replaces it only if worth as much."""
+    e = (5, 0, 4)                               # a failure at 4
+    assert worth(0, 4) == 4 and worth(3, 2) == 3 and worth(2, ANY_DEPTH) == 2
+    assert merge(e, 9, True, 3) == e            # a win at 3 on another: the entry stays
+    assert merge(e, 9, False, ANY_DEPTH) == e   # and a failure found at once
+    assert merge(e, 9, True, 4) == (9, 4, 0)    # as deep: replaced
+    assert merge(e, 9, False, 6) == (9, 0, 6)
+    assert merge(e, 5, True, 1) == (5, 1, 4)    # the same position's is always merged
+    at_once = (5, 0, ANY_DEPTH)                 # worth nothing: anything replaces it
+    assert merge(at_once, 9, True, 1) == (9, 1, 0)
+    assert merge((0, 0, 0), 9, False, ANY_DEPTH) == (9, 0, ANY_DEPTH)
+
+
 def test_the_slot_separates_side_and_kind():
     key = 0x1234567
     slots = {slot(key, stm, kind) for stm in (0, 1) for kind in (OR, AND)}
@@ -71,8 +87,10 @@ def test_the_table_in_hardware_follows_the_spec(bits):
     # and a key the smaller table cannot tell from another (the same check)
     keys.append(keys[1] ^ 1 << KEY_BITS - 1)
     model = {}
+    kept = 0                # stores the table declined: another position's entry worth more
 
     async def bench(ctx):
+        nonlocal kept
         ctx.set(dut.clear, 1)
         await ctx.tick()
         ctx.set(dut.clear, 0)
@@ -94,7 +112,8 @@ def test_the_table_in_hardware_follows_the_spec(bits):
             assert got == tuple(map(int, want)), n
             if put:
                 model[at] = merge(entry, check(key, bits), win, depth)
-        assert any(w or f for _, w, f in model.values())
+                kept += model[at][0] != check(key, bits)
+        assert any(w or f for _, w, f in model.values()) and kept
         # cleared: no entry answers any more
         ctx.set(dut.clear, 1)
         await ctx.tick()

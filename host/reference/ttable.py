@@ -56,8 +56,10 @@ class Table:
         return win, fail
 
     def put(self, game: Game, kind: int, depth: int, win: bool):
-        """Store a node's verdict."""
+        """Store a node's verdict (where the entry's own is worth no more:
+        :func:`~traxfpga.hdl.tt_spec.merge`)."""
         at, chk, owner = self._where(game, kind)
-        if self.owners is not None and self.entries[at][0] != chk:
+        was = self.entries[at]
+        self.entries[at] = merge(was, chk, win, depth)
+        if self.owners is not None and was[0] != chk and self.entries[at] != was:
             self.owners[at] = owner
-        self.entries[at] = merge(self.entries[at], chk, win, depth)
