@@ -251,7 +251,7 @@ BOARDS = {
     # cores").  Built for 45 MHz the six placed at 43.1, 42.3 and 41.0 MHz (nextpnr seeds
     # 1 to 3: their longest paths cross the die from a store's block RAM), so they run at
     # the PLL's step below, 42.86 MHz (25 MHz / 7 x 12), where seed 1 placed them at
-    # 43.25 MHz (docs/figures.md).  Any change to the netlist may need another seed.
+    # 43.32 MHz (docs/figures.md).  Any change to the netlist may need another seed.
     "ulx3s-85f": _ulx3s("85F", logic_cells=83640, bram=208, clock_mhz=25 / 7 * 12, cores=6,
                         four_reads=True, table=True, nextpnr_seed=1),
     # A core with the threat search's table completes an iteration in half the cycles of a
