@@ -183,9 +183,9 @@ def worth(win: int, fail: int) -> int:
     """What an entry's depths (``win``, ``fail``; 0: none) are worth keeping: the deeper of
     them, a failure at :data:`ANY_DEPTH` counting as none.  Such a failure is found at
     once (a reply that wins or draws, or one scan that meets no threat), whereas a deeper
-    verdict stands for a deeper search.  Kept so (``bench work``, docs/figures.md "The
-    search's work"), the table saves a fifth of a search's placements; always replaced,
-    or with those failures counted at their depth, it saves far less."""
+    verdict stands for a deeper search.  So a search to iteration 6 needs a fifth fewer
+    placements than with every entry replaced (``bench work``, docs/figures.md "The
+    search's work"), and more with those failures counted at their depth."""
     return max(win, 0 if fail == ANY_DEPTH else fail)
 
 
